@@ -1,0 +1,27 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.ts';
+import type { Bus } from './db/bus.ts';
+import type { Sql } from './db/client.ts';
+
+/** Long-lived things a verb may use. Built once per process by buildApp's caller. */
+export interface Services {
+  sql: Sql;
+  bus: Bus;
+  config: Config;
+  log: FastifyBaseLogger;
+}
+
+/** Who is calling: an API key, or a signed-in dashboard user. */
+export type Actor = { kind: 'key'; keyId: string } | { kind: 'user'; userId: string; sessionId: string };
+
+/** Every verb receives this: the organization scopes every query it makes. */
+export interface Ctx {
+  services: Services;
+  organizationId: string;
+  actor: Actor;
+}
+
+export interface VerbArgs<I> {
+  ctx: Ctx;
+  input: I;
+}

@@ -1,0 +1,70 @@
+import type { Sql } from './client.ts';
+
+/** The one NOTIFY channel every process listens on. */
+export const CHANNEL = 'eventlog';
+
+/** What a write announces. Small on purpose: NOTIFY payloads are capped at 8000 bytes. */
+export interface Announcement {
+  type: string;
+  organizationId: string;
+  projectId?: string;
+  id?: number | string;
+}
+
+type Listener = (announcement: Announcement) => void;
+
+/**
+ * Announces writes with PostgreSQL NOTIFY and hands every process's announcements to local
+ * listeners (live feeds, the API key cache). Announcing is best-effort by contract: a failure is
+ * logged and never fails the write that triggered it.
+ */
+export class Bus {
+  private readonly listeners = new Set<Listener>();
+  private unlisten: (() => Promise<void>) | undefined;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly logError: (error: unknown, message: string) => void,
+  ) {}
+
+  async start(): Promise<void> {
+    const { unlisten } = await this.sql.listen(CHANNEL, (payload) => this.dispatch(payload));
+    this.unlisten = unlisten;
+  }
+
+  async close(): Promise<void> {
+    await this.unlisten?.().catch(() => {});
+    this.unlisten = undefined;
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Fire and forget: the caller has already committed its write. */
+  announce(announcements: Announcement | Announcement[]): void {
+    const list = Array.isArray(announcements) ? announcements : [announcements];
+    if (list.length === 0) return;
+    const payloads = list.map((a) => JSON.stringify(a));
+    this.sql`SELECT pg_notify(${CHANNEL}, payload) FROM unnest(${payloads}::text[]) AS payload`.catch(
+      (error: unknown) => this.logError(error, 'announcing a write failed'),
+    );
+  }
+
+  private dispatch(payload: string): void {
+    let announcement: Announcement;
+    try {
+      announcement = JSON.parse(payload) as Announcement;
+    } catch {
+      return;
+    }
+    for (const listener of this.listeners) {
+      try {
+        listener(announcement);
+      } catch (error) {
+        this.logError(error, 'a bus listener failed');
+      }
+    }
+  }
+}

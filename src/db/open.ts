@@ -1,0 +1,51 @@
+import type { Config } from '../config.ts';
+import { type Sql, createClient } from './client.ts';
+import { attachToRunningCluster, startEmbeddedCluster } from './embedded.ts';
+import { migrate } from './migrate.ts';
+
+export interface OpenDatabase {
+  sql: Sql;
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  log?: (message: string) => void;
+  /** Commands beside a running server use its cluster; the server always owns one. */
+  attach?: boolean;
+  poolSize?: number;
+  /** PostgreSQL's own output (chatty; the server logs it at debug level). */
+  clusterLog?: (message: string) => void;
+}
+
+/**
+ * DATABASE_URL when set; otherwise the embedded cluster in DATA_DIR — the running server's if
+ * `attach` and one is up, else one started now and stopped by close(). Migrations run here.
+ */
+export async function openDatabase(config: Config, options: OpenOptions = {}): Promise<OpenDatabase> {
+  const log = options.log ?? (() => {});
+  let url = config.databaseUrl;
+  let stopCluster: (() => Promise<void>) | undefined;
+  if (!url && options.attach) url = (await attachToRunningCluster(config.dataDir)) ?? undefined;
+  if (!url) {
+    const cluster = await startEmbeddedCluster(config.dataDir, options.clusterLog ?? log);
+    url = cluster.url;
+    stopCluster = cluster.stop;
+  }
+  const sql = createClient(url, { max: options.poolSize, timeZone: config.timeZone });
+  try {
+    await migrate(sql, log);
+  } catch (error) {
+    await sql.end({ timeout: 5 });
+    await stopCluster?.();
+    throw error;
+  }
+  return {
+    sql,
+    url,
+    close: async () => {
+      await sql.end({ timeout: 5 });
+      await stopCluster?.();
+    },
+  };
+}

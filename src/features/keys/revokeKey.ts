@@ -1,0 +1,13 @@
+import type { VerbArgs } from '../../context.ts';
+import { NotFound } from '../../http/errors.ts';
+import { revokeKey as updateRevoked } from './queries.ts';
+
+export const KEY_REVOKED = 'key.revoked';
+
+export async function revokeKey({ ctx, input }: VerbArgs<{ keyId: string }>): Promise<{ id: string; revokedAt: string }> {
+  const row = await updateRevoked(ctx.services.sql, ctx.organizationId, input.keyId);
+  if (!row) throw new NotFound('API key');
+  // Every process drops the key from its cache at once; the cache TTL is only a safety net.
+  ctx.services.bus.announce({ type: KEY_REVOKED, organizationId: ctx.organizationId, id: row.id });
+  return { id: row.id, revokedAt: row.revokedAt.toISOString() };
+}

@@ -1,0 +1,28 @@
+import type { Services } from '../../context.ts';
+import { BadRequest } from '../../http/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { type OrganizationRow, insertOrganization } from './queries.ts';
+
+export interface CreateOrganizationInput {
+  name: string;
+  monthlyEventCap?: number | null;
+}
+
+/** Organizations are made by the operator (command line, first-run setup), never by a tenant. */
+export async function createOrganization({
+  services,
+  input,
+}: {
+  services: Services;
+  input: CreateOrganizationInput;
+}): Promise<OrganizationRow> {
+  const name = input.name.trim();
+  if (!name) throw new BadRequest('Organization name must not be empty');
+  const cap = input.monthlyEventCap ?? null;
+  if (cap !== null && (!Number.isInteger(cap) || cap < 0 || cap > 2_147_483_647)) {
+    throw new BadRequest('monthly event cap must be a whole number from 0 to 2147483647');
+  }
+  const row = { id: newId(16), name, monthlyEventCap: cap };
+  await insertOrganization(services.sql, row);
+  return row;
+}

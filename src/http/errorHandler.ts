@@ -1,0 +1,51 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { HttpError } from './errors.ts';
+
+/** Fastify's own client errors, by code, and the words a person should see for them. */
+const FRAMEWORK_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'Request body is not valid JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'Request body is empty but Content-Type is application/json',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported Content-Type; send application/json',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Content-Length does not match the body',
+};
+
+/**
+ * The one place errors become responses: always `{error}`. Client errors say what was wrong;
+ * server errors say nothing of their cause, which goes to the log with the request id.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.status(error.statusCode).send({ error: error.message });
+    }
+    if (error.validation) {
+      return reply.status(400).send({ error: validationMessage(error) });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const message = FRAMEWORK_MESSAGES[error.code] ?? (error instanceof SyntaxError ? 'Request body is not valid JSON' : error.message);
+      return reply.status(status).send({ error: message });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send({ error: 'Internal server error' });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send({ error: `Route ${request.method} ${request.url.split('?')[0]} not found` });
+  });
+}
+
+function validationMessage(error: FastifyError): string {
+  const first = error.validation?.[0];
+  if (!first) return error.message;
+  const where = error.validationContext ?? 'request';
+  const path = first.instancePath ? first.instancePath.slice(1).replaceAll('/', '.') : '';
+  if (first.keyword === 'required') {
+    return `${where}.${(first.params as { missingProperty: string }).missingProperty} is required`;
+  }
+  if (first.keyword === 'additionalProperties') {
+    return `${where}${path ? `.${path}` : ''} has an unknown field "${(first.params as { additionalProperty: string }).additionalProperty}"`;
+  }
+  return `${where}${path ? `.${path}` : ''} ${first.message ?? 'is invalid'}`;
+}

@@ -1,0 +1,117 @@
+import { after, before } from 'node:test';
+import type { LightMyRequestResponse } from 'fastify';
+import { type App, buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import type { Ctx, Services } from '../src/context.ts';
+import { createClient } from '../src/db/client.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { createKey } from '../src/features/keys/createKey.ts';
+import { createOrganization } from '../src/features/organizations/createOrganization.ts';
+import { createLogger } from '../src/logger.ts';
+import { createServices } from '../src/services.ts';
+
+export interface Reply {
+  status: number;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
+  headers: LightMyRequestResponse['headers'];
+  raw: LightMyRequestResponse;
+}
+
+/** A fresh organization with one API key, and a client that sends that key. */
+export interface TestOrg {
+  id: string;
+  key: string;
+  keyId: string;
+  ctx: Ctx;
+  get(url: string, headers?: Record<string, string>): Promise<Reply>;
+  post(url: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
+  /** A project of this organization, made through the API. */
+  project(name?: string): Promise<string>;
+}
+
+export interface TestApp {
+  app: App;
+  services: Services;
+  org(options?: { monthlyEventCap?: number | null }): Promise<TestOrg>;
+  request(options: {
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
+    url: string;
+    body?: unknown;
+    payload?: string | Buffer;
+    headers?: Record<string, string>;
+  }): Promise<Reply>;
+}
+
+function toReply(raw: LightMyRequestResponse): Reply {
+  let body: unknown = raw.body;
+  if (String(raw.headers['content-type'] ?? '').includes('application/json') && raw.body.length > 0) body = raw.json();
+  return { status: raw.statusCode, body, headers: raw.headers, raw };
+}
+
+/**
+ * One application per test file, on the database the test runner provides (DATABASE_URL),
+ * closed after the file's tests. Every test makes its own organization with `t.org()`.
+ */
+export function useTestApp(env: NodeJS.ProcessEnv = {}): TestApp {
+  const state = {} as { app: App; services: Services; close: () => Promise<void> };
+
+  before(async () => {
+    const config = loadConfig({ ...process.env, ...env });
+    if (!config.databaseUrl) throw new Error('Run the tests with `npm test`: it provides DATABASE_URL');
+    const sql = createClient(config.databaseUrl, { timeZone: config.timeZone, max: 8 });
+    await migrate(sql);
+    const { services, close } = await createServices(config, sql, createLogger(process.env.LOG_LEVEL ?? 'silent'));
+    state.services = services;
+    state.app = await buildApp({ services });
+    await state.app.ready();
+    state.close = async () => {
+      await state.app.close();
+      await close();
+      await sql.end({ timeout: 5 });
+    };
+  });
+  after(async () => state.close?.());
+
+  const request: TestApp['request'] = async ({ method, url, body, payload, headers = {} }) => {
+    const raw = await state.app.inject({
+      method,
+      url,
+      headers: body !== undefined && payload === undefined ? { 'content-type': 'application/json', ...headers } : headers,
+      payload: payload ?? (body === undefined ? undefined : JSON.stringify(body)),
+    });
+    return toReply(raw);
+  };
+
+  return {
+    get app() {
+      return state.app;
+    },
+    get services() {
+      return state.services;
+    },
+    request,
+    async org(options = {}) {
+      const organization = await createOrganization({
+        services: state.services,
+        input: { name: `test-${Date.now()}`, monthlyEventCap: options.monthlyEventCap ?? null },
+      });
+      const ctx: Ctx = { services: state.services, organizationId: organization.id, actor: { kind: 'key', keyId: 'test' } };
+      const created = await createKey({ ctx, input: undefined });
+      const auth = { authorization: `Bearer ${created.key}` };
+      const org: TestOrg = {
+        id: organization.id,
+        key: created.key,
+        keyId: created.id,
+        ctx: { ...ctx, actor: { kind: 'key', keyId: created.id } },
+        get: (url, headers = {}) => request({ method: 'GET', url, headers: { ...auth, ...headers } }),
+        post: (url, body, headers = {}) => request({ method: 'POST', url, body, headers: { ...auth, ...headers } }),
+        async project(name = 'Test project') {
+          const reply = await org.post('/api/projects', { name });
+          if (reply.status !== 201) throw new Error(`creating a project failed: ${reply.status} ${JSON.stringify(reply.body)}`);
+          return reply.body.id as string;
+        },
+      };
+      return org;
+    },
+  };
+}
