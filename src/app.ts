@@ -21,6 +21,18 @@ export interface AppOptions {
   sessions?: { authenticate?: SessionAuthenticator };
 }
 
+export interface RouteEntry {
+  method: string;
+  url: string;
+  public: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeTable: RouteEntry[];
+  }
+}
+
 /** Largest JSON body of an ordinary request; import raises it for its own route. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -36,6 +48,15 @@ export async function buildApp({ services, sessions = {} }: AppOptions): Promise
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   registerErrorHandling(app);
+
+  // Every route, as registered: the shared security suite walks this list.
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') routeTable.push({ method, url: route.url, public: Boolean(route.config?.public) });
+    }
+  });
 
   await app.register(swagger, {
     openapi: {

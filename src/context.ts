@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Bus } from './db/bus.ts';
 import type { Sql } from './db/client.ts';
+import type { IngestBatcher } from './features/events/ingestBatcher.ts';
 
 /** Long-lived things a verb may use. Built once per process by buildApp's caller. */
 export interface Services {
@@ -9,6 +10,8 @@ export interface Services {
   bus: Bus;
   config: Config;
   log: FastifyBaseLogger;
+  /** Group commit for event writes. */
+  ingest: IngestBatcher;
 }
 
 /** Who is calling: an API key, or a signed-in dashboard user. */

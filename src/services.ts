@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import type { Services } from './context.ts';
 import { Bus } from './db/bus.ts';
 import type { Sql } from './db/client.ts';
+import { IngestBatcher } from './features/events/ingestBatcher.ts';
 
 /** Wires the long-lived services around an open pool; `listen` subscribes to other processes. */
 export async function createServices(
@@ -13,6 +14,13 @@ export async function createServices(
 ): Promise<{ services: Services; close(): Promise<void> }> {
   const bus = new Bus(sql, (err, message) => log.warn({ err }, message));
   if (listen) await bus.start();
-  const services: Services = { sql, bus, config, log };
-  return { services, close: () => bus.close() };
+  const ingest = new IngestBatcher(sql);
+  const services: Services = { sql, bus, config, log, ingest };
+  return {
+    services,
+    close: async () => {
+      await ingest.drain();
+      await bus.close();
+    },
+  };
 }

@@ -1,0 +1,212 @@
+import type { Sql, TransactionSql } from '../../db/client.ts';
+import type { EventDraft } from './validateEventInput.ts';
+
+type Db = Sql | TransactionSql;
+
+/**
+ * The text search matches. It must stay identical to the expression of the `events_search`
+ * trigram index (migrations/002_search.sql), or the planner cannot use the index.
+ */
+const searchDocument = (sql: Db) =>
+  sql`(title || E'\\x1f' || coalesce(description, '') || E'\\x1f' || coalesce(tags::text, ''))`;
+
+export interface EventRow {
+  id: number;
+  projectId: string;
+  category: string;
+  title: string;
+  description: string | null;
+  icon: string | null;
+  tags: Record<string, unknown> | null;
+  metadata: unknown;
+  url: string | null;
+  user_id: string | null;
+  notify: boolean;
+  favorited: boolean;
+  /** Microseconds since the epoch, as decimal text: a Date would lose them. */
+  createdMicros: string;
+}
+
+const eventColumns = (sql: Db, alias = 'e') => sql`
+  ${sql(alias)}.id, ${sql(alias)}.project_id AS "projectId", ${sql(alias)}.category, ${sql(alias)}.title,
+  ${sql(alias)}.description, ${sql(alias)}.icon, ${sql(alias)}.tags, ${sql(alias)}.metadata, ${sql(alias)}.url,
+  ${sql(alias)}.user_id, ${sql(alias)}.notify, ${sql(alias)}.favorited,
+  (extract(epoch FROM ${sql(alias)}.created_at) * 1000000)::bigint::text AS "createdMicros"`;
+
+/**
+ * The batch as one JSON array for json_to_recordset. Tags and metadata are spliced in as the
+ * validated JSON text itself, so the stored `json` keeps exactly that text. (Array parameters
+ * are avoided: the driver turns a null inside a text[] into the string "NULL".)
+ */
+function batchDocument(drafts: Array<EventDraft & { organizationId: string }>): string {
+  const rows = drafts.map((d, ord) => {
+    const scalars = JSON.stringify({
+      ord,
+      organization_id: d.organizationId,
+      project_id: d.projectId,
+      category: d.category,
+      title: d.title,
+      description: d.description,
+      icon: d.icon,
+      url: d.url,
+      user_id: d.userId,
+      notify: d.notify,
+      created_us: d.createdAtMicros?.toString() ?? null,
+    });
+    return `${scalars.slice(0, -1)},"tags":${d.tags ?? 'null'},"metadata":${d.metadata ?? 'null'}}`;
+  });
+  return `[${rows.join(',')}]`;
+}
+
+export interface InsertedEvent {
+  /** Index of the draft in the batch. */
+  ord: number;
+  id: number;
+  createdMicros: string;
+}
+
+/**
+ * Writes a batch of events in one statement: the events, their new categories, the per-day
+ * counts charts read, and (when `fanOut`) the outbox rows of notify events. A draft whose
+ * project is not one of its organization's is skipped: it has no row in the result.
+ */
+export async function insertEvents(
+  sql: Db,
+  drafts: Array<EventDraft & { organizationId: string }>,
+  { fanOut = true }: { fanOut?: boolean } = {},
+): Promise<InsertedEvent[]> {
+  const rows = await sql<{ ord: number; id: number; createdMicros: string }[]>`
+    WITH input AS (
+      SELECT * FROM json_to_recordset(${batchDocument(drafts)}::text::json) AS t(
+        ord int, organization_id text, project_id text, category text, title text, description text, icon text,
+        tags json, metadata json, url text, user_id text, notify bool, created_us int8)
+    ),
+    owned AS MATERIALIZED (
+      SELECT nextval(pg_get_serial_sequence('events', 'id'))::int AS id, i.*,
+             coalesce(timestamptz 'epoch' + i.created_us * interval '1 microsecond', now()) AS created_at
+      FROM input i JOIN projects p ON p.id = i.project_id AND p.organization_id = i.organization_id
+    ),
+    new_events AS (
+      INSERT INTO events (id, project_id, category, title, description, icon, tags, metadata, url, user_id,
+                          notify, created_at)
+      SELECT id, project_id, category, title, description, icon, tags, metadata, url, user_id,
+             notify, created_at
+      FROM owned ORDER BY ord
+    ),
+    new_categories AS (
+      INSERT INTO categories (project_id, name)
+      SELECT DISTINCT project_id, category FROM owned ORDER BY 1, 2
+      ON CONFLICT DO NOTHING
+    ),
+    day_counts AS (
+      -- Sorted so concurrent batches lock rollup rows in one order and cannot deadlock.
+      INSERT INTO event_daily_counts (project_id, day, category, count)
+      SELECT project_id, created_at::date, category, count(*) FROM owned GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+      ON CONFLICT (project_id, day, category) DO UPDATE SET count = event_daily_counts.count + excluded.count
+    ),
+    outbox AS (
+      INSERT INTO notify_outbox (event_id, project_id)
+      SELECT id, project_id FROM owned WHERE notify AND ${fanOut}
+    )
+    SELECT ord, id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS "createdMicros" FROM owned`;
+  return rows;
+}
+
+export interface FeedQuery {
+  organizationId: string;
+  projectId: string;
+  category?: string;
+  /** ILIKE pattern, already escaped. */
+  pattern?: string;
+  before?: { micros: bigint; id: number };
+  limit: number;
+}
+
+const feedFilter = (sql: Db, q: FeedQuery) => sql`
+  e.project_id = ${q.projectId}
+  ${q.category !== undefined ? sql`AND e.category = ${q.category}` : sql``}
+  ${q.before ? sql`AND (e.created_at, e.id) < (timestamptz 'epoch' + ${q.before.micros.toString()}::int8 * interval '1 microsecond', ${q.before.id}::int)` : sql``}`;
+
+/** Newest first along the keyset index; the project must already be known to be the caller's. */
+export function selectFeed(sql: Db, q: FeedQuery): Promise<EventRow[]> {
+  return sql<EventRow[]>`
+    SELECT ${eventColumns(sql)} FROM events e
+    WHERE ${feedFilter(sql, q)}
+    ORDER BY e.created_at DESC, e.id DESC LIMIT ${q.limit}`;
+}
+
+/**
+ * Search, first step: the newest `window` rows along the keyset index, filtered. A common term
+ * fills a page here after touching a few thousand rows, whatever the table size.
+ */
+export function searchRecent(sql: Db, q: FeedQuery & { pattern: string }, window: number): Promise<EventRow[]> {
+  return sql<EventRow[]>`
+    SELECT ${eventColumns(sql)} FROM (
+      SELECT e.id, e.project_id, e.category, e.title, e.description, e.icon, e.tags, e.metadata, e.url,
+             e.user_id, e.notify, e.favorited, e.created_at
+      FROM events e WHERE ${feedFilter(sql, q)}
+      ORDER BY e.created_at DESC, e.id DESC LIMIT ${window}
+    ) e
+    WHERE ${searchDocument(sql)} ILIKE ${q.pattern}
+    ORDER BY e.created_at DESC, e.id DESC LIMIT ${q.limit}`;
+}
+
+/**
+ * Search, second step, for terms too rare to fill a page from the recent window: the matching
+ * ids come from the trigram index (MATERIALIZED keeps the planner from walking the keyset index
+ * backwards through millions of rows instead), then only the page's rows are read in full.
+ */
+export function searchIndexed(sql: Db, q: FeedQuery & { pattern: string }): Promise<EventRow[]> {
+  return sql<EventRow[]>`
+    WITH matches AS MATERIALIZED (
+      SELECT e.id, e.created_at FROM events e
+      WHERE ${searchDocument(sql)} ILIKE ${q.pattern} AND ${feedFilter(sql, q)}
+    ), page AS (
+      SELECT id FROM matches ORDER BY created_at DESC, id DESC LIMIT ${q.limit}
+    )
+    SELECT ${eventColumns(sql)} FROM events e JOIN page USING (id)
+    ORDER BY e.created_at DESC, e.id DESC`;
+}
+
+/** Flips favorited on the caller's event; undefined when there is no such event for them. */
+export async function toggleFavorite(
+  sql: Db,
+  organizationId: string,
+  eventId: number,
+): Promise<{ id: number; favorited: boolean; projectId: string } | undefined> {
+  const [row] = await sql<{ id: number; favorited: boolean; projectId: string }[]>`
+    UPDATE events e SET favorited = NOT e.favorited
+    FROM projects p
+    WHERE e.id = ${eventId} AND p.id = e.project_id AND p.organization_id = ${organizationId}
+    RETURNING e.id, e.favorited, e.project_id AS "projectId"`;
+  return row;
+}
+
+/** Deletes the caller's event and takes it out of the per-day counts in the same statement. */
+export async function deleteEvent(
+  sql: Db,
+  organizationId: string,
+  eventId: number,
+): Promise<{ id: number; projectId: string } | undefined> {
+  const [row] = await sql<{ id: number; projectId: string }[]>`
+    WITH gone AS (
+      DELETE FROM events e USING projects p
+      WHERE e.id = ${eventId} AND p.id = e.project_id AND p.organization_id = ${organizationId}
+      RETURNING e.id, e.project_id, e.category, e.created_at::date AS day
+    ), counted AS (
+      UPDATE event_daily_counts c SET count = c.count - 1
+      FROM gone g WHERE c.project_id = g.project_id AND c.day = g.day AND c.category = g.category
+    )
+    SELECT id, project_id AS "projectId" FROM gone`;
+  return row;
+}
+
+/** Every category of the project with its all-time count, read from the per-day counts. */
+export function categoryCounts(sql: Db, projectId: string): Promise<Array<{ name: string; count: number }>> {
+  return sql<Array<{ name: string; count: number }>>`
+    SELECT c.name, coalesce(sum(d.count), 0)::int AS count
+    FROM categories c
+    LEFT JOIN event_daily_counts d ON d.project_id = c.project_id AND d.category = c.name
+    WHERE c.project_id = ${projectId}
+    GROUP BY c.name ORDER BY c.name`;
+}

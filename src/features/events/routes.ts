@@ -1,0 +1,50 @@
+import { Type } from '@sinclair/typebox';
+import type { App } from '../../app.ts';
+import { Deleted, errors } from '../../http/schemas.ts';
+import { createEvent } from './createEvent.ts';
+import { deleteEvent } from './deleteEvent.ts';
+import { listCategories } from './listCategories.ts';
+import { listEvents } from './listEvents.ts';
+import {
+  CategoriesQuery,
+  CategoryCount,
+  CreateEventBody,
+  Event,
+  EventIdParams,
+  EventPage,
+  FavoriteResult,
+  ListEventsQuery,
+} from './schemas.ts';
+import { toggleFavorite } from './toggleFavorite.ts';
+
+export default async function eventRoutes(app: App) {
+  app.post(
+    '/api/events',
+    { schema: { tags: ['events'], body: CreateEventBody, response: { 201: Event, ...errors(400, 401, 404) } } },
+    async (request, reply) => reply.status(201).send(await createEvent({ ctx: request.ctx, input: request.body })),
+  );
+
+  app.get(
+    '/api/events',
+    { schema: { tags: ['events'], querystring: ListEventsQuery, response: { 200: EventPage, ...errors(401, 404) } } },
+    async (request) => listEvents({ ctx: request.ctx, input: request.query }),
+  );
+
+  app.post(
+    '/api/events/:eventId/delete',
+    { schema: { tags: ['events'], params: EventIdParams, response: { 200: Deleted(Type.Integer()), ...errors(400, 401, 404) } } },
+    async (request) => deleteEvent({ ctx: request.ctx, input: request.params }),
+  );
+
+  app.post(
+    '/api/events/:eventId/favorite',
+    { schema: { tags: ['events'], params: EventIdParams, response: { 200: FavoriteResult, ...errors(400, 401, 404) } } },
+    async (request) => toggleFavorite({ ctx: request.ctx, input: request.params }),
+  );
+
+  app.get(
+    '/api/categories',
+    { schema: { tags: ['events'], querystring: CategoriesQuery, response: { 200: Type.Array(CategoryCount), ...errors(401, 404) } } },
+    async (request) => listCategories({ ctx: request.ctx, input: request.query }),
+  );
+}

@@ -1,0 +1,55 @@
+import { Type } from '@sinclair/typebox';
+
+/** The event object every endpoint returns (POST /api/events, the feed, hook replies). */
+export const Event = Type.Object({
+  id: Type.Integer(),
+  projectId: Type.String(),
+  category: Type.String(),
+  title: Type.String(),
+  description: Type.Union([Type.String(), Type.Null()]),
+  icon: Type.Union([Type.String(), Type.Null()]),
+  tags: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+  metadata: Type.Union([Type.Unknown(), Type.Null()], { description: 'object, array or null' }),
+  url: Type.Union([Type.String(), Type.Null()]),
+  user_id: Type.Union([Type.String(), Type.Null()]),
+  notify: Type.Boolean(),
+  favorited: Type.Boolean(),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+
+/**
+ * Types are checked here; the rules a schema cannot express (code-point lengths, metadata bytes,
+ * created_at range) are checked by `validateEventInput`, so both answer 400 with a clear message.
+ */
+export const CreateEventBody = Type.Object({
+  project: Type.String(),
+  category: Type.String(),
+  title: Type.String(),
+  description: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  icon: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  tags: Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()])),
+  metadata: Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Array(Type.Unknown()), Type.Null()])),
+  url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  user_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  notify: Type.Optional(Type.Boolean()),
+  created_at: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+});
+
+export const ListEventsQuery = Type.Object({
+  project: Type.Optional(Type.String()),
+  category: Type.Optional(Type.String()),
+  search: Type.Optional(Type.String()),
+  cursor: Type.Optional(Type.String()),
+  limit: Type.Optional(Type.String({ description: 'Integer; clamped to 1-100; default 50' })),
+});
+
+export const EventPage = Type.Object({
+  events: Type.Array(Event),
+  nextCursor: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const EventIdParams = Type.Object({ eventId: Type.String() });
+export const FavoriteResult = Type.Object({ id: Type.Integer(), favorited: Type.Boolean() });
+
+export const CategoriesQuery = Type.Object({ project: Type.Optional(Type.String()) });
+export const CategoryCount = Type.Object({ name: Type.String(), count: Type.Integer() });
