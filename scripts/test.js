@@ -2,7 +2,8 @@
 // `npm test`: every *.test.ts under src/ and test/, run by node's test runner against a real
 // PostgreSQL. Pass 1 always uses a throwaway embedded cluster; pass 2 runs the same files
 // against DATABASE_URL when it is set. Extra arguments are test files to run instead of all.
-import { spawnSync } from 'node:child_process';
+// The spec reporter prints to the terminal; a TAP copy of each pass feeds the closing summary.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +15,9 @@ const { startEmbeddedCluster } = await import('../src/db/embedded.ts');
 const root = path.resolve(import.meta.dirname, '..');
 const requested = process.argv.slice(2);
 const files = requested.length ? requested : findTests(['src', 'test']);
+const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eventlog-test-'));
+// As root, PostgreSQL runs as the `postgres` system user, which must pass through to data/.
+fs.chmodSync(workDir, 0o711);
 
 function findTests(dirs) {
   const found = [];
@@ -28,26 +32,82 @@ function findTests(dirs) {
   return found.sort();
 }
 
-function runPass(store, databaseUrl) {
-  console.log(`\n# store: ${store} (${files.length} test files)`);
-  const result = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000', ...files],
-    { cwd: root, stdio: 'inherit', env: { ...process.env, DATABASE_URL: databaseUrl, EVENTLOG_TEST_STORE: store, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' } },
-  );
-  return result.status ?? 1;
+let running;
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    // Stop the tests, then fall through to the cleanup below, so no PostgreSQL is left behind.
+    stopping = true;
+    running?.kill(signal);
+  });
 }
 
-const external = process.env.DATABASE_URL;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eventlog-test-'));
-const cluster = await startEmbeddedCluster(dataDir);
-let status;
-try {
-  status = runPass('embedded', cluster.url);
-} finally {
-  await cluster.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+/** Runs the test files on one store; resolves with the exit status and the TAP totals. */
+function runPass(store, databaseUrl) {
+  console.log(`\n# store: ${store} (${files.length} test files)\n`);
+  const tapFile = path.join(workDir, `${store}.tap`);
+  const started = Date.now();
+  return new Promise((resolve) => {
+    running = spawn(
+      process.execPath,
+      [
+        '--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000',
+        '--test-reporter=spec', '--test-reporter-destination=stdout',
+        '--test-reporter=tap', `--test-reporter-destination=${tapFile}`,
+        ...files,
+      ],
+      {
+        cwd: root,
+        stdio: ['ignore', 'inherit', 'inherit'],
+        env: { ...process.env, DATABASE_URL: databaseUrl, EVENTLOG_TEST_STORE: store, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
+      },
+    );
+    running.on('close', (code, signal) => {
+      running = undefined;
+      resolve({ store, status: code ?? (signal ? 1 : 0), seconds: Math.round((Date.now() - started) / 1000), ...totals(tapFile) });
+    });
+  });
 }
-if (external) status = runPass('external', external) || status;
-else console.log('\n# DATABASE_URL is not set: the external-store pass was skipped');
-process.exit(status);
+
+/** The `# tests N`, `# pass N`, ... lines that close a TAP stream. */
+function totals(tapFile) {
+  const counts = {};
+  let text;
+  try {
+    text = fs.readFileSync(tapFile, 'utf8');
+  } catch {
+    return counts;
+  }
+  for (const match of text.matchAll(/^# (tests|pass|fail|cancelled|skipped|todo) (\d+)$/gm)) counts[match[1]] = Number(match[2]);
+  return counts;
+}
+
+function describe(pass) {
+  if (pass.tests === undefined) return `no result (exit status ${pass.status})`;
+  const parts = [`${pass.tests} tests`, `${pass.pass} passed`, `${pass.fail} failed`];
+  if (pass.cancelled) parts.push(`${pass.cancelled} cancelled`);
+  if (pass.skipped) parts.push(`${pass.skipped} skipped`);
+  if (pass.todo) parts.push(`${pass.todo} todo`);
+  return `${parts.join(', ')} in ${pass.seconds} s${pass.status ? ` (exit status ${pass.status})` : ''}`;
+}
+
+const passes = [];
+const external = process.env.DATABASE_URL;
+try {
+  const cluster = await startEmbeddedCluster(path.join(workDir, 'data'));
+  try {
+    passes.push(await runPass('embedded', cluster.url));
+  } finally {
+    await cluster.stop();
+  }
+  if (external && !stopping) passes.push(await runPass('external', external));
+} finally {
+  fs.rmSync(workDir, { recursive: true, force: true });
+}
+
+console.log('\n# summary');
+for (const pass of passes) console.log(`#   ${pass.store.padEnd(8)} ${describe(pass)}`);
+if (!external) console.log('#   external skipped: DATABASE_URL is not set');
+const failed = stopping || passes.some((pass) => pass.status !== 0);
+console.log(`# result: ${failed ? 'FAILED' : 'passed'}`);
+process.exit(failed ? 1 : 0);

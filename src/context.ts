@@ -2,7 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Bus } from './db/bus.ts';
 import type { Sql } from './db/client.ts';
+import type { DeliveryWorker } from './features/destinations/deliveryWorker.ts';
 import type { IngestBatcher } from './features/events/ingestBatcher.ts';
+import type { KeyAuthenticator } from './features/keys/keyAuthenticator.ts';
 
 /** Long-lived things a verb may use. Built once per process by buildApp's caller. */
 export interface Services {
@@ -12,6 +14,10 @@ export interface Services {
   log: FastifyBaseLogger;
   /** Group commit for event writes. */
   ingest: IngestBatcher;
+  /** Bearer key → organization, cached; revocations evict it. */
+  keys: KeyAuthenticator;
+  /** Outgoing webhooks and web push. Started by the server (tests start their own), never by a verb. */
+  deliveries: DeliveryWorker;
 }
 
 /** Who is calling: an API key, or a signed-in dashboard user. */

@@ -42,6 +42,8 @@ export async function serve(): Promise<void> {
 
   try {
     await app.listen({ port: config.port, host: config.host });
+    // Stopped by closeServices, after the last request and before the database closes.
+    services.deliveries.start();
   } catch (error) {
     log.error({ err: error }, 'could not listen');
     await closeServices();

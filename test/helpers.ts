@@ -5,6 +5,7 @@ import { loadConfig } from '../src/config.ts';
 import type { Ctx, Services } from '../src/context.ts';
 import { createClient } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
+import { syncChartTimeZone } from '../src/features/charts/syncChartTimeZone.ts';
 import { createKey } from '../src/features/keys/createKey.ts';
 import { createOrganization } from '../src/features/organizations/createOrganization.ts';
 import { createLogger } from '../src/logger.ts';
@@ -60,6 +61,7 @@ export function useTestApp(env: NodeJS.ProcessEnv = {}): TestApp {
     if (!config.databaseUrl) throw new Error('Run the tests with `npm test`: it provides DATABASE_URL');
     const sql = createClient(config.databaseUrl, { timeZone: config.timeZone, max: 8 });
     await migrate(sql);
+    await syncChartTimeZone(sql, config.timeZone);
     const { services, close } = await createServices(config, sql, createLogger(process.env.LOG_LEVEL ?? 'silent'));
     state.services = services;
     state.app = await buildApp({ services });

@@ -8,9 +8,11 @@ import { listKeys } from '../features/keys/listKeys.ts';
 import { findKeyOrganization } from '../features/keys/queries.ts';
 import { revokeKey } from '../features/keys/revokeKey.ts';
 import { createOrganization } from '../features/organizations/createOrganization.ts';
+import { findOrganization } from '../features/organizations/queries.ts';
 import { createUser } from '../features/users/createUser.ts';
 import { createLogger } from '../logger.ts';
 import { createServices } from '../services.ts';
+import { readPassword } from './readPassword.ts';
 
 const USAGE = `Usage: eventlog <command>
 
@@ -21,58 +23,88 @@ const USAGE = `Usage: eventlog <command>
   key revoke <keyId>                             revoke an API key
   user create <email> --org <orgId>              create a dashboard user; password on stdin
 
-Settings come from the environment (DATA_DIR, DATABASE_URL, ...), as for the server.`;
+Settings come from the environment (DATA_DIR, DATABASE_URL, ...), as for the server.
+Each command prints one JSON object on stdout; failures go to stderr with a non-zero exit.`;
 
+/** Wrong arguments: exit 2 with the usage, before the database is touched. */
 class UsageError extends Error {}
 
-type Command = (services: Services, args: string[]) => Promise<unknown>;
+/**
+ * A command first prepares its input without the database (arguments, a password on stdin), so
+ * a typo costs nothing and changes nothing and a prompt does not hold the cluster; then it runs
+ * against the database with the same verbs the routes call.
+ */
+interface Command<I> {
+  prepare(args: string[]): I | Promise<I>;
+  run(services: Services, input: I): Promise<unknown>;
+}
 
+const command = <I>(definition: Command<I>): Command<unknown> => definition as Command<unknown>;
+
+/** The operator acts inside one organization at a time, like a key of that organization. */
 const operator = (services: Services, organizationId: string): Ctx => ({
   services,
   organizationId,
   actor: { kind: 'key', keyId: 'operator' },
 });
 
-function positional(args: string[], count: number, options: Record<string, { type: 'string' }> = {}) {
-  const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
-  if (positionals.length !== count) throw new UsageError(`expected ${count} argument(s), got ${positionals.length}`);
-  return { values: values as Record<string, string | undefined>, positionals: positionals as string[] };
+function parse(args: string[], count: number, options: Record<string, { type: 'string' }> = {}) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (parsed.positionals.length !== count) {
+    throw new UsageError(`expected ${count} argument(s), got ${parsed.positionals.length}`);
+  }
+  return { values: parsed.values as Record<string, string | undefined>, positionals: parsed.positionals as string[] };
 }
 
-const commands: Record<string, Command> = {
-  'org create': async (services, args) => {
-    const { values, positionals } = positional(args, 1, { 'monthly-event-cap': { type: 'string' } });
-    const rawCap = values['monthly-event-cap'];
-    if (rawCap !== undefined && !/^\d+$/.test(rawCap)) throw new UsageError('--monthly-event-cap must be a whole number');
-    return createOrganization({
-      services,
-      input: { name: positionals[0]!, monthlyEventCap: rawCap === undefined ? null : Number(rawCap) },
-    });
-  },
-  'key create': async (services, args) => createKey({ ctx: operator(services, positional(args, 1).positionals[0]!), input: undefined }),
-  'key list': async (services, args) => ({
-    keys: await listKeys({ ctx: operator(services, positional(args, 1).positionals[0]!), input: undefined }),
+const INT32_MAX = 2_147_483_647;
+
+const commands: Record<string, Command<unknown>> = {
+  'org create': command({
+    prepare(args) {
+      const { values, positionals } = parse(args, 1, { 'monthly-event-cap': { type: 'string' } });
+      const rawCap = values['monthly-event-cap'];
+      if (rawCap !== undefined && (!/^\d+$/.test(rawCap) || Number(rawCap) > INT32_MAX)) {
+        throw new UsageError(`--monthly-event-cap must be a whole number from 0 to ${INT32_MAX}, got ${JSON.stringify(rawCap)}`);
+      }
+      if (!positionals[0]!.trim()) throw new UsageError('the organization name must not be empty');
+      return { name: positionals[0]!, monthlyEventCap: rawCap === undefined ? null : Number(rawCap) };
+    },
+    run: (services, input) => createOrganization({ services, input }),
   }),
-  'key revoke': async (services, args) => {
-    const keyId = positional(args, 1).positionals[0]!;
-    const organizationId = await findKeyOrganization(services.sql, keyId);
-    if (!organizationId) throw new HttpError(404, 'API key not found');
-    return revokeKey({ ctx: operator(services, organizationId), input: { keyId } });
-  },
-  'user create': async (services, args) => {
-    const { values, positionals } = positional(args, 1, { org: { type: 'string' } });
-    if (!values.org) throw new UsageError('--org <orgId> is required');
-    const password = await readStdin();
-    return createUser({ services, input: { organizationId: values.org, email: positionals[0]!, password } });
-  },
+  'key create': command({
+    prepare: (args) => parse(args, 1).positionals[0]!,
+    run: (services, organizationId) => createKey({ ctx: operator(services, organizationId), input: undefined }),
+  }),
+  'key list': command({
+    prepare: (args) => parse(args, 1).positionals[0]!,
+    async run(services, organizationId) {
+      // An operator's typo deserves an error, not an empty list.
+      if (!(await findOrganization(services.sql, organizationId))) throw new HttpError(404, 'Organization not found');
+      return { keys: await listKeys({ ctx: operator(services, organizationId), input: undefined }) };
+    },
+  }),
+  'key revoke': command({
+    prepare: (args) => parse(args, 1).positionals[0]!,
+    async run(services, keyId) {
+      const organizationId = await findKeyOrganization(services.sql, keyId);
+      if (!organizationId) throw new HttpError(404, 'API key not found');
+      return revokeKey({ ctx: operator(services, organizationId), input: { keyId } });
+    },
+  }),
+  'user create': command({
+    async prepare(args) {
+      const { values, positionals } = parse(args, 1, { org: { type: 'string' } });
+      if (!values.org) throw new UsageError('--org <orgId> is required');
+      return { email: positionals[0]!, organizationId: values.org, password: await readPassword() };
+    },
+    run: (services, input) => createUser({ services, input }),
+  }),
 };
-
-async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) process.stderr.write('Password: ');
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
-}
 
 function fail(message: string, code = 1): never {
   process.stderr.write(`eventlog: ${message}\n`);
@@ -85,38 +117,37 @@ export async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  if (first === 'serve') {
+  if (first === 'serve' && second === undefined) {
     const { serve } = await import('../server.ts');
     return serve();
   }
-  const command = commands[`${first} ${second ?? ''}`];
-  if (!command) fail(`unknown command "${[first, second].filter(Boolean).join(' ')}"\n\n${USAGE}`, 2);
+  const chosen = commands[`${first} ${second ?? ''}`];
+  if (!chosen) fail(`unknown command "${argv.slice(0, 2).join(' ')}"\n\n${USAGE}`, 2);
 
+  let input: unknown;
   let config;
   try {
+    input = await chosen.prepare(rest);
     config = loadConfig();
   } catch (error) {
+    if (error instanceof UsageError) fail(`${error.message}\n\n${USAGE}`, 2);
     fail(error instanceof ConfigError ? error.message : String(error));
   }
+
   const log = createLogger(process.env.LOG_LEVEL ?? 'silent');
-  let result: unknown;
-  let failure: unknown;
   const db = await openDatabase(config, { attach: true, poolSize: 2 }).catch((error: unknown) =>
     fail(`cannot open the database: ${error instanceof Error ? error.message : String(error)}`),
   );
   const { services, close } = await createServices(config, db.sql, log, { listen: false });
+  let result: unknown;
+  let failure: unknown;
   try {
-    result = await command(services, rest);
+    result = await chosen.run(services, input);
   } catch (error) {
     failure = error;
   } finally {
     await close();
     await db.close();
-  }
-  if (failure instanceof UsageError) fail(`${failure.message}\n\n${USAGE}`, 2);
-  if (failure instanceof HttpError) fail(failure.message);
-  if (failure instanceof TypeError && 'code' in failure && String(failure.code).startsWith('ERR_PARSE_ARGS')) {
-    fail(`${failure.message}\n\n${USAGE}`, 2);
   }
   if (failure) fail(failure instanceof Error ? failure.message : String(failure));
   process.stdout.write(`${JSON.stringify(result)}\n`);

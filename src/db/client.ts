@@ -11,15 +11,15 @@ export interface ClientOptions {
 }
 
 /**
- * One pool per process. Pipelining is kept shallow: under sustained load the driver's deep
- * pipeline queue was measured to slow down steadily (architecture.md). It is 1, not 0: in
- * postgres 3.4.9 a value of 0 skips the hook that reserves a connection for `sql.begin`, and
- * every transaction then fails with UNSAFE_TRANSACTION (docs/decisions/002-driver-pipeline.md).
+ * One pool per process. `max_pipeline` stays at the driver's default on purpose: with 0 or 1,
+ * postgres 3.4.9 can pipeline a `sql.begin` BEGIN behind another query without reserving the
+ * connection; the BEGIN fails with UNSAFE_TRANSACTION but still opens a transaction in which
+ * later autocommit writes run and are lost when it rolls back. bench/probes/transactionSafety.ts
+ * shows it (docs/decisions/030-driver-pipelining.md).
  */
 export function createClient(url: string, options: ClientOptions = {}): Sql {
   return postgres(url, {
     max: options.max ?? 10,
-    max_pipeline: 1,
     idle_timeout: 30,
     connect_timeout: 10,
     onnotice: () => {},

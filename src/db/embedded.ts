@@ -5,6 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import postgres from 'postgres';
+import { commandLine, currentProcess, isAlive, sleep, stillRunning, waitForExit } from './processes.ts';
+import { acquireStartLock } from './startLock.ts';
 
 /**
  * The embedded PostgreSQL cluster kept in DATA_DIR. Its port and password are recorded in
@@ -16,7 +18,19 @@ interface ClusterFile {
   password: string;
   /** pid of the process that started the cluster and will stop it; null when stopped. */
   ownerPid: number | null;
+  /**
+   * The owner's start time as the kernel counts it (Linux), so that a pid reused after a
+   * crash or a container restart is not mistaken for the owner. Null where unknown.
+   */
+  ownerStart?: string | null;
+  /** A server keeps the cluster; a command run beside no server starts it for a moment. */
+  ownerRole?: OwnerRole;
 }
+
+export type OwnerRole = 'server' | 'command';
+
+/** How long a start waits for a command that holds the cluster, or for a starting server. */
+const WAIT_FOR_OWNER_MS = 30_000;
 
 const USER = 'eventlog';
 const DATABASE = 'eventlog';
@@ -48,6 +62,11 @@ function urlFor(file: ClusterFile, database = DATABASE): string {
   return `postgres://${USER}:${encodeURIComponent(file.password)}@127.0.0.1:${file.port}/${database}`;
 }
 
+/** The owner recorded in cluster.json is still that same process. */
+function ownerRunning(file: ClusterFile | null): file is ClusterFile & { ownerPid: number } {
+  return file !== null && stillRunning({ pid: file.ownerPid, start: file.ownerStart });
+}
+
 const EXIT_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'uncaughtException', 'unhandledRejection'] as const;
 
 /**
@@ -75,16 +94,6 @@ async function createDatabase(file: ClusterFile): Promise<void> {
   }
 }
 
-function isAlive(pid: number | null | undefined): boolean {
-  if (!pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -97,56 +106,121 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** The postmaster recorded in the data directory's lock file, if it is still running. */
+/**
+ * The postmaster recorded in the data directory's lock file, if it is still running. After a
+ * crash or a container restart the recorded pid may belong to an unrelated process (even this
+ * one): on Linux the process must have been started on this data directory, and a lock file
+ * that names anything else is removed, since PostgreSQL would refuse to start beside it.
+ */
 async function runningPostmaster(pgData: string): Promise<number | null> {
+  const lockFile = path.join(pgData, 'postmaster.pid');
+  let pid: number;
   try {
-    const pid = Number((await fs.readFile(path.join(pgData, 'postmaster.pid'), 'utf8')).split('\n')[0]);
-    return isAlive(pid) ? pid : null;
+    pid = Number((await fs.readFile(lockFile, 'utf8')).split('\n')[0]);
   } catch {
     return null;
   }
-}
-
-async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (!isAlive(pid)) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return !isAlive(pid);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return null;
+  const argv = commandLine(pid);
+  if (argv === null || argv.includes(pgData)) return pid;
+  await fs.rm(lockFile, { force: true });
+  return null;
 }
 
 /**
  * A cluster that an `eventlog` server is running right now, for commands that run beside it.
- * Returns null when no server owns the cluster.
+ * A server that is still starting is waited for. Returns null when no server owns the cluster.
  */
 export async function attachToRunningCluster(dataDir: string): Promise<string | null> {
-  const file = await readClusterFile(dataDir);
-  if (!file || !isAlive(file.ownerPid) || !(await runningPostmaster(pgDataDir(dataDir)))) return null;
-  return urlFor(file);
+  const deadline = Date.now() + WAIT_FOR_OWNER_MS;
+  for (;;) {
+    const file = await readClusterFile(dataDir);
+    if (!ownerRunning(file) || file.ownerRole === 'command') return null;
+    // The server writes the file before it starts PostgreSQL, so the port is already current.
+    if (await runningPostmaster(pgDataDir(dataDir))) return urlFor(file);
+    if (Date.now() > deadline) return null;
+    await sleep(100);
+  }
+}
+
+/**
+ * As root, PostgreSQL runs as the `postgres` system user, which needs to pass through every
+ * directory above DATA_DIR. A home directory of mode 700 (such as /root) stops it, and
+ * initdb's own message does not say what to do about it.
+ */
+async function checkReachableByPostgresUser(dataDir: string): Promise<void> {
+  for (let dir = path.dirname(dataDir); ; dir = path.dirname(dir)) {
+    const { mode } = await fs.stat(dir);
+    if ((mode & 0o001) === 0) {
+      throw new Error(
+        `As root, PostgreSQL runs as the "postgres" system user, which cannot pass through ${dir} ` +
+          `(mode ${(mode & 0o777).toString(8)}) to reach DATA_DIR ${dataDir}. Set DATA_DIR to a directory ` +
+          `outside it (for example /var/lib/eventlog), or allow passing through with: chmod o+x ${dir}`,
+      );
+    }
+    if (dir === path.dirname(dir)) return;
+  }
+}
+
+/**
+ * Waits while another process owns the cluster. A command gives it back within moments, so it
+ * is waited for; a server keeps it, so a second server is an error, and a command uses it.
+ * Returns the cluster file to start from, or the running server's cluster for a command.
+ */
+async function waitForOwner(dataDir: string, role: OwnerRole): Promise<{ previous: ClusterFile | null; serverUrl?: string }> {
+  const deadline = Date.now() + WAIT_FOR_OWNER_MS;
+  for (;;) {
+    const file = await readClusterFile(dataDir);
+    if (!ownerRunning(file) || file.ownerPid === process.pid) return { previous: file };
+    if (file.ownerRole !== 'command') {
+      if (role === 'server') throw new Error(`Another eventlog server (pid ${file.ownerPid}) is running the database in ${dataDir}`);
+      if (await runningPostmaster(pgDataDir(dataDir))) return { previous: file, serverUrl: urlFor(file) };
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`An eventlog process (pid ${file.ownerPid}) is still holding the database in ${dataDir}`);
+    }
+    await sleep(100);
+  }
 }
 
 /**
  * Initialises (first run) and starts the cluster in `dataDir`, on a free loopback port.
- * A postmaster orphaned by a crashed owner is shut down first; a live owner is an error.
+ * A postmaster orphaned by a crashed owner is shut down first. A command that holds the
+ * cluster is waited for; a live server is an error for a server, and simply used by a command
+ * (whose stop() then leaves it running).
  */
 export async function startEmbeddedCluster(
   dataDir: string,
   log: (message: string) => void = () => {},
+  { role = 'server' }: { role?: OwnerRole } = {},
 ): Promise<EmbeddedCluster> {
-  await fs.mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const asRoot = os.userInfo().uid === 0;
   // As root, PostgreSQL runs as the `postgres` system user, which must be able to reach pg/.
-  if (os.userInfo().uid === 0) await fs.chmod(dataDir, 0o711);
-  const pgData = pgDataDir(dataDir);
-  const previous = await readClusterFile(dataDir);
+  await fs.mkdir(dataDir, { recursive: true, mode: asRoot ? 0o711 : 0o700 });
+  if (asRoot) {
+    await fs.chmod(dataDir, 0o711);
+    await checkReachableByPostgresUser(dataDir);
+  }
+  const release = await acquireStartLock(dataDir);
+  try {
+    const { previous, serverUrl } = await waitForOwner(dataDir, role);
+    if (serverUrl) return { url: serverUrl, stop: async () => {} };
+    return await startCluster(dataDir, previous, role, asRoot, log);
+  } finally {
+    await release();
+  }
+}
 
+async function startCluster(
+  dataDir: string,
+  previous: ClusterFile | null,
+  role: OwnerRole,
+  asRoot: boolean,
+  log: (message: string) => void,
+): Promise<EmbeddedCluster> {
+  const pgData = pgDataDir(dataDir);
   const orphan = await runningPostmaster(pgData);
   if (orphan) {
-    if (previous && isAlive(previous.ownerPid) && previous.ownerPid !== process.pid) {
-      throw new Error(
-        `Another eventlog process (pid ${previous.ownerPid}) is running the database in ${dataDir}`,
-      );
-    }
     log(`stopping PostgreSQL (pid ${orphan}) left running by a previous process`);
     process.kill(orphan, 'SIGINT');
     if (!(await waitForExit(orphan, 30_000))) throw new Error(`PostgreSQL pid ${orphan} did not stop`);
@@ -163,7 +237,7 @@ export async function startEmbeddedCluster(
     password,
     authMethod: 'scram-sha-256',
     persistent: true,
-    createPostgresUser: os.userInfo().uid === 0,
+    createPostgresUser: asRoot,
     initdbFlags: ['--encoding=UTF8', '--no-instructions'],
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
     onLog: (message) => log(message.trim()),
@@ -176,7 +250,8 @@ export async function startEmbeddedCluster(
     await pg.initialise();
   }
   // Written before start so a crash in between leaves the password recoverable.
-  const file: ClusterFile = { port, password, ownerPid: process.pid };
+  const owner = currentProcess();
+  const file: ClusterFile = { port, password, ownerPid: owner.pid, ownerStart: owner.start, ownerRole: role };
   await writeClusterFile(dataDir, file);
   try {
     await pg.start();
@@ -195,7 +270,7 @@ export async function startEmbeddedCluster(
         if (child?.pid && child.exitCode === null && child.signalCode === null) {
           await Promise.race([pg.stop(), waitForExit(child.pid, 30_000)]);
         }
-        await writeClusterFile(dataDir, { ...file, ownerPid: null });
+        await writeClusterFile(dataDir, { ...file, ownerPid: null, ownerStart: null });
       })()),
   };
 }

@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import { syncChartTimeZone } from '../features/charts/syncChartTimeZone.ts';
 import { type Sql, createClient } from './client.ts';
 import { attachToRunningCluster, startEmbeddedCluster } from './embedded.ts';
 import { migrate } from './migrate.ts';
@@ -28,13 +29,17 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
   let stopCluster: (() => Promise<void>) | undefined;
   if (!url && options.attach) url = (await attachToRunningCluster(config.dataDir)) ?? undefined;
   if (!url) {
-    const cluster = await startEmbeddedCluster(config.dataDir, options.clusterLog ?? log);
+    const cluster = await startEmbeddedCluster(config.dataDir, options.clusterLog ?? log, {
+      role: options.attach ? 'command' : 'server',
+    });
     url = cluster.url;
     stopCluster = cluster.stop;
   }
   const sql = createClient(url, { max: options.poolSize, timeZone: config.timeZone });
   try {
     await migrate(sql, log);
+    // Commands beside a running server leave chart buckets to the server's own start.
+    if (!options.attach) await syncChartTimeZone(sql, config.timeZone, log);
   } catch (error) {
     await sql.end({ timeout: 5 });
     await stopCluster?.();

@@ -343,3 +343,43 @@ describe('favorite and delete', () => {
     assert.equal(mine[0].favorited, false);
   });
 });
+
+describe('request bodies', () => {
+  it('treats an empty JSON body on favorite as no body', async () => {
+    const org = await t.org();
+    const project = await org.project();
+    const { id } = (await org.post('/api/events', { project, category: 'c', title: 't' })).body;
+    const reply = await t.request({
+      method: 'POST',
+      url: `/api/events/${id}/favorite`,
+      payload: '',
+      headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/json' },
+    });
+    assert.equal(reply.status, 200);
+    assert.deepEqual(reply.body, { id, favorited: true });
+  });
+
+  it('refuses an empty JSON body where a body is required', async () => {
+    const org = await t.org();
+    const reply = await t.request({
+      method: 'POST',
+      url: '/api/events',
+      payload: '',
+      headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/json' },
+    });
+    assert.equal(reply.status, 400);
+    assert.deepEqual(Object.keys(reply.body), ['error']);
+  });
+
+  it('answers an unsupported content type with 415 {error}', async () => {
+    const org = await t.org();
+    const reply = await t.request({
+      method: 'POST',
+      url: '/api/projects',
+      payload: 'name=x',
+      headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    assert.equal(reply.status, 415);
+    assert.deepEqual(Object.keys(reply.body), ['error']);
+  });
+});

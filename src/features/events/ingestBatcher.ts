@@ -36,8 +36,8 @@ export class IngestBatcher {
     private readonly sql: Sql,
     options: BatcherOptions = {},
   ) {
-    this.maxBatch = options.maxBatch ?? 500;
-    this.maxInFlight = options.maxInFlight ?? 2;
+    this.maxBatch = options.maxBatch ?? Number(process.env.EXPERIMENT_MAX_BATCH ?? 500); // EXPERIMENT-REMOVE
+    this.maxInFlight = options.maxInFlight ?? Number(process.env.EXPERIMENT_MAX_IN_FLIGHT ?? 2); // EXPERIMENT-REMOVE
   }
 
   /** Resolves after commit with the new row, or null when the project is not the organization's. */

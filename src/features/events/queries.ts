@@ -85,6 +85,8 @@ export async function insertEvents(
       SELECT nextval(pg_get_serial_sequence('events', 'id'))::int AS id, i.*,
              coalesce(timestamptz 'epoch' + i.created_us * interval '1 microsecond', now()) AS created_at
       FROM input i JOIN projects p ON p.id = i.project_id AND p.organization_id = i.organization_id
+      -- nextval runs after this sort, so ids follow the batch order (the join alone reverses it).
+      ORDER BY i.ord
     ),
     new_events AS (
       INSERT INTO events (id, project_id, category, title, description, icon, tags, metadata, url, user_id,

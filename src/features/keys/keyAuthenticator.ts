@@ -62,7 +62,8 @@ export class KeyAuthenticator {
     return { keyId: entry.keyId, organizationId: entry.organizationId };
   }
 
-  private evict(keyId: string): void {
+  /** Drops a key from this process's cache; other processes hear of it through the bus. */
+  evict(keyId: string): void {
     for (const [hash, entry] of this.cache) if (entry.keyId === keyId) this.cache.delete(hash);
   }
 

@@ -20,3 +20,9 @@ export async function findUserByEmail(
     FROM users WHERE lower(email) = lower(${email})`;
   return row;
 }
+
+/** First-run setup is offered only while this is false. */
+export async function hasAnyUser(sql: Sql): Promise<boolean> {
+  const [row] = await sql<{ found: boolean }[]>`SELECT EXISTS (SELECT 1 FROM users) AS found`;
+  return row?.found ?? false;
+}

@@ -1,0 +1,469 @@
+/**
+ * `npm run bench`: starts the real server in its own process, loads (or reuses) a data set,
+ * drives the server over loopback with autocannon in another process, and prints one table.
+ * Never part of the test suite or CI. Usage: `npm run bench -- --help`.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import postgres from 'postgres';
+import { attachToRunningCluster } from '../src/db/embedded.ts';
+import { importDocument } from './bodies.ts';
+import { type Dataset, api, createProject, cursorAt, ensureDataset, removeScratch } from './dataset.ts';
+import { type CpuShares, measureCpu, medianShares } from './cpu.ts';
+import { type LoadResult, type LoadSpec, ROOT, median, runLoad, summarize } from './measure.ts';
+import { type BenchOptions, USAGE, parseOptions } from './options.ts';
+import { type Running, sampleResident, startCeiling, startServer } from './processes.ts';
+import { type Header, type Row, formatTable, thousands } from './report.ts';
+import { COMMON_TERM, FILTER_CATEGORY, RARE_TERM } from './vocabulary.ts';
+
+const BENCH_DATA = path.join(ROOT, '.bench-data');
+/** The server's own pool size (src/server.ts); the ceiling gets the same. */
+const POOL_SIZE = 20;
+/** A single run longer than this is not repeated (export of a big organization). */
+const REPEAT_UNDER_SECONDS = 30;
+
+const startedAt = Date.now();
+const log = (message: string) => {
+  const elapsed = ((Date.now() - startedAt) / 1000).toFixed(0).padStart(4);
+  process.stderr.write(`[bench ${elapsed}s] ${message}\n`);
+};
+
+interface Context {
+  options: BenchOptions;
+  server: Running;
+  sql: postgres.Sql;
+  databaseUrl: string;
+  externalDatabase: boolean;
+  dataset: Dataset;
+  workDir: string;
+  rows: Row[];
+}
+
+/** Fastify's answer for a route that does not exist (src/http/errorHandler.ts). */
+function routeMissing(reply: { status: number; body: unknown }): boolean {
+  const error = (reply.body as { error?: unknown } | null)?.error;
+  return reply.status === 404 && typeof error === 'string' && /^Route \S+ \S+ not found$/.test(error);
+}
+
+const missingRow = (id: string, label: string, target?: string): Row => ({ id, label, result: 'n/a (route missing)', target });
+
+function problems(result: LoadResult): string {
+  const bad = Object.entries(result.statusCodes).filter(([code]) => !code.startsWith('2'));
+  const parts = bad.map(([code, count]) => `${count}× ${code}`);
+  if (result.errors) parts.push(`${result.errors} connection errors`);
+  return parts.length ? ` [${parts.join(', ')}]` : '';
+}
+
+async function ingestSection(ctx: Context): Promise<void> {
+  const { options, server, dataset } = ctx;
+  const ingestProject = await createProject(server.origin, dataset.scratch.key, 'Bench ingest');
+  const ceilingProject = await createProject(server.origin, dataset.scratch.key, 'Bench ceiling');
+  const hook = await api<{ url?: string }>(server.origin, dataset.scratch.key, 'POST', `/api/projects/${ingestProject}/hooks`, {
+    name: 'Bench',
+    category: 'webhooks',
+  });
+  const hookPath = hook.status === 201 && hook.body.url ? new URL(hook.body.url).pathname : null;
+  if (!hookPath && !routeMissing(hook)) throw new Error(`creating an incoming hook answered ${hook.status}: ${JSON.stringify(hook.body)}`);
+
+  const ceiling = options.ingestTargets.has('ceiling')
+    ? await startCeiling(ctx.databaseUrl, POOL_SIZE, path.join(ctx.workDir, 'ceiling.log'))
+    : null;
+  const base = { method: 'POST' as const, connections: options.ingestConnections, duration: options.ingestSeconds };
+  const runs = { ceiling: [] as LoadResult[], api: [] as LoadResult[], hook: [] as LoadResult[] };
+  const cpu = { ceiling: [] as Array<CpuShares | null>, api: [] as Array<CpuShares | null>, hook: [] as Array<CpuShares | null> };
+  let rss = 0;
+  const measured = async (kind: 'ceiling' | 'api' | 'hook', spec: LoadSpec) => {
+    const sampler = kind === 'ceiling' ? null : sampleResident(server.pid);
+    try {
+      // The warmup runs in a load process of its own, so that the CPU meter leaves it out.
+      if (spec.warmup) await runLoad({ ...spec, duration: spec.warmup, warmup: 0 });
+      const meter = measureCpu({ server: server.pid, ceiling: ceiling?.pid, externalDatabase: ctx.externalDatabase });
+      const result = (await runLoad({ ...spec, warmup: 0 }))[0]!;
+      cpu[kind].push(meter.stop());
+      return result;
+    } finally {
+      if (sampler) rss = Math.max(rss, sampler.stop() ?? 0);
+    }
+  };
+  try {
+    // Rounds interleave the three so that the table growing under them weighs on each alike.
+    for (let round = 0; round < options.runs; round++) {
+      const warmup = round === 0 ? options.warmupSeconds : 0;
+      if (ceiling) {
+        log(`ingest round ${round + 1}/${options.runs}: ceiling`);
+        runs.ceiling.push(await measured('ceiling', { ...base, origin: ceiling.origin, path: '/', warmup, bodies: { kind: 'ceiling', project: ceilingProject } }));
+      }
+      if (options.ingestTargets.has('api')) {
+        log(`ingest round ${round + 1}/${options.runs}: POST /api/events`);
+        runs.api.push(
+          await measured('api', {
+            ...base,
+            origin: server.origin,
+            path: '/api/events',
+            headers: { authorization: `Bearer ${dataset.scratch.key}` },
+            warmup,
+            bodies: { kind: 'api', project: ingestProject },
+          }),
+        );
+      }
+      if (hookPath && options.ingestTargets.has('hook')) {
+        log(`ingest round ${round + 1}/${options.runs}: incoming hook`);
+        runs.hook.push(await measured('hook', { ...base, origin: server.origin, path: hookPath, warmup, bodies: { kind: 'hook' } }));
+      }
+    }
+  } finally {
+    await ceiling?.stop();
+  }
+
+  const ceilingSummary = runs.ceiling.length ? summarize(runs.ceiling) : null;
+  const versusCeiling = (rps: number) => (ceilingSummary ? ` = ${(rps / ceilingSummary.rps).toFixed(2)}× ceiling` : '');
+  if (runs.api.length) {
+    const apiSummary = summarize(runs.api);
+    const ratio = ceilingSummary ? apiSummary.rps / ceilingSummary.rps : undefined;
+    ctx.rows.push({
+      id: 'ingest.api',
+      label: 'Ingest POST /api/events',
+      result: `${thousands(apiSummary.rps)} events/s${versusCeiling(apiSummary.rps)}${problems(apiSummary)}`,
+      p50: apiSummary.p50,
+      p99: apiSummary.p99,
+      target: '≥ 1.0× ceiling, p99 ≤ 25 ms',
+      met: ratio === undefined ? undefined : ratio >= 1 && apiSummary.p99 <= 25 && apiSummary.non2xx === 0 && apiSummary.errors === 0,
+      cpu: medianShares(cpu.api),
+      data: { ...apiSummary, ratio, runsDetail: runs.api },
+    });
+  }
+  if (!hookPath) ctx.rows.push(missingRow('ingest.hook', 'Ingest incoming hook'));
+  else if (runs.hook.length) {
+    const hookSummary = summarize(runs.hook);
+    ctx.rows.push({
+      id: 'ingest.hook',
+      label: 'Ingest incoming hook',
+      result: `${thousands(hookSummary.rps)} events/s${versusCeiling(hookSummary.rps)}${problems(hookSummary)}`,
+      p50: hookSummary.p50,
+      p99: hookSummary.p99,
+      cpu: medianShares(cpu.hook),
+      data: { ...hookSummary, ratio: ceilingSummary ? hookSummary.rps / ceilingSummary.rps : undefined, runsDetail: runs.hook },
+    });
+  }
+  if (ceilingSummary) {
+    ctx.rows.push({
+      id: 'ingest.ceiling',
+      label: 'Ceiling: bare node:http + 1 INSERT',
+      result: `${thousands(ceilingSummary.rps)} events/s${problems(ceilingSummary)}`,
+      p50: ceilingSummary.p50,
+      p99: ceilingSummary.p99,
+      cpu: medianShares(cpu.ceiling),
+      data: { ...ceilingSummary, runsDetail: runs.ceiling },
+    });
+  }
+  if (rss > 0) {
+    ctx.rows.push({
+      id: 'ingest.rss',
+      label: 'Server RSS during ingest (max)',
+      result: `${(rss / 1024 / 1024).toFixed(0)} MB`,
+      target: '≤ 200 MB',
+      met: rss <= 200 * 1024 * 1024,
+      data: { bytes: rss },
+    });
+  }
+}
+
+interface ReadCase {
+  id: string;
+  label: string;
+  path: string;
+  target?: string;
+  /** Target on p50, in ms. */
+  limit?: number;
+  check?: (body: unknown) => string | null;
+}
+
+async function readSection(ctx: Context, cases: ReadCase[]): Promise<void> {
+  const { options, server, dataset } = ctx;
+  for (const read of cases) {
+    const reply = await api(server.origin, dataset.key, 'GET', read.path);
+    if (routeMissing(reply)) {
+      ctx.rows.push(missingRow(read.id, read.label, read.target));
+      continue;
+    }
+    if (reply.status !== 200) throw new Error(`GET ${read.path} answered ${reply.status}: ${JSON.stringify(reply.body).slice(0, 300)}`);
+    const wrong = read.check?.(reply.body);
+    if (wrong) throw new Error(`GET ${read.path}: ${wrong}`);
+    log(`${read.label}: ${options.runs} × ${options.readSeconds} s`);
+    const spec: LoadSpec = {
+      origin: server.origin,
+      method: 'GET',
+      path: read.path,
+      headers: { authorization: `Bearer ${dataset.key}` },
+      connections: options.readConnections,
+      duration: options.readSeconds,
+    };
+    await runLoad({ ...spec, duration: 1 }); // warmup
+    const meter = measureCpu({ server: server.pid, externalDatabase: ctx.externalDatabase });
+    const summary = summarize(await runLoad({ ...spec, repeat: options.runs }));
+    const cpu = meter.stop();
+    ctx.rows.push({
+      id: read.id,
+      label: read.label,
+      result: `${thousands(summary.rps)} req/s${problems(summary)}`,
+      p50: summary.p50,
+      p99: summary.p99,
+      target: read.target,
+      met: read.limit === undefined ? undefined : summary.p50 <= read.limit && summary.non2xx === 0,
+      cpu,
+      data: { ...summary },
+    });
+  }
+}
+
+const pageOf = (size: number) => (body: unknown) => {
+  const events = (body as { events?: unknown[] }).events;
+  return events?.length === size ? null : `expected ${size} events, got ${events?.length}`;
+};
+
+function feedCases(ctx: Context, deepCursor: string, deepOffset: number): ReadCase[] {
+  const project = `project=${ctx.dataset.projectId}`;
+  const category = `category=${FILTER_CATEGORY}`;
+  const cursor = `cursor=${encodeURIComponent(deepCursor)}`;
+  const deep = `${thousands(deepOffset)} rows in`;
+  const target = 'p50 ≤ 3 ms';
+  return [
+    { id: 'feed.first', label: 'Feed, first page', path: `/api/events?${project}`, target, limit: 3, check: pageOf(50) },
+    { id: 'feed.first.category', label: 'Feed, first page, one category', path: `/api/events?${project}&${category}`, target, limit: 3, check: pageOf(50) },
+    { id: 'feed.deep', label: `Feed, deep page (${deep})`, path: `/api/events?${project}&${cursor}`, target, limit: 3, check: pageOf(50) },
+    { id: 'feed.deep.category', label: `Feed, deep page (${deep}), one category`, path: `/api/events?${project}&${category}&${cursor}`, target, limit: 3, check: pageOf(50) },
+  ];
+}
+
+function searchCases(ctx: Context): ReadCase[] {
+  const project = `project=${ctx.dataset.projectId}`;
+  return [
+    { id: 'search.rare', label: `Search, rare term (10 matches)`, path: `/api/events?${project}&search=${RARE_TERM}`, target: 'p50 ≤ 25 ms', limit: 25, check: pageOf(10) },
+    { id: 'search.common', label: `Search, common term ("${COMMON_TERM}", ~90% of rows)`, path: `/api/events?${project}&search=${COMMON_TERM}`, target: 'p50 ≤ 25 ms', limit: 25, check: pageOf(50) },
+  ];
+}
+
+function chartCases(ctx: Context): ReadCase[] {
+  const project = `project=${ctx.dataset.projectId}`;
+  const isObject = (body: unknown) => (body && typeof body === 'object' && !Array.isArray(body) ? null : 'expected an object keyed by category');
+  return [
+    { id: 'charts.30', label: 'Charts, 30 days, all categories', path: `/api/charts?${project}&days=30`, check: isObject },
+    { id: 'charts.30.category', label: 'Charts, 30 days, one category', path: `/api/charts?${project}&days=30&category=${FILTER_CATEGORY}`, check: isObject },
+    { id: 'charts.365', label: 'Charts, 365 days, all categories', path: `/api/charts?${project}&days=365`, target: 'p50 ≤ 15 ms', limit: 15, check: isObject },
+    { id: 'charts.365.category', label: 'Charts, 365 days, one category', path: `/api/charts?${project}&days=365&category=${FILTER_CATEGORY}`, target: 'p50 ≤ 15 ms', limit: 15, check: isObject },
+  ];
+}
+
+/** Runs `once` up to `runs` times (fewer when one run is long) and returns each run's figures. */
+async function repeated<T extends { seconds: number }>(runs: number, once: () => Promise<T>): Promise<T[]> {
+  const results: T[] = [];
+  for (let i = 0; i < runs; i++) {
+    results.push(await once());
+    if (results[0]!.seconds > REPEAT_UNDER_SECONDS) break;
+  }
+  return results;
+}
+
+async function exportRow(ctx: Context): Promise<void> {
+  const { server, dataset } = ctx;
+  const label = 'Export, whole organization';
+  const once = async () => {
+    const sampler = sampleResident(server.pid);
+    const started = performance.now();
+    const response = await fetch(`${server.origin}/api/export`, { headers: { authorization: `Bearer ${dataset.key}` } });
+    let bytes = 0;
+    let text = '';
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      bytes += chunk.byteLength;
+      if (response.status !== 200 && text.length < 500) text += Buffer.from(chunk).toString();
+    }
+    const seconds = (performance.now() - started) / 1000;
+    return { status: response.status, text, bytes, seconds, rss: sampler.stop() ?? 0 };
+  };
+  log(`${label}: up to ${ctx.options.runs} runs`);
+  const first = await once();
+  if (first.status === 404 && routeMissing({ status: 404, body: JSON.parse(first.text || '{}') })) {
+    ctx.rows.push(missingRow('export', label));
+    return;
+  }
+  if (first.status !== 200) throw new Error(`GET /api/export answered ${first.status}: ${first.text}`);
+  const runs = [first, ...(first.seconds > REPEAT_UNDER_SECONDS ? [] : await repeated(ctx.options.runs - 1, once))];
+  const seconds = median(runs.map((r) => r.seconds));
+  const megabytes = median(runs.map((r) => r.bytes)) / 1024 / 1024;
+  ctx.rows.push({
+    id: 'export',
+    label: `${label} (${thousands(dataset.events)} events)`,
+    result: `${seconds.toFixed(2)} s, ${thousands(megabytes)} MB, ${thousands(dataset.events / seconds)} events/s, RSS ${thousands(Math.max(...runs.map((r) => r.rss)) / 1024 / 1024)} MB`,
+    data: { seconds, megabytes, runs },
+  });
+}
+
+async function importRow(ctx: Context): Promise<void> {
+  const { server, dataset, options } = ctx;
+  const label = `Import, ${thousands(options.importEvents)}-event document`;
+  const document = importDocument(options.importEvents);
+  const payload = new Blob([new Uint8Array(document)]);
+  const once = async () => {
+    const started = performance.now();
+    const response = await fetch(`${server.origin}/api/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${dataset.scratch.key}`, 'content-type': 'application/json' },
+      body: payload,
+    });
+    const text = await response.text();
+    return { status: response.status, text, seconds: (performance.now() - started) / 1000 };
+  };
+  log(`${label} (${thousands(document.byteLength / 1024 / 1024)} MB): up to ${options.runs} runs`);
+  const runs = await repeated(options.runs, async () => {
+    const run = await once();
+    if (run.status === 200) {
+      const imported = (JSON.parse(run.text) as { imported?: { events?: number } }).imported?.events;
+      if (imported !== options.importEvents) throw new Error(`POST /api/import imported ${imported} events of ${options.importEvents}`);
+    }
+    return run;
+  });
+  const first = runs[0]!;
+  if (first.status === 404 && routeMissing({ status: 404, body: JSON.parse(first.text || '{}') })) {
+    ctx.rows.push(missingRow('import', label, '≤ 4 s'));
+    return;
+  }
+  if (first.status !== 200) throw new Error(`POST /api/import answered ${first.status}: ${first.text.slice(0, 300)}`);
+  const seconds = median(runs.map((r) => r.seconds));
+  ctx.rows.push({
+    id: 'import',
+    label,
+    result: `${seconds.toFixed(2)} s, ${thousands(options.importEvents / seconds)} events/s`,
+    target: options.importEvents === 100_000 ? '≤ 4 s' : undefined,
+    met: options.importEvents === 100_000 ? seconds <= 4 : undefined,
+    data: { seconds, megabytes: document.byteLength / 1024 / 1024, runs: runs.map((r) => r.seconds) },
+  });
+}
+
+function machine(): Header['machine'] {
+  const cpus = os.cpus();
+  return {
+    cores: cpus.length,
+    model: (cpus[0]?.model ?? 'unknown').replace(/\s+/g, ' ').trim(),
+    memoryGB: Math.round(os.totalmem() / 1024 ** 3),
+    os: `${os.type()} ${os.release()}`,
+    node: process.version,
+  };
+}
+
+function revision(): string {
+  try {
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'migrations'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    return `git ${commit}${dirty ? ' + uncommitted changes' : ''}`;
+  } catch {
+    return 'git revision unknown';
+  }
+}
+
+/** host:port/database of DATABASE_URL, never its password. */
+function describeUrl(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`;
+}
+
+async function main(): Promise<void> {
+  let options: BenchOptions | 'help';
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}\n`);
+    process.exit(2);
+  }
+  if (options === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const loadBefore = os.loadavg()[0]!;
+  const externalUrl = process.env.DATABASE_URL?.trim() || undefined;
+  const timeZone = process.env.TZ?.trim() || Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  const storeTag = externalUrl ? `external-${createHash('sha256').update(externalUrl).digest('hex').slice(0, 8)}` : 'embedded';
+  const workDir = path.join(BENCH_DATA, `${storeTag}-${options.events}`);
+  await fs.mkdir(workDir, { recursive: true });
+  const profileDir = path.join(BENCH_DATA, 'profiles');
+  if (options.profile) await fs.mkdir(profileDir, { recursive: true });
+
+  log(`starting the server (${externalUrl ? `DATABASE_URL ${describeUrl(externalUrl)}` : `embedded PostgreSQL in ${path.relative(ROOT, workDir)}`})`);
+  const server = await startServer({
+    dataDir: workDir,
+    databaseUrl: externalUrl,
+    timeZone,
+    logFile: path.join(workDir, 'server.log'),
+    nodeFlags: options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+  });
+  let sql: postgres.Sql | undefined;
+  const rows: Row[] = [];
+  let header: Header;
+  try {
+    const databaseUrl = externalUrl ?? (await attachToRunningCluster(workDir));
+    if (!databaseUrl) throw new Error('cannot reach the embedded cluster the server started');
+    sql = postgres(databaseUrl, { max: 2, onnotice: () => {}, connection: { TimeZone: timeZone, application_name: 'eventlog-bench' } });
+    const cliEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: workDir, TZ: timeZone };
+    if (!externalUrl) delete cliEnv.DATABASE_URL;
+    const dataset = await ensureDataset(
+      sql,
+      options.events,
+      { manifestFile: path.join(workDir, 'dataset.json'), cliEnv, origin: server.origin, timeZone, log },
+      options.reload,
+    );
+    await removeScratch(sql, dataset.scratch.organizationId, log);
+    const [versionRow] = await sql<{ version: string }[]>`SELECT current_setting('server_version') AS version`;
+    const version = versionRow?.version ?? 'unknown';
+    header = {
+      date: new Date().toISOString().replace(/:\d\d\.\d+Z$/, ' UTC').replace('T', ' '),
+      machine: machine(),
+      load: { before: loadBefore },
+      store: externalUrl ? `PostgreSQL ${version} via DATABASE_URL (${describeUrl(externalUrl)})` : `embedded PostgreSQL ${version}`,
+      dataset:
+        `${thousands(options.events)} events in one project, 20 categories, 365 days ` +
+        `(${dataset.reused ? 'reused' : `loaded in ${dataset.loadSeconds} s`})`,
+      method:
+        `median of ${options.runs} run(s); ingest ${options.ingestConnections} connections × ${options.ingestSeconds} s; ` +
+        `reads ${options.readConnections} connection(s) × ${options.readSeconds} s; load generator autocannon in its own process`,
+      revision: revision(),
+    };
+    const ctx: Context = { options, server, sql, databaseUrl, externalDatabase: Boolean(externalUrl), dataset, workDir, rows };
+
+    if (options.sections.has('ingest')) {
+      await ingestSection(ctx);
+      // The ingest runs' rows go before the reads, so that every read sees the same data set.
+      await removeScratch(sql, dataset.scratch.organizationId, log);
+    }
+    if (options.sections.has('feed')) {
+      const deepOffset = Math.min(500_000, Math.floor(options.events / 2));
+      await readSection(ctx, feedCases(ctx, await cursorAt(sql, dataset.projectId, deepOffset), deepOffset));
+    }
+    if (options.sections.has('search')) await readSection(ctx, searchCases(ctx));
+    if (options.sections.has('charts')) await readSection(ctx, chartCases(ctx));
+    if (options.sections.has('transfer')) {
+      await importRow(ctx);
+      await exportRow(ctx);
+      await removeScratch(sql, dataset.scratch.organizationId, log);
+    }
+  } finally {
+    await sql?.end({ timeout: 5 });
+    log('stopping the server');
+    await server.stop();
+  }
+
+  header.load.after = os.loadavg()[0]!;
+  const document = { ...header, options: { ...options, sections: [...options.sections] }, rows };
+  const resultsDir = path.join(BENCH_DATA, 'results');
+  await fs.mkdir(resultsDir, { recursive: true });
+  const resultFile = path.join(resultsDir, `${storeTag}-${options.events}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  await fs.writeFile(resultFile, JSON.stringify(document, null, 2));
+  log(`results saved to ${path.relative(ROOT, resultFile)}`);
+  process.stdout.write(options.json ? `${JSON.stringify(document, null, 2)}\n` : `\n${formatTable(header, rows)}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

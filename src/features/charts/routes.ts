@@ -1,0 +1,12 @@
+import type { App } from '../../app.ts';
+import { errors } from '../../http/schemas.ts';
+import { getCharts } from './getCharts.ts';
+import { Charts, ChartsQuery } from './schemas.ts';
+
+export default async function chartRoutes(app: App) {
+  app.get(
+    '/api/charts',
+    { schema: { tags: ['charts'], querystring: ChartsQuery, response: { 200: Charts, ...errors(400, 401, 404) } } },
+    async (request) => getCharts({ ctx: request.ctx, input: request.query }),
+  );
+}

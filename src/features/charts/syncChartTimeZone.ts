@@ -1,0 +1,63 @@
+import type { Sql } from '../../db/client.ts';
+import {
+  anyEventExists,
+  clearDayCounts,
+  countDayRange,
+  lockDayCounts,
+  maxEventId,
+  recordChartTimeZone,
+  recordedChartTimeZone,
+} from './queries.ts';
+
+/** Any constant: it names the advisory lock that serialises this step across processes. */
+const CHART_ZONE_LOCK = 7_427_004;
+/** Event ids recounted per statement. */
+const IDS_PER_STEP = 200_000;
+/** A long rebuild reports at most this often. */
+const PROGRESS_EVERY_MS = 2000;
+
+/**
+ * Startup step, after migrations. `event_daily_counts.day` is bucketed in the time zone of the
+ * connection that wrote it; when the configured zone is not the recorded one (or none is
+ * recorded but events exist), the rollup is recounted from `events` in the new zone and the
+ * zone recorded, all in one transaction. The advisory lock makes processes that start together
+ * do this once: the others wait, then find the zone already recorded. The table lock makes
+ * event writers of running processes wait, so no write is counted twice or missed.
+ * `idsPerStep` is the range of event ids each statement recounts. Returns whether it rebuilt.
+ */
+export async function syncChartTimeZone(
+  sql: Sql,
+  timeZone: string,
+  log: (message: string) => void = () => {},
+  idsPerStep = IDS_PER_STEP,
+): Promise<boolean> {
+  return sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${CHART_ZONE_LOCK})`;
+    const recorded = await recordedChartTimeZone(tx);
+    if (recorded === timeZone) return false;
+    if (recorded === undefined && !(await anyEventExists(tx))) {
+      await recordChartTimeZone(tx, timeZone);
+      return false;
+    }
+
+    log(`chart day buckets: recounting events for time zone ${timeZone} (was ${recorded ?? 'not recorded'})`);
+    const started = Date.now();
+    await lockDayCounts(tx);
+    await clearDayCounts(tx);
+    // Maintenance over the whole installation, not a request: no organization scope applies.
+    const lastId = await maxEventId(tx);
+    let counted = 0;
+    let lastReport = started;
+    for (let after = 0; after < lastId; after += idsPerStep) {
+      counted += await countDayRange(tx, after, Math.min(after + idsPerStep, lastId), timeZone);
+      if (Date.now() - lastReport >= PROGRESS_EVERY_MS) {
+        lastReport = Date.now();
+        const done = Math.floor((Math.min(after + idsPerStep, lastId) / lastId) * 100);
+        log(`chart day buckets: ${counted} events recounted (${done}% of event ids)`);
+      }
+    }
+    await recordChartTimeZone(tx, timeZone);
+    log(`chart day buckets: recounted ${counted} events for ${timeZone} in ${Date.now() - started} ms`);
+    return true;
+  });
+}

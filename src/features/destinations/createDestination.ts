@@ -1,0 +1,40 @@
+import type { VerbArgs } from '../../context.ts';
+import { BadRequest, NotFound } from '../../http/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { codePointLength, hasNul } from '../../lib/text.ts';
+import { type DestinationObject, destinationFromRow } from './destinationObject.ts';
+import { checkDestinationUrl } from './destinationUrl.ts';
+import type { DeliveryFormat } from './formats.ts';
+import { insertDestination } from './queries.ts';
+import { newSigningSecret } from './signing.ts';
+
+export const MAX_DESTINATION_NAME = 200;
+
+export interface CreateDestinationInput {
+  projectId: string;
+  name: string;
+  url: string;
+  format: DeliveryFormat;
+  enabled?: boolean;
+}
+
+export async function createDestination({ ctx, input }: VerbArgs<CreateDestinationInput>): Promise<DestinationObject> {
+  const name = input.name.trim();
+  if (!name) throw new BadRequest('name is required');
+  if (codePointLength(name) > MAX_DESTINATION_NAME || hasNul(name)) {
+    throw new BadRequest(`name must be at most ${MAX_DESTINATION_NAME} characters of text`);
+  }
+  const url = checkDestinationUrl(input.url, ctx.services.config.allowPrivateWebhookUrls);
+  const row = await insertDestination(ctx.services.sql, ctx.organizationId, {
+    id: newId(16),
+    projectId: input.projectId,
+    name,
+    url,
+    format: input.format,
+    enabled: input.enabled ?? true,
+    secret: input.format === 'json' ? newSigningSecret() : null,
+  });
+  if (!row) throw new NotFound('Project');
+  ctx.services.bus.announce({ type: 'destination.created', organizationId: ctx.organizationId, projectId: row.projectId, id: row.id });
+  return destinationFromRow(row);
+}

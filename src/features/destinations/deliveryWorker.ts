@@ -1,0 +1,344 @@
+import https from 'node:https';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { Bus } from '../../db/bus.ts';
+import type { Sql } from '../../db/client.ts';
+import { newId } from '../../lib/ids.ts';
+import { eventFromRow } from '../events/eventObject.ts';
+import { pushPayload } from '../push/pushPayload.ts';
+import {
+  type ClaimedPushJob,
+  type NewPushJob,
+  claimDuePushJobs,
+  deletePushJob,
+  deleteSubscription,
+  insertPushJobs,
+  reschedulePushJob,
+  selectSubscriptions,
+} from '../push/queries.ts';
+import { sendPush } from '../push/sendPush.ts';
+import { vapidKeys, vapidSubject } from '../push/vapidKeys.ts';
+import { guardedLookup } from './addressGuard.ts';
+import { type DeliveryFormat, renderDeliveryBody } from './formats.ts';
+import { type PostResult, postOnce } from './postOnce.ts';
+import {
+  type ClaimedDelivery,
+  type NewDelivery,
+  claimDueDeliveries,
+  claimOutbox,
+  deleteOutbox,
+  insertDeliveries,
+  recordAttempt,
+  selectEnabledDestinations,
+  selectEvents,
+} from './queries.ts';
+import { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_RETRY_DELAYS_MS, type Verdict, judgeAttempt } from './retryPolicy.ts';
+import { newWebhookId, signatureHeaders } from './signing.ts';
+
+export interface DeliveryWorkerDeps {
+  sql: Sql;
+  bus: Bus;
+  config: Config;
+  log: FastifyBaseLogger;
+}
+
+export interface DeliveryWorkerOptions {
+  /** Waits between attempts; the number of attempts is one more. Default 1 s, then 5 s. */
+  retryDelaysMs?: readonly number[];
+  /** Per attempt, connect to response. Default 10 s. */
+  attemptTimeoutMs?: number;
+  /** The safety net under the bus wake-ups, and how a restarted process finds due retries. */
+  pollIntervalMs?: number;
+  /** How long a claimed delivery stays this process's; must outlast an attempt. */
+  leaseMs?: number;
+  /** Sends in flight at once. */
+  concurrency?: number;
+  /** Extra certificate authority trusted for https receivers and push services. */
+  ca?: string | Buffer;
+  /**
+   * Claim only these organizations' work; unset claims everything. Test files share one database
+   * and each runs its own worker with its own settings, which must not take the others' work.
+   */
+  onlyOrganizations?: ReadonlySet<string>;
+}
+
+/** What one attempt came to; the Test action answers with it. */
+export interface DeliveryOutcome {
+  ok: boolean;
+  status: number | null;
+  error: string | null;
+  verdict: Verdict;
+}
+
+const FAN_OUT_BATCH = 100;
+/** Announcements arrive with every event written; a burst of them costs one pass, not one each. */
+const WAKE_DEBOUNCE_MS = 20;
+const USER_AGENT = 'Eventlog-Webhooks/1.0';
+
+/**
+ * Moves notify events from the outbox to their receivers, durably. A fan-out pass turns each
+ * outbox row into one delivery per enabled destination and one push job per browser subscription,
+ * in the transaction that deletes the row. A send pass leases due deliveries and pushes, sends
+ * them and records each attempt with its consequence (retry later, done, failed). Several
+ * processes can run this side by side: every claim is FOR UPDATE SKIP LOCKED plus a lease.
+ *
+ * Built by createServices but not started there: the server starts it; tests start their own.
+ */
+export class DeliveryWorker {
+  readonly retryDelaysMs: readonly number[];
+  readonly maxAttempts: number;
+  readonly attemptTimeoutMs: number;
+  readonly leaseMs: number;
+  private readonly pollIntervalMs: number;
+  private readonly concurrency: number;
+  private readonly ca: string | Buffer | undefined;
+  private readonly scope: ReadonlySet<string> | undefined;
+  private readonly pushAgent: https.Agent;
+
+  private started = false;
+  private stopped = false;
+  private pass: Promise<void> | null = null;
+  private passAgain = false;
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private poller: NodeJS.Timeout | undefined;
+  private debounce: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    private readonly deps: DeliveryWorkerDeps,
+    options: DeliveryWorkerOptions = {},
+  ) {
+    this.retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+    this.maxAttempts = this.retryDelaysMs.length + 1;
+    this.attemptTimeoutMs = options.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
+    this.leaseMs = options.leaseMs ?? Math.max(60_000, this.attemptTimeoutMs * 3);
+    this.pollIntervalMs = options.pollIntervalMs ?? 1000;
+    this.concurrency = options.concurrency ?? 16;
+    this.ca = options.ca;
+    this.scope = options.onlyOrganizations;
+    this.pushAgent = new https.Agent({
+      ...(deps.config.allowPrivateWebhookUrls ? {} : { lookup: guardedLookup }),
+      ...(this.ca ? { ca: this.ca } : {}),
+    });
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.unsubscribe = this.deps.bus.subscribe((announcement) => {
+      if (announcement.type === 'event.created') this.wakeSoon();
+    });
+    this.poller = setInterval(() => this.wake(), this.pollIntervalMs);
+    this.poller.unref();
+    // Whatever a previous process left pending is due now.
+    this.wake();
+  }
+
+  /** Stops claiming, then waits for the sends in flight to be recorded (each is time-bounded). */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.unsubscribe?.();
+    clearInterval(this.poller);
+    clearTimeout(this.debounce);
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    await this.pass;
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    this.pushAgent.destroy();
+  }
+
+  /** Runs a pass now, or right after the one running. A no-op unless started. */
+  wake(): void {
+    if (!this.started || this.stopped) return;
+    if (this.pass) {
+      this.passAgain = true;
+      return;
+    }
+    this.pass = this.runPass().finally(() => {
+      this.pass = null;
+      if (this.passAgain) {
+        this.passAgain = false;
+        this.wake();
+      }
+    });
+  }
+
+  private wakeSoon(): void {
+    if (this.debounce) return;
+    this.debounce = setTimeout(() => {
+      this.debounce = undefined;
+      this.wake();
+    }, WAKE_DEBOUNCE_MS);
+    this.debounce.unref();
+  }
+
+  private wakeIn(delayMs: number): void {
+    if (this.stopped) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.wake();
+    }, delayMs);
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  private async runPass(): Promise<void> {
+    try {
+      while (!this.stopped && (await this.fanOut()) === FAN_OUT_BATCH);
+      while (!this.stopped && (await this.claimAndSend()));
+    } catch (error) {
+      this.deps.log.error({ err: error }, 'delivery worker: a pass failed; the next poll retries');
+    }
+  }
+
+  private get scopeList(): readonly string[] | undefined {
+    return this.scope ? [...this.scope] : undefined;
+  }
+
+  /** One batch of outbox rows into deliveries and push jobs. Returns how many rows it took. */
+  private async fanOut(): Promise<number> {
+    const { sql, config } = this.deps;
+    return sql.begin(async (tx) => {
+      const claimed = await claimOutbox(tx, FAN_OUT_BATCH, this.scopeList);
+      if (claimed.length === 0) return 0;
+      const eventIds = claimed.map((row) => row.eventId);
+      const events = (await selectEvents(tx, eventIds)).map(eventFromRow);
+      const projectIds = [...new Set(events.map((event) => event.projectId))];
+      const destinations = projectIds.length ? await selectEnabledDestinations(tx, projectIds) : [];
+      const subscriptions = projectIds.length ? await selectSubscriptions(tx, projectIds) : [];
+      const now = new Date();
+
+      const deliveries: NewDelivery[] = [];
+      const pushes: NewPushJob[] = [];
+      for (const event of events) {
+        const bodies = new Map<DeliveryFormat, string>();
+        for (const destination of destinations) {
+          if (destination.projectId !== event.projectId) continue;
+          let body = bodies.get(destination.format);
+          if (body === undefined) bodies.set(destination.format, (body = renderDeliveryBody(destination.format, event, now)));
+          deliveries.push({
+            id: newId(16),
+            destinationId: destination.id,
+            eventId: event.id,
+            webhookId: newWebhookId(),
+            body,
+            maxAttempts: this.maxAttempts,
+          });
+        }
+        const payload = pushPayload(event, config.baseUrl);
+        for (const subscription of subscriptions) {
+          if (subscription.projectId !== event.projectId) continue;
+          pushes.push({ id: newId(16), subscriptionId: subscription.id, eventId: event.id, payload, maxAttempts: this.maxAttempts });
+        }
+      }
+      await insertDeliveries(tx, deliveries);
+      await insertPushJobs(tx, pushes);
+      await deleteOutbox(tx, eventIds);
+      return claimed.length;
+    });
+  }
+
+  /** Leases what is due, up to the free send slots, and starts sending. True if it filled them. */
+  private async claimAndSend(): Promise<boolean> {
+    const free = this.concurrency - this.inFlight.size;
+    if (free <= 0) return false;
+    const claim = { leaseMs: this.leaseMs, scope: this.scopeList };
+    const deliveries = await claimDueDeliveries(this.deps.sql, { ...claim, limit: free, leaseToken: newId(16) });
+    for (const delivery of deliveries) this.track(this.deliver(delivery));
+    const room = free - deliveries.length;
+    const pushes = room > 0 ? await claimDuePushJobs(this.deps.sql, { ...claim, limit: room, leaseToken: newId(16) }) : [];
+    for (const job of pushes) this.track(this.push(job));
+    return deliveries.length + pushes.length === free;
+  }
+
+  private track(work: Promise<unknown>): void {
+    const tracked = work
+      .catch((error: unknown) => this.deps.log.error({ err: error }, 'delivery worker: recording an attempt failed'))
+      .finally(() => {
+        this.inFlight.delete(tracked);
+        // A slot is free again: there may be more due.
+        this.wake();
+      });
+    this.inFlight.add(tracked);
+  }
+
+  /**
+   * Sends one leased delivery and records the attempt. Also the Test action's path, with a
+   * delivery of a single attempt.
+   */
+  async deliver(delivery: ClaimedDelivery): Promise<DeliveryOutcome> {
+    const at = new Date();
+    const result: PostResult = delivery.enabled
+      ? await this.post(delivery)
+      : {
+          status: null,
+          error: 'Not sent: the destination was disabled',
+          retryable: false,
+          response: null,
+          durationMs: 0,
+          retryAfterMs: null,
+        };
+    const verdict = judgeAttempt(result, delivery.attempts + 1, delivery.maxAttempts, this.retryDelaysMs);
+    const outcome = verdict.kind === 'retry' ? 'pending' : verdict.kind;
+    const recorded = await recordAttempt(this.deps.sql, {
+      deliveryId: delivery.id,
+      leaseToken: delivery.leaseToken,
+      at,
+      status: result.status,
+      durationMs: delivery.enabled ? result.durationMs : null,
+      error: result.error,
+      response: result.response,
+      outcome,
+      retryInMs: verdict.kind === 'retry' ? verdict.delayMs : 0,
+      // A disabled destination's row should keep showing its last real send.
+      updatesLastStatus: delivery.enabled,
+    });
+    if (!recorded) this.deps.log.warn({ delivery: delivery.id }, 'delivery worker: lease lost before the attempt was recorded');
+    if (recorded && verdict.kind === 'retry') this.wakeIn(verdict.delayMs);
+    return { ok: verdict.kind === 'succeeded', status: result.status, error: result.error, verdict };
+  }
+
+  private post(delivery: ClaimedDelivery): Promise<PostResult> {
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
+    if (delivery.format === 'json') {
+      if (!delivery.secret) {
+        return Promise.resolve({ status: null, error: 'The destination has no signing secret', retryable: false, response: null, durationMs: 0, retryAfterMs: null });
+      }
+      // A fresh timestamp per attempt: receivers reject signatures older than 5 minutes.
+      Object.assign(headers, signatureHeaders(delivery.secret, delivery.webhookId, Math.floor(Date.now() / 1000), delivery.body));
+    }
+    return postOnce({
+      url: delivery.url,
+      body: delivery.body,
+      headers,
+      timeoutMs: this.attemptTimeoutMs,
+      allowPrivate: this.deps.config.allowPrivateWebhookUrls,
+      ca: this.ca,
+    });
+  }
+
+  private async push(job: ClaimedPushJob): Promise<void> {
+    const { sql, config, log } = this.deps;
+    const keys = await vapidKeys(sql);
+    const result = await sendPush(job, job.payload, {
+      vapid: { ...keys, subject: vapidSubject(config.baseUrl) },
+      agent: this.pushAgent,
+      allowPrivate: config.allowPrivateWebhookUrls,
+      timeoutMs: this.attemptTimeoutMs,
+    });
+    if (result.status === 404 || result.status === 410) {
+      await deleteSubscription(sql, job.subscriptionId);
+      return;
+    }
+    const verdict = judgeAttempt(result, job.attempts + 1, job.maxAttempts, this.retryDelaysMs);
+    if (verdict.kind === 'retry') {
+      await reschedulePushJob(sql, job.id, job.leaseToken, verdict.delayMs);
+      this.wakeIn(verdict.delayMs);
+      return;
+    }
+    if (verdict.kind === 'failed') log.warn({ subscription: job.subscriptionId, status: result.status, reason: result.error }, 'web push failed');
+    await deletePushJob(sql, job.id, job.leaseToken);
+  }
+}

@@ -1,0 +1,22 @@
+import type { Static } from '@sinclair/typebox';
+import type { DestinationRow } from './queries.ts';
+import type { Destination } from './schemas.ts';
+
+export type DestinationObject = Static<typeof Destination>;
+
+export function destinationFromRow(row: DestinationRow): DestinationObject {
+  return {
+    id: row.id,
+    projectId: row.projectId,
+    name: row.name,
+    url: row.url,
+    format: row.format,
+    enabled: row.enabled,
+    secret: row.format === 'json' ? row.secret : null,
+    lastStatus:
+      row.lastAt === null
+        ? null
+        : { ok: row.lastOk === true, at: row.lastAt.toISOString(), status: row.lastStatus, error: row.lastError },
+    createdAt: row.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,325 @@
+import type { Sql, TransactionSql } from '../../db/client.ts';
+import type { EventRow } from '../events/queries.ts';
+import type { DeliveryFormat } from './formats.ts';
+
+type Db = Sql | TransactionSql;
+
+export interface DestinationRow {
+  id: string;
+  projectId: string;
+  name: string;
+  url: string;
+  format: DeliveryFormat;
+  enabled: boolean;
+  secret: string | null;
+  lastOk: boolean | null;
+  lastAt: Date | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  createdAt: Date;
+}
+
+const columns = (sql: Db) => sql`
+  d.id, d.project_id AS "projectId", d.name, d.url, d.format, d.enabled, d.secret,
+  d.last_ok AS "lastOk", d.last_at AS "lastAt", d.last_status AS "lastStatus", d.last_error AS "lastError",
+  d.created_at AS "createdAt"`;
+
+/** Inserts into the caller's project; undefined when the project is not the organization's. */
+export async function insertDestination(
+  sql: Sql,
+  organizationId: string,
+  row: { id: string; projectId: string; name: string; url: string; format: DeliveryFormat; enabled: boolean; secret: string | null },
+): Promise<DestinationRow | undefined> {
+  const [destination] = await sql<DestinationRow[]>`
+    WITH d AS (
+      INSERT INTO destinations (id, project_id, name, url, format, enabled, secret)
+      SELECT ${row.id}, p.id, ${row.name}, ${row.url}, ${row.format}, ${row.enabled}, ${row.secret}
+      FROM projects p WHERE p.id = ${row.projectId} AND p.organization_id = ${organizationId}
+      RETURNING id, project_id, name, url, format, enabled, secret, last_ok, last_at, last_status, last_error, created_at
+    )
+    SELECT ${columns(sql)} FROM d`;
+  return destination;
+}
+
+export function listDestinations(sql: Sql, organizationId: string, projectId: string): Promise<DestinationRow[]> {
+  return sql<DestinationRow[]>`
+    SELECT ${columns(sql)} FROM destinations d JOIN projects p ON p.id = d.project_id
+    WHERE d.project_id = ${projectId} AND p.organization_id = ${organizationId}
+    ORDER BY d.created_at, d.id`;
+}
+
+export async function findDestination(sql: Sql, organizationId: string, destinationId: string): Promise<DestinationRow | undefined> {
+  const [row] = await sql<DestinationRow[]>`
+    SELECT ${columns(sql)} FROM destinations d JOIN projects p ON p.id = d.project_id
+    WHERE d.id = ${destinationId} AND p.organization_id = ${organizationId}`;
+  return row;
+}
+
+export async function setDestinationEnabled(
+  sql: Sql,
+  organizationId: string,
+  destinationId: string,
+  enabled: boolean,
+): Promise<DestinationRow | undefined> {
+  const [row] = await sql<DestinationRow[]>`
+    UPDATE destinations d SET enabled = ${enabled} FROM projects p
+    WHERE d.id = ${destinationId} AND p.id = d.project_id AND p.organization_id = ${organizationId}
+    RETURNING ${columns(sql)}`;
+  return row;
+}
+
+/** Replaces the secret of a json destination; other formats come back unchanged (they have none). */
+export async function replaceSecret(
+  sql: Sql,
+  organizationId: string,
+  destinationId: string,
+  secret: string,
+): Promise<DestinationRow | undefined> {
+  const [row] = await sql<DestinationRow[]>`
+    UPDATE destinations d SET secret = CASE WHEN d.format = 'json' THEN ${secret} ELSE d.secret END
+    FROM projects p
+    WHERE d.id = ${destinationId} AND p.id = d.project_id AND p.organization_id = ${organizationId}
+    RETURNING ${columns(sql)}`;
+  return row;
+}
+
+export async function deleteDestination(
+  sql: Sql,
+  organizationId: string,
+  destinationId: string,
+): Promise<{ id: string; projectId: string } | undefined> {
+  const [row] = await sql<{ id: string; projectId: string }[]>`
+    DELETE FROM destinations d USING projects p
+    WHERE d.id = ${destinationId} AND p.id = d.project_id AND p.organization_id = ${organizationId}
+    RETURNING d.id, d.project_id AS "projectId"`;
+  return row;
+}
+
+// ---- The attempt log -------------------------------------------------------------------------
+
+export interface DeliveryRow {
+  id: string;
+  eventId: number;
+  webhookId: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  createdMicros: string;
+}
+
+export interface AttemptRow {
+  deliveryId: string;
+  at: Date;
+  status: number | null;
+  durationMs: number | null;
+  error: string | null;
+  response: string | null;
+}
+
+/** Newest first, along (destination_id, created_at DESC, id DESC). */
+export function listDeliveries(
+  sql: Sql,
+  q: { organizationId: string; destinationId: string; before?: { micros: bigint; id: string }; limit: number },
+): Promise<DeliveryRow[]> {
+  return sql<DeliveryRow[]>`
+    SELECT l.id, l.event_id AS "eventId", l.webhook_id AS "webhookId", l.status,
+           (extract(epoch FROM l.created_at) * 1000000)::bigint::text AS "createdMicros"
+    FROM deliveries l
+    JOIN destinations d ON d.id = l.destination_id
+    JOIN projects p ON p.id = d.project_id
+    WHERE l.destination_id = ${q.destinationId} AND p.organization_id = ${q.organizationId}
+    ${q.before ? sql`AND (l.created_at, l.id) < (timestamptz 'epoch' + ${q.before.micros.toString()}::int8 * interval '1 microsecond', ${q.before.id})` : sql``}
+    ORDER BY l.created_at DESC, l.id DESC LIMIT ${q.limit}`;
+}
+
+export function listAttempts(sql: Sql, organizationId: string, deliveryIds: string[]): Promise<AttemptRow[]> {
+  if (deliveryIds.length === 0) return Promise.resolve([]);
+  return sql<AttemptRow[]>`
+    SELECT a.delivery_id AS "deliveryId", a.at, a.status, a.duration_ms AS "durationMs", a.error, a.response
+    FROM delivery_attempts a
+    JOIN deliveries l ON l.id = a.delivery_id
+    JOIN destinations d ON d.id = l.destination_id
+    JOIN projects p ON p.id = d.project_id
+    WHERE a.delivery_id = ANY(${deliveryIds}::text[]) AND p.organization_id = ${organizationId}
+    ORDER BY a.delivery_id, a.attempt`;
+}
+
+/**
+ * A new delivery of an old one's frozen body under the same webhook-id, due now. Undefined when
+ * the delivery is not one of this destination's in the caller's organization.
+ */
+export async function insertReplay(
+  sql: Sql,
+  q: { organizationId: string; destinationId: string; deliveryId: string; newId: string; maxAttempts: number },
+): Promise<{ id: string; enabled: boolean } | undefined> {
+  const [row] = await sql<{ id: string; enabled: boolean }[]>`
+    WITH source AS (
+      SELECT l.destination_id, l.event_id, l.webhook_id, l.body, d.enabled
+      FROM deliveries l
+      JOIN destinations d ON d.id = l.destination_id
+      JOIN projects p ON p.id = d.project_id
+      WHERE l.id = ${q.deliveryId} AND l.destination_id = ${q.destinationId} AND p.organization_id = ${q.organizationId}
+    ), replay AS (
+      INSERT INTO deliveries (id, destination_id, event_id, webhook_id, body, max_attempts, next_attempt_at)
+      SELECT ${q.newId}, destination_id, event_id, webhook_id, body, ${q.maxAttempts}, now() FROM source WHERE enabled
+    )
+    SELECT ${q.newId}::text AS id, enabled FROM source`;
+  return row;
+}
+
+// ---- The delivery worker ---------------------------------------------------------------------
+
+/** Restricts a query to some organizations' rows (see DeliveryWorkerOptions.onlyOrganizations). */
+export type OrganizationScope = readonly string[] | undefined;
+
+/** Outbox rows of notify events, locked for this transaction; other workers skip them. */
+export function claimOutbox(tx: TransactionSql, limit: number, scope: OrganizationScope): Promise<{ eventId: number }[]> {
+  return tx<{ eventId: number }[]>`
+    SELECT o.event_id AS "eventId" FROM notify_outbox o
+    ${scope ? tx`WHERE o.project_id IN (SELECT id FROM projects WHERE organization_id = ANY(${scope as string[]}::text[]))` : tx``}
+    ORDER BY o.created_at LIMIT ${limit}
+    FOR UPDATE OF o SKIP LOCKED`;
+}
+
+export function selectEvents(tx: TransactionSql, eventIds: number[]): Promise<EventRow[]> {
+  return tx<EventRow[]>`
+    SELECT e.id, e.project_id AS "projectId", e.category, e.title, e.description, e.icon, e.tags, e.metadata, e.url,
+           e.user_id, e.notify, e.favorited, (extract(epoch FROM e.created_at) * 1000000)::bigint::text AS "createdMicros"
+    FROM events e WHERE e.id = ANY(${eventIds}::int[])
+    ORDER BY e.id`;
+}
+
+export function selectEnabledDestinations(
+  tx: TransactionSql,
+  projectIds: string[],
+): Promise<{ id: string; projectId: string; format: DeliveryFormat }[]> {
+  return tx<{ id: string; projectId: string; format: DeliveryFormat }[]>`
+    SELECT id, project_id AS "projectId", format FROM destinations
+    WHERE project_id = ANY(${projectIds}::text[]) AND enabled`;
+}
+
+export interface NewDelivery {
+  id: string;
+  destinationId: string;
+  eventId: number;
+  webhookId: string;
+  body: string;
+  maxAttempts: number;
+}
+
+export async function insertDeliveries(tx: TransactionSql, rows: NewDelivery[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx`
+    INSERT INTO deliveries (id, destination_id, event_id, webhook_id, body, max_attempts, next_attempt_at, created_at)
+    -- clock_timestamp(): rows of one batch keep their order in the newest-first log.
+    SELECT id, destination_id, event_id, webhook_id, body, max_attempts, now(), clock_timestamp()
+    FROM json_to_recordset(${JSON.stringify(rows.map(toRecord))}::text::json) AS t(
+      id text, destination_id text, event_id int, webhook_id text, body text, max_attempts int)`;
+}
+
+const toRecord = (row: NewDelivery) => ({
+  id: row.id,
+  destination_id: row.destinationId,
+  event_id: row.eventId,
+  webhook_id: row.webhookId,
+  body: row.body,
+  max_attempts: row.maxAttempts,
+});
+
+export async function deleteOutbox(tx: TransactionSql, eventIds: number[]): Promise<void> {
+  await tx`DELETE FROM notify_outbox WHERE event_id = ANY(${eventIds}::int[])`;
+}
+
+/** A delivery this process holds the lease of, with what sending it needs. */
+export interface ClaimedDelivery {
+  id: string;
+  leaseToken: string;
+  webhookId: string;
+  body: string;
+  /** Attempts already made. */
+  attempts: number;
+  maxAttempts: number;
+  destinationId: string;
+  url: string;
+  format: DeliveryFormat;
+  secret: string | null;
+  enabled: boolean;
+}
+
+/**
+ * Leases due deliveries: SKIP LOCKED keeps concurrent claimers off the same rows, and the lease
+ * (locked_until) keeps them off until this process records the attempt or its lease runs out.
+ */
+export function claimDueDeliveries(
+  sql: Sql,
+  q: { limit: number; leaseMs: number; leaseToken: string; scope: OrganizationScope },
+): Promise<ClaimedDelivery[]> {
+  return sql<ClaimedDelivery[]>`
+    UPDATE deliveries l
+    SET locked_until = now() + ${q.leaseMs} * interval '1 millisecond', lease_token = ${q.leaseToken}
+    FROM destinations d
+    WHERE l.id IN (
+      SELECT c.id FROM deliveries c
+      WHERE c.status = 'pending' AND c.next_attempt_at <= now()
+        AND (c.locked_until IS NULL OR c.locked_until < now())
+        ${q.scope ? sql`AND c.destination_id IN (
+          SELECT x.id FROM destinations x JOIN projects y ON y.id = x.project_id
+          WHERE y.organization_id = ANY(${q.scope as string[]}::text[]))` : sql``}
+      ORDER BY c.next_attempt_at LIMIT ${q.limit}
+      FOR UPDATE OF c SKIP LOCKED
+    ) AND d.id = l.destination_id
+    RETURNING l.id, l.lease_token AS "leaseToken", l.webhook_id AS "webhookId", l.body, l.attempts,
+              l.max_attempts AS "maxAttempts", d.id AS "destinationId", d.url, d.format, d.secret, d.enabled`;
+}
+
+/** A Test delivery: created already leased to the caller, who sends it at once. */
+export async function insertLeasedDelivery(
+  sql: Sql,
+  row: NewDelivery & { leaseToken: string; leaseMs: number },
+): Promise<void> {
+  await sql`
+    INSERT INTO deliveries (id, destination_id, event_id, webhook_id, body, max_attempts, next_attempt_at, locked_until, lease_token)
+    VALUES (${row.id}, ${row.destinationId}, ${row.eventId}, ${row.webhookId}, ${row.body}, ${row.maxAttempts}, now(),
+            now() + ${row.leaseMs} * interval '1 millisecond', ${row.leaseToken})`;
+}
+
+export interface AttemptRecord {
+  deliveryId: string;
+  leaseToken: string;
+  at: Date;
+  status: number | null;
+  durationMs: number | null;
+  error: string | null;
+  response: string | null;
+  outcome: 'pending' | 'succeeded' | 'failed';
+  /** Wait before the next attempt, when outcome is pending. */
+  retryInMs: number;
+  /** Whether this attempt ends the delivery and so becomes the destination's lastStatus. */
+  updatesLastStatus: boolean;
+}
+
+/**
+ * Records an attempt and its consequence in one statement: the delivery's new state, the attempt
+ * log row and, when the delivery ended, the destination's last status. Nothing is written when
+ * the lease was lost (another process took the delivery over); false then.
+ */
+export async function recordAttempt(sql: Sql, r: AttemptRecord): Promise<boolean> {
+  const ended = r.outcome !== 'pending';
+  const rows = await sql`
+    WITH l AS (
+      UPDATE deliveries SET
+        attempts = attempts + 1,
+        status = ${r.outcome},
+        next_attempt_at = CASE WHEN ${ended} THEN NULL ELSE now() + ${r.retryInMs} * interval '1 millisecond' END,
+        locked_until = NULL,
+        lease_token = NULL
+      WHERE id = ${r.deliveryId} AND lease_token = ${r.leaseToken}
+      RETURNING id, destination_id, attempts
+    ), logged AS (
+      INSERT INTO delivery_attempts (delivery_id, attempt, at, status, duration_ms, error, response)
+      SELECT id, attempts, ${r.at}, ${r.status}, ${r.durationMs}, ${r.error}, ${r.response} FROM l
+    ), last AS (
+      UPDATE destinations d SET last_ok = ${r.outcome === 'succeeded'}, last_at = ${r.at}, last_status = ${r.status}, last_error = ${r.error}
+      FROM l WHERE d.id = l.destination_id AND ${ended && r.updatesLastStatus} AND (d.last_at IS NULL OR d.last_at <= ${r.at})
+    )
+    SELECT id FROM l`;
+  return rows.length === 1;
+}

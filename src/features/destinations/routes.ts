@@ -1,0 +1,79 @@
+import { Type } from '@sinclair/typebox';
+import type { App } from '../../app.ts';
+import { Deleted, errors } from '../../http/schemas.ts';
+import { createDestination } from './createDestination.ts';
+import { deleteDestination } from './deleteDestination.ts';
+import { listDeliveries } from './listDeliveries.ts';
+import { listDestinations } from './listDestinations.ts';
+import { replayDelivery } from './replayDelivery.ts';
+import { rotateSecret } from './rotateSecret.ts';
+import {
+  CreateDestinationBody,
+  DeliveriesQuery,
+  DeliveryPage,
+  DeliveryParams,
+  Destination,
+  DestinationIdParams,
+  ProjectIdParams,
+  Replayed,
+  TestResult,
+} from './schemas.ts';
+import { setDestinationEnabled } from './setDestinationEnabled.ts';
+import { testDestination } from './testDestination.ts';
+
+const tags = ['outgoing webhooks'];
+
+export default async function destinationRoutes(app: App) {
+  app.get(
+    '/api/projects/:projectId/destinations',
+    { schema: { tags, params: ProjectIdParams, response: { 200: Type.Array(Destination), ...errors(401, 404) } } },
+    async (request) => listDestinations({ ctx: request.ctx, input: request.params }),
+  );
+
+  app.post(
+    '/api/projects/:projectId/destinations',
+    {
+      schema: { tags, params: ProjectIdParams, body: CreateDestinationBody, response: { 201: Destination, ...errors(400, 401, 404) } },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await createDestination({ ctx: request.ctx, input: { ...request.body, projectId: request.params.projectId } })),
+  );
+
+  for (const [action, enabled] of [['enable', true], ['disable', false]] as const) {
+    app.post(
+      `/api/destinations/:destinationId/${action}`,
+      { schema: { tags, params: DestinationIdParams, response: { 200: Destination, ...errors(401, 404) } } },
+      async (request) => setDestinationEnabled({ ctx: request.ctx, input: { destinationId: request.params.destinationId, enabled } }),
+    );
+  }
+
+  app.post(
+    '/api/destinations/:destinationId/rotate-secret',
+    { schema: { tags, params: DestinationIdParams, response: { 200: Destination, ...errors(400, 401, 404) } } },
+    async (request) => rotateSecret({ ctx: request.ctx, input: request.params }),
+  );
+
+  app.post(
+    '/api/destinations/:destinationId/test',
+    { schema: { tags, params: DestinationIdParams, response: { 200: TestResult, ...errors(401, 404) } } },
+    async (request) => testDestination({ ctx: request.ctx, input: request.params }),
+  );
+
+  app.post(
+    '/api/destinations/:destinationId/delete',
+    { schema: { tags, params: DestinationIdParams, response: { 200: Deleted(Type.String()), ...errors(401, 404) } } },
+    async (request) => deleteDestination({ ctx: request.ctx, input: request.params }),
+  );
+
+  app.get(
+    '/api/destinations/:destinationId/deliveries',
+    { schema: { tags, params: DestinationIdParams, querystring: DeliveriesQuery, response: { 200: DeliveryPage, ...errors(401, 404) } } },
+    async (request) => listDeliveries({ ctx: request.ctx, input: { ...request.params, ...request.query } }),
+  );
+
+  app.post(
+    '/api/destinations/:destinationId/deliveries/:deliveryId/replay',
+    { schema: { tags, params: DeliveryParams, response: { 200: Replayed, ...errors(400, 401, 404) } } },
+    async (request) => replayDelivery({ ctx: request.ctx, input: request.params }),
+  );
+}

@@ -1,0 +1,44 @@
+import type { VerbArgs } from '../../context.ts';
+import { BadRequest, NotFound } from '../../http/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { codePointLength, hasNul } from '../../lib/text.ts';
+import { MAX_CATEGORY_LENGTH } from '../events/validateEventInput.ts';
+import { type HookObject, hookFromRow } from './hookObject.ts';
+import { generateHookToken, hashHookToken, sealHookToken } from './hookToken.ts';
+import { insertHook } from './queries.ts';
+import { hookTokenKey } from './tokenKey.ts';
+
+export const MAX_HOOK_NAME = 200;
+
+export async function createHook({
+  ctx,
+  input,
+}: VerbArgs<{ projectId: string; name: string; category: string }>): Promise<HookObject> {
+  const name = input.name.trim();
+  if (!name) throw new BadRequest('name is required');
+  if (codePointLength(name) > MAX_HOOK_NAME || hasNul(name)) {
+    throw new BadRequest(`name must be at most ${MAX_HOOK_NAME} characters of text`);
+  }
+  // The same rule an event's category meets, so every event this hook makes can use it.
+  const category = input.category;
+  if (category.trim() === '') throw new BadRequest('category is required');
+  if (codePointLength(category) > MAX_CATEGORY_LENGTH || hasNul(category)) {
+    throw new BadRequest(`category must be at most ${MAX_CATEGORY_LENGTH} characters of text`);
+  }
+
+  const { sql, config } = ctx.services;
+  const key = await hookTokenKey(sql);
+  const id = newId(16);
+  const token = generateHookToken();
+  const row = await insertHook(sql, ctx.organizationId, {
+    id,
+    projectId: input.projectId,
+    name,
+    category,
+    tokenHash: hashHookToken(token),
+    tokenSealed: sealHookToken(key, id, token),
+  });
+  if (!row) throw new NotFound('Project');
+  ctx.services.bus.announce({ type: 'hook.created', organizationId: ctx.organizationId, projectId: row.projectId, id });
+  return hookFromRow(row, config.baseUrl, key);
+}

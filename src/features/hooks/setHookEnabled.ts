@@ -1,0 +1,14 @@
+import type { VerbArgs } from '../../context.ts';
+import { NotFound } from '../../http/errors.ts';
+import { type HookObject, hookFromRow } from './hookObject.ts';
+import { setHookEnabled as updateEnabled } from './queries.ts';
+import { hookTokenKey } from './tokenKey.ts';
+
+/** Pause (enabled false) or resume. A paused hook answers exactly like an unknown one. */
+export async function setHookEnabled({ ctx, input }: VerbArgs<{ hookId: string; enabled: boolean }>): Promise<HookObject> {
+  const { sql, config } = ctx.services;
+  const row = await updateEnabled(sql, ctx.organizationId, input.hookId, input.enabled);
+  if (!row) throw new NotFound('Incoming webhook');
+  ctx.services.bus.announce({ type: 'hook.updated', organizationId: ctx.organizationId, projectId: row.projectId, id: row.id });
+  return hookFromRow(row, config.baseUrl, await hookTokenKey(sql));
+}

@@ -1,0 +1,29 @@
+import { Type } from '@sinclair/typebox';
+import type { App } from '../../app.ts';
+import { Deleted, errors } from '../../http/schemas.ts';
+import { deleteInsight } from './deleteInsight.ts';
+import { listInsights } from './listInsights.ts';
+import { Insight, InsightIdParams, ListInsightsQuery, UpsertInsightBody, UpsertedInsight } from './schemas.ts';
+import { upsertInsight } from './upsertInsight.ts';
+
+const tags = ['insights'];
+
+export default async function insightRoutes(app: App) {
+  app.post(
+    '/api/insight',
+    { schema: { tags, body: UpsertInsightBody, response: { 200: UpsertedInsight, ...errors(400, 401, 404) } } },
+    async (request) => upsertInsight({ ctx: request.ctx, input: request.body }),
+  );
+
+  app.post(
+    '/api/insight/:insightId/delete',
+    { schema: { tags, params: InsightIdParams, response: { 200: Deleted(Type.Integer()), ...errors(400, 401, 404) } } },
+    async (request) => deleteInsight({ ctx: request.ctx, input: request.params }),
+  );
+
+  app.get(
+    '/api/insights',
+    { schema: { tags, querystring: ListInsightsQuery, response: { 200: Type.Array(Insight), ...errors(401, 404) } } },
+    async (request) => listInsights({ ctx: request.ctx, input: request.query }),
+  );
+}

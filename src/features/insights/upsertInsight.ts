@@ -1,0 +1,16 @@
+import type { Static } from '@sinclair/typebox';
+import type { VerbArgs } from '../../context.ts';
+import { BadRequest, NotFound } from '../../http/errors.ts';
+import { upsertInsight as writeInsight } from './queries.ts';
+import type { UpsertInsightBody } from './schemas.ts';
+import { validateInsightInput } from './validateInsightInput.ts';
+
+/** POST /api/insight: create the (project, title) card, or update its value (and icon if given). */
+export async function upsertInsight({ ctx, input }: VerbArgs<Static<typeof UpsertInsightBody>>): Promise<{ ok: true }> {
+  if (input.project.trim() === '') throw new BadRequest('project is required');
+  const draft = validateInsightInput(input);
+  const row = await writeInsight(ctx.services.sql, ctx.organizationId, input.project, draft);
+  if (!row) throw new NotFound('Project');
+  ctx.services.bus.announce({ type: 'insight.upserted', organizationId: ctx.organizationId, projectId: row.projectId, id: row.id });
+  return { ok: true };
+}

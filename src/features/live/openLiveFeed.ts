@@ -1,0 +1,38 @@
+import type { VerbArgs } from '../../context.ts';
+import type { Announcement } from '../../db/bus.ts';
+import { KEY_REVOKED } from '../keys/revokeKey.ts';
+import { requireProject } from '../projects/requireProject.ts';
+import { sessionIsActive } from '../sessions/sessionIsActive.ts';
+
+export interface LiveFeedListener {
+  announcement(announcement: Announcement): void;
+  /** The credential that opened the feed was revoked: the stream must end now. */
+  revoked(): void;
+}
+
+export interface LiveFeed {
+  subscribe(listener: LiveFeedListener): () => void;
+  /** Asked now and then by the stream: false once a session behind it has ended or expired. */
+  stillAllowed(): Promise<boolean>;
+}
+
+/**
+ * GET /api/live: the announcements of one of the caller's projects, from every server process
+ * (the bus relays PostgreSQL NOTIFY). The project is checked here, before any stream starts,
+ * so another organization's project is an ordinary 404.
+ */
+export async function openLiveFeed({ ctx, input }: VerbArgs<{ projectId: string }>): Promise<LiveFeed> {
+  const project = await requireProject(ctx, input.projectId);
+  const { actor, organizationId, services } = ctx;
+  return {
+    subscribe: (listener) =>
+      services.bus.subscribe((announcement) => {
+        if (announcement.organizationId === organizationId && announcement.projectId === project.id) {
+          listener.announcement(announcement);
+        } else if (announcement.type === KEY_REVOKED && actor.kind === 'key' && String(announcement.id) === actor.keyId) {
+          listener.revoked();
+        }
+      }),
+    stillAllowed: async () => actor.kind !== 'user' || sessionIsActive({ services, sessionId: actor.sessionId }),
+  };
+}

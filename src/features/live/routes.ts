@@ -1,0 +1,45 @@
+import type { App } from '../../app.ts';
+import type { Announcement } from '../../db/bus.ts';
+import { EventStream } from './eventStream.ts';
+import { openLiveFeed } from './openLiveFeed.ts';
+import { LiveQuery } from './schemas.ts';
+
+/** Keeps proxies and browsers from dropping a quiet stream, and paces the session re-check. */
+export const HEARTBEAT_MS = 20_000;
+
+export default async function liveRoutes(app: App) {
+  const open = new Set<EventStream>();
+  // Open streams never finish by themselves: end them so a graceful stop is not held up.
+  app.addHook('preClose', async () => {
+    for (const stream of open) stream.close();
+  });
+
+  app.get(
+    '/api/live',
+    { schema: { hide: true, querystring: LiveQuery } },
+    async (request, reply) => {
+      const feed = await openLiveFeed({ ctx: request.ctx, input: { projectId: request.query.project } });
+      const stream = new EventStream(reply);
+      open.add(stream);
+      const unsubscribe = feed.subscribe({
+        announcement: (announcement: Announcement) => stream.send(announcement.type, announcement),
+        revoked: () => stream.close(),
+      });
+      const heartbeat = setInterval(() => {
+        feed.stillAllowed().then(
+          (allowed) => (allowed ? stream.comment('ping') : stream.close()),
+          (error: unknown) => {
+            request.log.warn({ err: error }, 'live feed: re-checking the session failed');
+            stream.comment('ping');
+          },
+        );
+      }, HEARTBEAT_MS);
+      heartbeat.unref();
+      stream.onClose(() => {
+        clearInterval(heartbeat);
+        unsubscribe();
+        open.delete(stream);
+      });
+    },
+  );
+}

@@ -1,0 +1,37 @@
+import type { App } from '../../app.ts';
+import { errors } from '../../http/schemas.ts';
+import { getVapidPublicKey } from './getVapidPublicKey.ts';
+import { ProjectIdParams, SubscribeBody, Subscribed, UnsubscribeBody, Unsubscribed, VapidPublicKey } from './schemas.ts';
+import { subscribePush } from './subscribePush.ts';
+import { unsubscribePush } from './unsubscribePush.ts';
+
+const tags = ['push notifications'];
+
+export default async function pushRoutes(app: App) {
+  app.get(
+    '/api/push/vapid-public-key',
+    { schema: { tags, response: { 200: VapidPublicKey, ...errors(401) } } },
+    async (request) => getVapidPublicKey({ ctx: request.ctx, input: undefined }),
+  );
+
+  app.post(
+    '/api/projects/:projectId/push-subscriptions',
+    {
+      schema: {
+        tags,
+        security: [{ session: [] }],
+        params: ProjectIdParams,
+        body: SubscribeBody,
+        response: { 201: Subscribed, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await subscribePush({ ctx: request.ctx, input: { ...request.body, projectId: request.params.projectId } })),
+  );
+
+  app.post(
+    '/api/push-subscriptions/delete',
+    { schema: { tags, body: UnsubscribeBody, response: { 200: Unsubscribed, ...errors(400, 401) } } },
+    async (request) => unsubscribePush({ ctx: request.ctx, input: request.body }),
+  );
+}

@@ -1,0 +1,75 @@
+import type { App } from '../../app.ts';
+import { errors } from '../../http/schemas.ts';
+import { clearSessionCookie, readSessionToken, setSessionCookie } from './cookie.ts';
+import { describeSession } from './describeSession.ts';
+import { isSetupNeeded } from './isSetupNeeded.ts';
+import { SessionInfo, SetupBody, SetupStatus, SignInBody, SignedOut } from './schemas.ts';
+import { setUpInstallation } from './setUpInstallation.ts';
+import { signIn } from './signIn.ts';
+import { SignInThrottle } from './signInThrottle.ts';
+import { CSRF_HEADER, signOut } from './signOut.ts';
+
+const tags = ['dashboard session'];
+const anyone = { public: true };
+/** These answer browsers before they have a session; no credential is involved. */
+const noCredential: [] = [];
+const sessionOnly = [{ session: [] }];
+// The bodies carry the CSRF token: never kept by a cache on the way.
+const NO_STORE = 'no-store';
+
+export default async function sessionRoutes(app: App) {
+  const { services } = app;
+  const throttle = new SignInThrottle();
+
+  app.get(
+    '/api/setup',
+    { config: anyone, schema: { tags, security: noCredential, response: { 200: SetupStatus } } },
+    async () => ({ needed: await isSetupNeeded({ services }) }),
+  );
+
+  app.post(
+    '/api/setup',
+    {
+      config: anyone,
+      schema: { tags, security: noCredential, body: SetupBody, response: { 201: SessionInfo, ...errors(400, 409) } },
+    },
+    async (request, reply) => {
+      const opened = await setUpInstallation({ services, input: request.body });
+      setSessionCookie(reply, services.config, opened.token);
+      return reply.status(201).header('cache-control', NO_STORE).send(opened.info);
+    },
+  );
+
+  app.post(
+    '/api/session',
+    {
+      config: anyone,
+      schema: { tags, security: noCredential, body: SignInBody, response: { 200: SessionInfo, ...errors(400, 401, 429) } },
+    },
+    async (request, reply) => {
+      const opened = await signIn({ services, throttle, input: { ...request.body, ip: request.ip } });
+      setSessionCookie(reply, services.config, opened.token);
+      return reply.header('cache-control', NO_STORE).send(opened.info);
+    },
+  );
+
+  app.get(
+    '/api/session',
+    { schema: { tags, security: sessionOnly, response: { 200: SessionInfo, ...errors(401) } } },
+    async (request, reply) => reply.header('cache-control', NO_STORE).send(await describeSession({ ctx: request.ctx, input: undefined })),
+  );
+
+  app.post(
+    '/api/session/delete',
+    { config: anyone, schema: { tags, security: sessionOnly, response: { 200: SignedOut, ...errors(403) } } },
+    async (request, reply) => {
+      const csrfToken = request.headers[CSRF_HEADER];
+      await signOut({
+        services,
+        input: { token: readSessionToken(request), csrfToken: typeof csrfToken === 'string' ? csrfToken : undefined },
+      });
+      clearSessionCookie(reply, services.config);
+      return { ok: true as const };
+    },
+  );
+}

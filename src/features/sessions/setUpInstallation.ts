@@ -1,0 +1,45 @@
+import type { Services } from '../../context.ts';
+import { Conflict } from '../../http/errors.ts';
+import { createOrganization } from '../organizations/createOrganization.ts';
+import { createUser } from '../users/createUser.ts';
+import { hasAnyUser } from '../users/queries.ts';
+import { type OpenedSession, openSession } from './openSession.ts';
+
+export interface SetupInput {
+  organizationName: string;
+  email: string;
+  password: string;
+}
+
+/** Any constant: it names the advisory lock that lets only one first-run setup proceed. */
+const SETUP_LOCK = 7_427_020;
+
+/**
+ * POST /api/setup: on an installation with no user yet, creates the first organization, its
+ * owner and a signed-in session, all or nothing. The emptiness check and the writes share one
+ * transaction under an advisory lock, so of two setups racing, the second waits, then sees the
+ * first one's user and gets 409.
+ */
+export async function setUpInstallation({ services, input }: { services: Services; input: SetupInput }): Promise<OpenedSession> {
+  // A reserved connection is a full `Sql`, so the shared verbs run inside this transaction as is.
+  const tx = await services.sql.reserve();
+  try {
+    await tx`BEGIN`;
+    await tx`SELECT pg_advisory_xact_lock(${SETUP_LOCK})`;
+    if (await hasAnyUser(tx)) throw new Conflict('This installation is already set up; sign in instead');
+    const scoped: Services = { ...services, sql: tx };
+    const organization = await createOrganization({ services: scoped, input: { name: input.organizationName } });
+    const user = await createUser({
+      services: scoped,
+      input: { organizationId: organization.id, email: input.email, password: input.password },
+    });
+    const opened = await openSession(tx, user, organization);
+    await tx`COMMIT`;
+    return opened;
+  } catch (error) {
+    await tx`ROLLBACK`.catch(() => {});
+    throw error;
+  } finally {
+    tx.release();
+  }
+}

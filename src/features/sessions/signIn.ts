@@ -1,0 +1,44 @@
+import crypto from 'node:crypto';
+import type { Services } from '../../context.ts';
+import { TooManyRequests, Unauthorized } from '../../http/errors.ts';
+import { findOrganization } from '../organizations/queries.ts';
+import { hashPassword, verifyPassword } from '../users/password.ts';
+import { findUserByEmail } from '../users/queries.ts';
+import { type OpenedSession, openSession } from './openSession.ts';
+import { SignInThrottle } from './signInThrottle.ts';
+
+export interface SignInInput {
+  email: string;
+  password: string;
+  /** The client address, for throttling. */
+  ip: string;
+}
+
+const WRONG_CREDENTIALS = 'Email or password is incorrect';
+
+// Checked against when the email is unknown, so both failures cost one scrypt and look alike.
+let dummyHash: Promise<string> | undefined;
+const dummyPasswordHash = () => (dummyHash ??= hashPassword(crypto.randomBytes(16).toString('hex')));
+
+export async function signIn({
+  services,
+  throttle,
+  input,
+}: {
+  services: Services;
+  throttle: SignInThrottle;
+  input: SignInInput;
+}): Promise<OpenedSession> {
+  const keys = SignInThrottle.keys(input.ip, input.email);
+  if (!throttle.tryAttempt(keys)) {
+    throw new TooManyRequests('Too many failed sign-in attempts; wait 15 minutes and try again');
+  }
+  const user = await findUserByEmail(services.sql, input.email.trim());
+  const passwordMatches = await verifyPassword(input.password, user?.passwordHash ?? (await dummyPasswordHash()));
+  if (!user || !passwordMatches) throw new Unauthorized(WRONG_CREDENTIALS);
+  throttle.succeeded(keys);
+
+  const organization = await findOrganization(services.sql, user.organizationId);
+  if (!organization) throw new Unauthorized(WRONG_CREDENTIALS);
+  return openSession(services.sql, user, organization);
+}

@@ -1,0 +1,26 @@
+import type { Services } from '../../context.ts';
+import { Forbidden } from '../../http/errors.ts';
+import { deleteSession, findActiveSession } from './queries.ts';
+import { hashSessionToken, sameSecret } from './sessionToken.ts';
+
+export const CSRF_HEADER = 'x-csrf-token';
+export const CSRF_REFUSED = `Missing or wrong ${CSRF_HEADER} header; reload the dashboard and try again`;
+
+/**
+ * Ends the session named by the cookie. A live session must prove the request came from the
+ * dashboard (CSRF token), so another site cannot sign the user out; a dead or missing one has
+ * nothing left to protect and the call simply succeeds.
+ */
+export async function signOut({
+  services,
+  input,
+}: {
+  services: Services;
+  input: { token: string | undefined; csrfToken: string | undefined };
+}): Promise<void> {
+  if (!input.token) return;
+  const idHash = hashSessionToken(input.token);
+  const session = await findActiveSession(services.sql, idHash);
+  if (session && !(input.csrfToken && sameSecret(input.csrfToken, session.csrfToken))) throw new Forbidden(CSRF_REFUSED);
+  await deleteSession(services.sql, idHash);
+}

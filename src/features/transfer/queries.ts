@@ -1,0 +1,94 @@
+import type { Sql, TransactionSql } from '../../db/client.ts';
+
+type Db = Sql | TransactionSql;
+
+export interface ExportProjectRow {
+  id: string;
+  name: string;
+}
+
+export interface ExportEventRow {
+  category: string;
+  title: string;
+  description: string | null;
+  icon: string | null;
+  /** The stored JSON text, written out as is. */
+  tags: string | null;
+  metadata: string | null;
+  url: string | null;
+  user_id: string | null;
+  notify: boolean;
+  favorited: boolean;
+  /** Whole Unix seconds as decimal text. */
+  created_at: string;
+}
+
+export function selectExportProjects(sql: Db, organizationId: string): Promise<ExportProjectRow[]> {
+  return sql<ExportProjectRow[]>`
+    SELECT id, name FROM projects WHERE organization_id = ${organizationId} ORDER BY created_at, id`;
+}
+
+export async function selectCategoryNames(sql: Db, organizationId: string, projectId: string): Promise<string[]> {
+  const rows = await sql<{ name: string }[]>`
+    SELECT c.name FROM categories c JOIN projects p ON p.id = c.project_id
+    WHERE c.project_id = ${projectId} AND p.organization_id = ${organizationId}
+    ORDER BY c.name`;
+  return rows.map((row) => row.name);
+}
+
+export function selectExportInsights(
+  sql: Db,
+  organizationId: string,
+  projectId: string,
+): Promise<Array<{ title: string; value: string; icon: string | null }>> {
+  return sql<Array<{ title: string; value: string; icon: string | null }>>`
+    SELECT i.title, i.value, i.icon FROM insights i JOIN projects p ON p.id = i.project_id
+    WHERE i.project_id = ${projectId} AND p.organization_id = ${organizationId}
+    ORDER BY i.id`;
+}
+
+/** A project's events oldest first, `batch` rows at a time, along the keyset index. */
+export function streamExportEvents(
+  sql: Db,
+  organizationId: string,
+  projectId: string,
+  batch: number,
+): AsyncIterable<ExportEventRow[]> {
+  return sql<ExportEventRow[]>`
+    SELECT e.category, e.title, e.description, e.icon, e.tags::text AS tags, e.metadata::text AS metadata,
+           e.url, e.user_id, e.notify, e.favorited,
+           floor(extract(epoch FROM e.created_at))::int8::text AS created_at
+    FROM events e JOIN projects p ON p.id = e.project_id
+    WHERE e.project_id = ${projectId} AND p.organization_id = ${organizationId}
+    ORDER BY e.created_at, e.id`.cursor(batch);
+}
+
+/** New projects for the organization; returns the ids actually written. */
+export async function insertProjects(
+  sql: Db,
+  organizationId: string,
+  projects: Array<{ id: string; name: string }>,
+): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    INSERT INTO projects (id, organization_id, name)
+    SELECT p.id, ${organizationId}, p.name FROM json_to_recordset(${JSON.stringify(projects)}::text::json) AS p(id text, name text)
+    RETURNING id`;
+  return rows.map((row) => row.id);
+}
+
+/** Categories named in the file, including ones no event uses. */
+export async function insertCategories(sql: Db, organizationId: string, projectId: string, names: string[]): Promise<void> {
+  await sql`
+    INSERT INTO categories (project_id, name)
+    SELECT p.id, c.name FROM json_array_elements_text(${JSON.stringify(names)}::text::json) AS c(name)
+    JOIN projects p ON p.id = ${projectId} AND p.organization_id = ${organizationId}
+    ON CONFLICT DO NOTHING`;
+}
+
+/** The event insert leaves favorited false (only the toggle changes it); import restores it. */
+export async function markFavorited(sql: Db, organizationId: string, projectId: string, eventIds: number[]): Promise<void> {
+  await sql`
+    UPDATE events e SET favorited = true FROM projects p
+    WHERE e.id IN (SELECT value::int FROM json_array_elements_text(${JSON.stringify(eventIds)}::text::json))
+      AND e.project_id = ${projectId} AND p.id = e.project_id AND p.organization_id = ${organizationId}`;
+}

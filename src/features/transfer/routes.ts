@@ -1,0 +1,32 @@
+import type { App } from '../../app.ts';
+import { errors } from '../../http/schemas.ts';
+import { exportDocument } from './exportDocument.ts';
+import { importDocument } from './importDocument.ts';
+import { formatImportSchemaError } from './rowErrors.ts';
+import { ExportDocument, ImportDocument, ImportResult } from './schemas.ts';
+
+const tags = ['export and import'];
+/** A whole organization in one request: far above the 1 MiB of ordinary requests. */
+export const IMPORT_BODY_LIMIT = 256 * 1024 * 1024;
+
+export default async function transferRoutes(app: App) {
+  app.get(
+    '/api/export',
+    { schema: { tags, response: { 200: ExportDocument, ...errors(401) } } },
+    async (request, reply) => {
+      const stream = await exportDocument({ ctx: request.ctx, input: undefined });
+      // A stream is sent as it is, never serialized: the 200 schema above only documents it.
+      return reply.type('application/json').send(stream as never);
+    },
+  );
+
+  app.post(
+    '/api/import',
+    {
+      bodyLimit: IMPORT_BODY_LIMIT,
+      schemaErrorFormatter: formatImportSchemaError,
+      schema: { tags, body: ImportDocument, response: { 200: ImportResult, ...errors(400, 401, 413) } },
+    },
+    async (request) => importDocument({ ctx: request.ctx, input: request.body }),
+  );
+}

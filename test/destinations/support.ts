@@ -1,0 +1,88 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DeliveryWorker, type DeliveryWorkerOptions } from '../../src/features/destinations/deliveryWorker.ts';
+import type { TestApp } from '../helpers.ts';
+
+export interface Received {
+  /** performance.now() when the request finished arriving. */
+  at: number;
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+export type Answer = number | { status: number; headers?: Record<string, string>; body?: string } | 'hang';
+
+export interface Receiver {
+  url: string;
+  port: number;
+  received: Received[];
+  /** Answers for the coming requests in order; the last one repeats. */
+  answers: Answer[];
+  waitFor(count: number, timeoutMs?: number): Promise<Received[]>;
+  close(): Promise<void>;
+}
+
+/** A real HTTP server on 127.0.0.1 that records every request and answers as scripted. */
+export async function startReceiver(answers: Answer[] = [200]): Promise<Receiver> {
+  const received: Received[] = [];
+  let served = 0;
+  const receiver = { answers } as Receiver;
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push({
+        at: performance.now(),
+        method: request.method ?? '',
+        url: request.url ?? '',
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
+      const list = receiver.answers;
+      const answer = list[Math.min(served++, list.length - 1)] ?? 200;
+      if (answer === 'hang') return;
+      const { status, headers = {}, body = '' } = typeof answer === 'number' ? { status: answer } : answer;
+      response.writeHead(status, headers).end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return Object.assign(receiver, {
+    url: `http://127.0.0.1:${port}/hook`,
+    port,
+    received,
+    waitFor: (count: number, timeoutMs = 5000) => waitUntil(() => received.length >= count, timeoutMs, `${count} requests`).then(() => received),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  });
+}
+
+export async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'the condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A started worker that only takes these organizations' work (test files share one database),
+ * with a fast retry schedule unless the test asks for another.
+ */
+export function startWorker(t: TestApp, organizationIds: string[], options: DeliveryWorkerOptions = {}): DeliveryWorker {
+  const worker = new DeliveryWorker(t.services, {
+    retryDelaysMs: [100, 300],
+    pollIntervalMs: 100,
+    onlyOrganizations: new Set(organizationIds),
+    ...options,
+  });
+  worker.start();
+  return worker;
+}

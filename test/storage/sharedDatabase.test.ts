@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import postgres from 'postgres';
+import { createClient } from '../../src/db/client.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import { ServerProcess, cleanUp, externalEnv, tempDataDir } from './processes.ts';
+
+/**
+ * Several processes on one PostgreSQL (DATABASE_URL): each test gets a new database on the
+ * server the runner provides (the embedded one in the first pass, the external one in the second).
+ */
+
+after(cleanUp);
+
+describe('a shared PostgreSQL (DATABASE_URL)', () => {
+  const databaseUrl = process.env.DATABASE_URL;
+  const skip = !databaseUrl && 'DATABASE_URL is not set';
+  let admin: postgres.Sql;
+  const databases: string[] = [];
+
+  /** A new, empty database on the runner's PostgreSQL, dropped after the tests. */
+  async function freshDatabase(): Promise<string> {
+    const name = `eventlog_t${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+    databases.push(name);
+    const url = new URL(databaseUrl!);
+    url.pathname = `/${name}`;
+    return url.toString();
+  }
+
+  before(() => {
+    if (databaseUrl) admin = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  });
+  after(async () => {
+    if (!admin) return;
+    for (const name of databases) await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  });
+
+  it('applies each migration once when several processes migrate at the same moment', { skip }, async () => {
+    const url = await freshDatabase();
+    const clients = [1, 2, 3].map(() => createClient(url, { max: 2 }));
+    try {
+      const applied = await Promise.all(clients.map((sql) => migrate(sql)));
+      const files = fs.readdirSync(path.resolve(import.meta.dirname, '../../migrations')).filter((f) => /^\d+_.+\.sql$/.test(f)).sort();
+      assert.deepEqual(applied.flat().sort(), files, 'every file applied by exactly one process');
+      assert.equal(applied.filter((list) => list.length > 0).length, 1, 'one process did all the work');
+      const rows = await clients[0]!`SELECT name FROM schema_migrations ORDER BY name`;
+      assert.deepEqual(rows.map((r) => r.name), files);
+      assert.deepEqual(await migrate(clients[1]!), [], 'a later start has nothing to do');
+    } finally {
+      await Promise.all(clients.map((sql) => sql.end()));
+    }
+  });
+
+  it('starts two servers at once on one fresh database; both serve', { skip }, async () => {
+    const url = await freshDatabase();
+    const dataDir = tempDataDir('storage-shared');
+    const servers = await Promise.all([1, 2].map(() => ServerProcess.start(externalEnv(url, dataDir))));
+    try {
+      await Promise.all(servers.map((server) => server.healthy()));
+      const replies = await Promise.all(servers.map((server) => fetch(`${server.url}/api/projects`)));
+      assert.deepEqual(replies.map((r) => r.status), [401, 401], 'both answer the API');
+    } finally {
+      const exits = await Promise.all(servers.map((server) => server.stop('SIGTERM')));
+      assert.deepEqual(exits, [{ code: 0, signal: null }, { code: 0, signal: null }]);
+    }
+    assert.deepEqual(fs.readdirSync(dataDir), [], 'with DATABASE_URL nothing is written to DATA_DIR');
+  });
+});

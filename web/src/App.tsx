@@ -1,0 +1,235 @@
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
+import { Link, Redirect, Route, Router, Switch, useLocation, useRoute } from 'wouter';
+import { useToast } from './components/Toasts.tsx';
+import { LiveProvider, useLiveStatus } from './live.tsx';
+import { ApiKeysPage } from './pages/ApiKeys.tsx';
+import { FeedPage } from './pages/Feed.tsx';
+import { InsightsPage } from './pages/Insights.tsx';
+import { PlaygroundPage } from './pages/Playground.tsx';
+import { ProjectsPage } from './pages/Projects.tsx';
+import { SettingsPage } from './pages/Settings.tsx';
+import { SetupPage, SignInPage } from './pages/SignIn.tsx';
+import { TransferPage } from './pages/Transfer.tsx';
+import { lastProject, ProjectsProvider, rememberProject, useProjects } from './projects.tsx';
+import { useSession, useSignedIn } from './session.tsx';
+import { APP_BASE } from './paths.ts';
+
+// Chart.js is the largest dependency: it loads only when the Charts tab opens.
+const ChartsPage = lazy(() => import('./pages/Charts.tsx'));
+
+export function App() {
+  const { state, retry } = useSession();
+  if (state.status === 'loading') {
+    return (
+      <div className="splash" aria-busy="true">
+        <span className="brand-mark" aria-hidden="true" /> Loading Eventlog…
+      </div>
+    );
+  }
+  if (state.status === 'unreachable') {
+    return (
+      <main className="auth-page">
+        <div className="card auth-card" role="alert">
+          <h1>Eventlog is not reachable</h1>
+          <p>{state.message}</p>
+          <button type="button" className="button button-primary" onClick={retry}>
+            Try again
+          </button>
+        </div>
+      </main>
+    );
+  }
+  if (state.status === 'signedOut') {
+    return state.setupNeeded ? <SetupPage /> : <SignInPage notice={state.notice} />;
+  }
+  return <SignedInApp />;
+}
+
+/**
+ * The dashboard's home opens the remembered project. Rewriting the address before the first
+ * render (not with a redirect after it) makes that project's feed the first request after the
+ * session check; a project that is gone sends the feed back to the project list.
+ */
+function openRememberedProject(): void {
+  const remembered = lastProject();
+  const home = window.location.pathname.replace(/\/+$/, '') === APP_BASE;
+  if (remembered && home) window.history.replaceState(null, '', `${APP_BASE}/p/${encodeURIComponent(remembered)}`);
+}
+
+function SignedInApp() {
+  useState(openRememberedProject);
+  return (
+    <Router base={APP_BASE}>
+      <ProjectsProvider>
+        <Shell />
+      </ProjectsProvider>
+    </Router>
+  );
+}
+
+function Shell() {
+  return (
+    <div className="shell">
+      <TopBar />
+      <Switch>
+        <Route path="/" component={Home} />
+        <Route path="/projects" component={ProjectsPage} />
+        <Route path="/api" component={ApiKeysPage} />
+        <Route path="/transfer" component={TransferPage} />
+        <Route path="/p/:projectId" nest>
+          {(params) => <ProjectArea key={params.projectId} projectId={params.projectId} />}
+        </Route>
+        <Route>
+          <main className="page">
+            <h1>Page not found</h1>
+            <p>
+              <Link href="/">Go to your projects</Link>
+            </p>
+          </main>
+        </Route>
+      </Switch>
+    </div>
+  );
+}
+
+function TopBar() {
+  const session = useSignedIn();
+  const { signOut } = useSession();
+  const toast = useToast();
+  return (
+    <header className="topbar">
+      <Link href="/" className="brand">
+        <span className="brand-mark" aria-hidden="true" />
+        <span>Eventlog</span>
+      </Link>
+      <ProjectSwitcher />
+      <nav className="global-nav" aria-label="Organization">
+        <NavLink href="/projects">Projects</NavLink>
+        <NavLink href="/api">API keys</NavLink>
+        <NavLink href="/transfer">Export &amp; import</NavLink>
+      </nav>
+      <div className="account">
+        <span className="account-name" title={session.user.email}>
+          {session.organization.name}
+        </span>
+        <button type="button" className="button button-small" onClick={() => signOut().catch((error: unknown) => toast.error(error, 'Sign-out failed'))}>
+          Sign out
+        </button>
+      </div>
+    </header>
+  );
+}
+
+function ProjectSwitcher() {
+  const { projects } = useProjects();
+  const [location, navigate] = useLocation();
+  const match = /^\/p\/([^/]+)(\/.*)?$/.exec(location);
+  const current = match?.[1] ?? '';
+  if (!projects || projects.length === 0) return null;
+  return (
+    <div className="switcher">
+      <label htmlFor="project-switcher" className="visually-hidden">
+        Project
+      </label>
+      <select
+        id="project-switcher"
+        value={current}
+        onChange={(event) => {
+          const id = event.target.value;
+          if (id) navigate(`/p/${id}${match?.[2] ?? ''}`);
+        }}
+      >
+        {!current && <option value="">Choose a project…</option>}
+        {projects.map((project) => (
+          <option key={project.id} value={project.id}>
+            {project.name}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+function Home() {
+  const { projects } = useProjects();
+  if (!projects) return <div className="page muted" aria-busy="true">Loading projects…</div>;
+  const remembered = lastProject();
+  const target = projects.find((project) => project.id === remembered) ?? projects[0];
+  return <Redirect to={target ? `/p/${target.id}` : '/projects'} replace />;
+}
+
+const TABS = [
+  ['/', 'Feed'],
+  ['/insights', 'Insights'],
+  ['/charts', 'Charts'],
+  ['/playground', 'Playground'],
+  ['/settings', 'Settings'],
+] as const;
+
+function ProjectArea({ projectId }: { projectId: string }) {
+  const { projects } = useProjects();
+  const project = projects?.find((candidate) => candidate.id === projectId);
+  // Only a project known to exist is remembered as the one to open next time.
+  useEffect(() => {
+    if (project) rememberProject(project.id);
+  }, [project]);
+  useEffect(() => {
+    document.title = project ? `${project.name} · Eventlog` : 'Eventlog';
+  }, [project]);
+  return (
+    <LiveProvider projectId={projectId}>
+      <div className="project-bar">
+        <nav className="tabs" aria-label="Project">
+          {TABS.map(([href, label]) => (
+            <NavLink key={href} href={href} className="tab">
+              {label}
+            </NavLink>
+          ))}
+        </nav>
+        <LiveIndicator />
+      </div>
+      <Switch>
+        <Route path="/">
+          <FeedPage projectId={projectId} />
+        </Route>
+        <Route path="/insights">
+          <InsightsPage projectId={projectId} />
+        </Route>
+        <Route path="/charts">
+          <Suspense fallback={<main className="page muted">Loading charts…</main>}>
+            <ChartsPage projectId={projectId} />
+          </Suspense>
+        </Route>
+        <Route path="/playground">
+          <PlaygroundPage projectId={projectId} />
+        </Route>
+        <Route path="/settings">
+          <SettingsPage projectId={projectId} />
+        </Route>
+        <Route>
+          <Redirect to="/" replace />
+        </Route>
+      </Switch>
+    </LiveProvider>
+  );
+}
+
+function NavLink({ href, className = '', children }: { href: string; className?: string; children: ReactNode }) {
+  const [active] = useRoute(href);
+  return (
+    <Link href={href} className={`${className}${active ? ' active' : ''}`} aria-current={active ? 'page' : undefined}>
+      {children}
+    </Link>
+  );
+}
+
+function LiveIndicator() {
+  const status = useLiveStatus();
+  const label = status === 'open' ? 'Live' : status === 'connecting' ? 'Connecting…' : 'Reconnecting…';
+  return (
+    <span className={`live-indicator live-${status}`} role="status" title="Live updates from the server">
+      <span className="live-dot" aria-hidden="true" />
+      {label}
+    </span>
+  );
+}

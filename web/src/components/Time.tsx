@@ -1,0 +1,58 @@
+import { useEffect, useState } from 'react';
+
+const listeners = new Set<() => void>();
+let timer: ReturnType<typeof setInterval> | undefined;
+
+/** One shared clock for every relative time on the page, ticking every 30 seconds. */
+function useNow(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const tick = () => setNow(Date.now());
+    listeners.add(tick);
+    timer ??= setInterval(() => listeners.forEach((listener) => listener()), 30_000);
+    return () => {
+      listeners.delete(tick);
+      if (listeners.size === 0 && timer) {
+        clearInterval(timer);
+        timer = undefined;
+      }
+    };
+  }, []);
+  return now;
+}
+
+const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['week', 7 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+];
+
+export function relativeTime(iso: string, now: number): string {
+  const seconds = (new Date(iso).getTime() - now) / 1000;
+  if (Number.isNaN(seconds)) return iso;
+  if (Math.abs(seconds) < 45) return 'just now';
+  for (const [unit, size] of UNITS) {
+    if (Math.abs(seconds) >= size) return rtf.format(Math.round(seconds / size), unit);
+  }
+  return rtf.format(Math.round(seconds / 60), 'minute');
+}
+
+export function exactTime(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return `${date.toLocaleString(undefined, { dateStyle: 'full', timeStyle: 'long' })} (${date.toISOString()})`;
+}
+
+export function RelativeTime({ iso }: { iso: string | null }) {
+  const now = useNow();
+  if (!iso) return <span className="muted">never</span>;
+  return (
+    <time dateTime={iso} title={exactTime(iso)}>
+      {relativeTime(iso, now)}
+    </time>
+  );
+}

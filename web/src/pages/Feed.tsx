@@ -1,0 +1,416 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import { ApiError, describeError, get, isAbort, post, withQuery } from '../api.ts';
+import { CopyButton } from '../components/CopyButton.tsx';
+import { ConfirmDialog, Dialog } from '../components/Dialog.tsx';
+import { SearchIcon } from '../components/Icons.tsx';
+import { useToast } from '../components/Toasts.tsx';
+import { RESYNC, useLive } from '../live.tsx';
+import { appPath } from '../paths.ts';
+import { forgetProject } from '../projects.tsx';
+import type { CategoryCount, EventItem, EventPage } from '../types.ts';
+import { CategoryPanel } from './feed/CategoryPanel.tsx';
+import { EventCard, tagSearchText } from './feed/EventCard.tsx';
+import { mergeFirstPage } from './feed/mergeFirstPage.ts';
+
+const PAGE_SIZE = 50;
+const SEARCH_DELAY_MS = 300;
+const CATEGORY_REFRESH_MS = 800;
+/** Within this many pixels of the top, new events are merged in place instead of announced. */
+const TOP_SLACK_PX = 120;
+
+interface Filters {
+  projectId: string;
+  category: string | null;
+  search: string;
+}
+
+function eventsUrl(filters: Filters, cursor: string | null): string {
+  return withQuery('/api/events', {
+    project: filters.projectId,
+    category: filters.category,
+    search: filters.search,
+    cursor,
+    limit: PAGE_SIZE,
+  });
+}
+
+const isAtTop = () => window.scrollY <= TOP_SLACK_PX;
+
+export function FeedPage({ projectId }: { projectId: string }) {
+  const toast = useToast();
+  const [, navigate] = useLocation();
+  const [category, setCategory] = useState<string | null>(null);
+  const [searchInput, setSearchInput] = useState('');
+  const [search, setSearch] = useState('');
+  const [events, setEvents] = useState<EventItem[]>([]);
+  const [nextCursor, setNextCursor] = useState<string | null>(null);
+  const [status, setStatus] = useState<'loading' | 'ready' | 'error'>('loading');
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
+  const [pending, setPending] = useState(0);
+  const [categories, setCategories] = useState<CategoryCount[] | null>(null);
+  const [metadataOf, setMetadataOf] = useState<EventItem | null>(null);
+  const [deleting, setDeleting] = useState<EventItem | null>(null);
+  const [deleteBusy, setDeleteBusy] = useState(false);
+  const [reloadCount, setReloadCount] = useState(0);
+
+  // Live messages and the scroll observer run outside React's render: they read the latest
+  // state through these refs.
+  const filters: Filters = { projectId, category, search };
+  const filtersRef = useRef(filters);
+  filtersRef.current = filters;
+  const eventsRef = useRef(events);
+  eventsRef.current = events;
+  const cursorRef = useRef(nextCursor);
+  cursorRef.current = nextCursor;
+  const pendingRef = useRef(pending);
+  pendingRef.current = pending;
+  /** Bumped whenever the filters change: answers for older filters are dropped. */
+  const generation = useRef(0);
+  const loadingMoreRef = useRef(false);
+  const refreshing = useRef(false);
+  const refreshAgain = useRef<boolean | null>(null);
+  const ownFavorites = useRef(new Set<number>());
+
+  // Debounced search box.
+  useEffect(() => {
+    const timer = setTimeout(() => setSearch(searchInput), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [searchInput]);
+
+  // First page, requested as soon as the page mounts and again whenever the filters change.
+  useEffect(() => {
+    const current = ++generation.current;
+    const controller = new AbortController();
+    setStatus('loading');
+    setLoadError(null);
+    setPending(0);
+    get<EventPage>(eventsUrl({ projectId, category, search }, null), { signal: controller.signal }).then(
+      (page) => {
+        if (current !== generation.current) return;
+        setEvents(page.events);
+        setNextCursor(page.nextCursor);
+        setStatus('ready');
+      },
+      (error: unknown) => {
+        if (isAbort(error) || current !== generation.current) return;
+        if (error instanceof ApiError && error.status === 404) {
+          // A remembered project that was deleted, or a link from another organization.
+          forgetProject(projectId);
+          toast.error(error, 'This project is not available');
+          navigate(appPath('/projects'), { replace: true });
+          return;
+        }
+        setStatus('error');
+        setLoadError(describeError(error));
+        toast.error(error, 'Could not load events');
+      },
+    );
+    return () => controller.abort();
+  }, [projectId, category, search, reloadCount, toast, navigate]);
+
+  const loadCategories = useCallback(async () => {
+    try {
+      setCategories(await get<CategoryCount[]>(withQuery('/api/categories', { project: projectId })));
+    } catch (error) {
+      toast.error(error, 'Could not load categories');
+      setCategories((current) => current ?? []);
+    }
+  }, [projectId, toast]);
+
+  useEffect(() => {
+    void loadCategories();
+  }, [loadCategories]);
+
+  const categoryTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // Throttled, not debounced: a steady stream of events must not postpone the counts forever.
+  const scheduleCategories = useCallback(() => {
+    if (categoryTimer.current !== undefined) return;
+    categoryTimer.current = setTimeout(() => {
+      categoryTimer.current = undefined;
+      void loadCategories();
+    }, CATEGORY_REFRESH_MS);
+  }, [loadCategories]);
+  useEffect(() => () => clearTimeout(categoryTimer.current), []);
+
+  /** Fetches the first page and merges it; calls that arrive meanwhile are folded into one more round. */
+  const refreshTop = useCallback(
+    async (insert = true) => {
+      if (refreshing.current) {
+        refreshAgain.current = (refreshAgain.current ?? false) || insert;
+        return;
+      }
+      refreshing.current = true;
+      try {
+        let round: boolean | null = insert;
+        while (round !== null) {
+          refreshAgain.current = null;
+          const current = generation.current;
+          const page = await get<EventPage>(eventsUrl(filtersRef.current, null));
+          if (current !== generation.current) break;
+          const merged = mergeFirstPage(eventsRef.current, cursorRef.current, page, round);
+          eventsRef.current = merged.events;
+          cursorRef.current = merged.nextCursor;
+          setEvents(merged.events);
+          setNextCursor(merged.nextCursor);
+          round = refreshAgain.current;
+        }
+      } catch (error) {
+        toast.error(error, 'Could not load new events');
+      } finally {
+        refreshing.current = false;
+      }
+    },
+    [toast],
+  );
+
+  const showPending = useCallback(() => {
+    window.scrollTo({ top: 0 });
+    setPending(0);
+    void refreshTop();
+  }, [refreshTop]);
+
+  // Reaching the top by hand while new events wait loads them: nothing moves under the reader.
+  useEffect(() => {
+    if (pending === 0) return;
+    const onScroll = () => {
+      if (isAtTop() && pendingRef.current > 0) {
+        setPending(0);
+        void refreshTop();
+      }
+    };
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, [pending, refreshTop]);
+
+  useLive((message) => {
+    switch (message.type) {
+      case 'event.created':
+      case 'import.completed':
+        scheduleCategories();
+        if (isAtTop() && pendingRef.current === 0) void refreshTop();
+        else setPending((count) => count + 1);
+        break;
+      case 'event.deleted': {
+        const id = Number(message.id);
+        setEvents((list) => list.filter((event) => event.id !== id));
+        scheduleCategories();
+        break;
+      }
+      case 'event.favorited': {
+        const id = Number(message.id);
+        if (ownFavorites.current.delete(id)) break;
+        if (eventsRef.current.some((event) => event.id === id)) void refreshTop(false);
+        break;
+      }
+      case RESYNC:
+        scheduleCategories();
+        void refreshTop(isAtTop());
+        break;
+    }
+  });
+
+  const loadMore = useCallback(async () => {
+    const cursor = cursorRef.current;
+    if (!cursor || loadingMoreRef.current) return;
+    loadingMoreRef.current = true;
+    setLoadingMore(true);
+    const current = generation.current;
+    try {
+      const page = await get<EventPage>(eventsUrl(filtersRef.current, cursor));
+      if (current !== generation.current) return;
+      setEvents((list) => {
+        const seen = new Set(list.map((event) => event.id));
+        return [...list, ...page.events.filter((event) => !seen.has(event.id))];
+      });
+      setNextCursor(page.nextCursor);
+    } catch (error) {
+      toast.error(error, 'Could not load more events');
+    } finally {
+      loadingMoreRef.current = false;
+      setLoadingMore(false);
+    }
+  }, [toast]);
+
+  // Infinite scroll. A new observer per page fires at once when the sentinel is still in view.
+  const sentinel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const node = sentinel.current;
+    if (!node || !nextCursor || status !== 'ready') return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) void loadMore();
+    }, { rootMargin: '600px 0px' });
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [nextCursor, status, loadMore]);
+
+  const toggleFavorite = async (event: EventItem) => {
+    ownFavorites.current.add(event.id);
+    try {
+      const result = await post<{ id: number; favorited: boolean }>(`/api/events/${event.id}/favorite`);
+      setEvents((list) => list.map((item) => (item.id === result.id ? { ...item, favorited: result.favorited } : item)));
+    } catch (error) {
+      ownFavorites.current.delete(event.id);
+      toast.error(error, 'Could not change the favorite');
+    }
+  };
+
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    setDeleteBusy(true);
+    try {
+      await post(`/api/events/${deleting.id}/delete`);
+      const id = deleting.id;
+      setEvents((list) => list.filter((event) => event.id !== id));
+      setDeleting(null);
+      toast.success('Event deleted');
+      scheduleCategories();
+    } catch (error) {
+      toast.error(error, 'Could not delete the event');
+    } finally {
+      setDeleteBusy(false);
+    }
+  };
+
+  const filterByTag = (key: string, value: unknown) => {
+    const text = tagSearchText(key, value);
+    setSearchInput(text);
+    setSearch(text);
+    window.scrollTo({ top: 0 });
+  };
+
+  const chooseCategory = (name: string | null) => {
+    setCategory(name);
+    window.scrollTo({ top: 0 });
+  };
+
+  const filtered = Boolean(category || search);
+
+  return (
+    <main className="page feed-layout">
+      <CategoryPanel categories={categories} selected={category} onSelect={chooseCategory} />
+
+      <section className="feed" aria-labelledby="feed-title">
+        <div className="feed-toolbar">
+          <h1 id="feed-title" className="feed-title">
+            {category ? `#${category}` : 'Feed'}
+          </h1>
+          <div className="search-box">
+            <label htmlFor="feed-search" className="visually-hidden">
+              Search events
+            </label>
+            <SearchIcon />
+            <input
+              id="feed-search"
+              type="search"
+              placeholder="Search title, description, tags"
+              value={searchInput}
+              onChange={(event) => setSearchInput(event.target.value)}
+            />
+            {searchInput && (
+              <button
+                type="button"
+                className="icon-button"
+                aria-label="Clear search"
+                onClick={() => {
+                  setSearchInput('');
+                  setSearch('');
+                }}
+              >
+                ×
+              </button>
+            )}
+          </div>
+        </div>
+
+        {/* A zero-height sticky anchor: the pill floats over the list without moving it. */}
+        <div className="pill-anchor">
+          {pending > 0 && (
+            <button type="button" className="new-events-pill" onClick={showPending}>
+              ↑ {pending} new {pending === 1 ? 'event' : 'events'}
+            </button>
+          )}
+        </div>
+
+        {status === 'error' && (
+          <div className="banner banner-error" role="alert">
+            <span>Could not load events: {loadError}</span>
+            <button type="button" className="button button-small" onClick={() => setReloadCount((n) => n + 1)}>
+              Try again
+            </button>
+          </div>
+        )}
+
+        <div className="event-list" aria-busy={status === 'loading'} data-testid="event-list">
+          {events.map((event) => (
+            <EventCard
+              key={event.id}
+              event={event}
+              onFavorite={() => void toggleFavorite(event)}
+              onDelete={() => setDeleting(event)}
+              onMetadata={() => setMetadataOf(event)}
+              onTag={filterByTag}
+              onCategory={() => chooseCategory(event.category)}
+            />
+          ))}
+        </div>
+
+        {status === 'loading' && events.length === 0 && <p className="muted center">Loading events…</p>}
+        {status === 'ready' && events.length === 0 && (
+          <div className="empty">
+            {filtered ? (
+              <p>No events match these filters.</p>
+            ) : (
+              <>
+                <p>
+                  <strong>No events yet.</strong> Send one from the <Link href="/playground">Playground</Link> or with your API key:
+                </p>
+                <pre className="code">{`curl -X POST ${window.location.origin}/api/events \\
+  -H "Authorization: Bearer $EVENTLOG_KEY" \\
+  -H "Content-Type: application/json" \\
+  -d '{"project":"${projectId}","category":"signups","title":"New user","icon":"🎉"}'`}</pre>
+              </>
+            )}
+          </div>
+        )}
+
+        <div ref={sentinel} className="sentinel" aria-hidden="true" />
+        {nextCursor && status === 'ready' && (
+          <div className="center">
+            <button type="button" className="button" onClick={() => void loadMore()} disabled={loadingMore}>
+              {loadingMore ? 'Loading…' : 'Load older events'}
+            </button>
+          </div>
+        )}
+        {!nextCursor && status === 'ready' && events.length > 0 && <p className="muted center small">That's everything.</p>}
+      </section>
+
+      <Dialog open={metadataOf !== null} title={metadataOf ? `Metadata · ${metadataOf.title}` : 'Metadata'} onClose={() => setMetadataOf(null)} wide>
+        {metadataOf && (
+          <>
+            <pre className="code json" data-testid="metadata-json">
+              {JSON.stringify(metadataOf.metadata, null, 2)}
+            </pre>
+            <CopyButton text={JSON.stringify(metadataOf.metadata, null, 2)} what="metadata" label="Copy JSON" />
+          </>
+        )}
+      </Dialog>
+
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete this event?"
+        message={
+          <p>
+            “{deleting?.title}” will be removed from the feed and from search. This cannot be undone.
+          </p>
+        }
+        confirmLabel="Delete event"
+        danger
+        busy={deleteBusy}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setDeleting(null)}
+      />
+    </main>
+  );
+}

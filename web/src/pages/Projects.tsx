@@ -1,0 +1,65 @@
+import { type FormEvent, useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import { RelativeTime } from '../components/Time.tsx';
+import { useToast } from '../components/Toasts.tsx';
+import { useProjects } from '../projects.tsx';
+
+export function ProjectsPage() {
+  const { projects, create } = useProjects();
+  const toast = useToast();
+  const [, navigate] = useLocation();
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    try {
+      const created = await create(name);
+      setName('');
+      toast.success(`Project “${created.name}” created`);
+      navigate(`/p/${created.id}`);
+    } catch (error) {
+      toast.error(error, 'Could not create the project');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main className="page page-narrow">
+      <h1>Projects</h1>
+      <form className="card inline-form" onSubmit={submit}>
+        <label className="field grow">
+          <span>New project name</span>
+          <input name="projectName" required value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. Web shop" />
+        </label>
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {busy ? 'Creating…' : 'Create project'}
+        </button>
+      </form>
+      {projects === null ? (
+        <p className="muted" aria-busy="true">
+          Loading projects…
+        </p>
+      ) : projects.length === 0 ? (
+        <div className="empty">
+          <p>No projects yet. A project groups the events of one app or service.</p>
+        </div>
+      ) : (
+        <ul className="project-list">
+          {projects.map((project) => (
+            <li key={project.id} className="card project-item">
+              <Link href={`/p/${project.id}`} className="project-link">
+                {project.name}
+              </Link>
+              <span className="muted small">
+                <code>{project.id}</code> · created <RelativeTime iso={project.createdAt} />
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </main>
+  );
+}

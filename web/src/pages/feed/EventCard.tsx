@@ -1,0 +1,100 @@
+import { BellIcon, BracesIcon, StarIcon, TrashIcon } from '../../components/Icons.tsx';
+import { Markup, safeHref } from '../../components/Markup.tsx';
+import { RelativeTime } from '../../components/Time.tsx';
+import type { EventItem } from '../../types.ts';
+
+/** The text a tag has inside the serialized tags, which is what search matches. */
+export function tagSearchText(key: string, value: unknown): string {
+  return `${JSON.stringify(key)}:${JSON.stringify(value) ?? String(value)}`;
+}
+
+export interface EventCardProps {
+  event: EventItem;
+  onFavorite: () => void;
+  onDelete: () => void;
+  onMetadata: () => void;
+  onTag: (key: string, value: unknown) => void;
+  onCategory: () => void;
+}
+
+export function EventCard({ event, onFavorite, onDelete, onMetadata, onTag, onCategory }: EventCardProps) {
+  const href = safeHref(event.url);
+  const titleId = `event-${event.id}-title`;
+  return (
+    <article className={event.notify ? 'event event-notify' : 'event'} aria-labelledby={titleId} data-event-id={event.id}>
+      <div className="event-icon" aria-hidden="true">
+        {event.icon || '•'}
+      </div>
+      <div className="event-main">
+        <div className="event-head">
+          <h3 className="event-title" id={titleId}>
+            {href ? (
+              <a href={href} target="_blank" rel="noopener noreferrer">
+                {event.title}
+              </a>
+            ) : (
+              event.title
+            )}
+          </h3>
+          {event.notify && (
+            <span className="badge badge-notify" title="Sent as a notification">
+              <BellIcon /> notify
+            </span>
+          )}
+        </div>
+        {event.description && (
+          <p className="event-description">
+            <Markup text={event.description} />
+          </p>
+        )}
+        <div className="event-meta">
+          <button type="button" className="chip chip-category" onClick={onCategory} title="Show only this category">
+            #{event.category}
+          </button>
+          {event.tags &&
+            Object.entries(event.tags).map(([key, value]) => (
+              <button
+                type="button"
+                key={key}
+                className="chip tag"
+                onClick={() => onTag(key, value)}
+                title={`Filter by ${key}`}
+                aria-label={`Filter by tag ${key}: ${String(value)}`}
+              >
+                <span className="tag-key">{key}</span>
+                <span className="tag-value">{String(value)}</span>
+              </button>
+            ))}
+          {event.user_id && (
+            <span className="user-id" title="User id">
+              <span className="muted">user</span> {event.user_id}
+            </span>
+          )}
+          <span className="event-time">
+            <RelativeTime iso={event.createdAt} />
+          </span>
+        </div>
+      </div>
+      <div className="event-actions">
+        <button
+          type="button"
+          className={event.favorited ? 'icon-button favorite on' : 'icon-button favorite'}
+          aria-pressed={event.favorited}
+          aria-label={event.favorited ? 'Remove from favorites' : 'Add to favorites'}
+          title={event.favorited ? 'Favorited' : 'Favorite'}
+          onClick={onFavorite}
+        >
+          <StarIcon filled={event.favorited} />
+        </button>
+        {event.metadata !== null && event.metadata !== undefined && (
+          <button type="button" className="icon-button" aria-label="Show metadata" title="Metadata" onClick={onMetadata}>
+            <BracesIcon />
+          </button>
+        )}
+        <button type="button" className="icon-button danger" aria-label="Delete event" title="Delete" onClick={onDelete}>
+          <TrashIcon />
+        </button>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,163 @@
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { describeError, get, post } from '../../api.ts';
+import { CopyButton } from '../../components/CopyButton.tsx';
+import { ConfirmDialog } from '../../components/Dialog.tsx';
+import { RelativeTime } from '../../components/Time.tsx';
+import { useToast } from '../../components/Toasts.tsx';
+import { RESYNC, useLive } from '../../live.tsx';
+import type { Hook } from '../../types.ts';
+
+export function hookCurl(hook: Hook): string {
+  return `curl -X POST '${hook.url}' \\\n  -H "Content-Type: text/plain" \\\n  --data-binary $'Payment received\\nOrder #1042 paid in full'`;
+}
+
+export function HooksSection({ projectId }: { projectId: string }) {
+  const toast = useToast();
+  const [hooks, setHooks] = useState<Hook[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [name, setName] = useState('');
+  const [category, setCategory] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [deleting, setDeleting] = useState<Hook | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setHooks(await get<Hook[]>(`/api/projects/${encodeURIComponent(projectId)}/hooks`));
+      setError(null);
+    } catch (failure) {
+      setError(describeError(failure));
+    }
+  }, [projectId]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  // Changes made elsewhere (another tab, the API) show up here without a reload.
+  useLive((message) => {
+    if (message.type.startsWith('hook.') || message.type === RESYNC) void load();
+  });
+
+  const create = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    try {
+      const hook = await post<Hook>(`/api/projects/${encodeURIComponent(projectId)}/hooks`, { name, category });
+      setHooks((list) => [...(list ?? []), hook]);
+      setName('');
+      setCategory('');
+      toast.success(`Incoming webhook “${hook.name}” created`);
+    } catch (failure) {
+      toast.error(failure, 'Could not create the webhook');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const replace = (hook: Hook) => setHooks((list) => list?.map((item) => (item.id === hook.id ? hook : item)) ?? null);
+
+  const toggle = async (hook: Hook) => {
+    try {
+      replace(await post<Hook>(`/api/hooks/${encodeURIComponent(hook.id)}/${hook.enabled ? 'pause' : 'resume'}`));
+    } catch (failure) {
+      toast.error(failure, hook.enabled ? 'Could not pause the webhook' : 'Could not resume the webhook');
+    }
+  };
+
+  const remove = async () => {
+    if (!deleting) return;
+    try {
+      await post(`/api/hooks/${encodeURIComponent(deleting.id)}/delete`);
+      const id = deleting.id;
+      setHooks((list) => list?.filter((item) => item.id !== id) ?? null);
+      toast.success('Webhook deleted');
+      setDeleting(null);
+    } catch (failure) {
+      toast.error(failure, 'Could not delete the webhook');
+    }
+  };
+
+  return (
+    <section className="card settings-section" aria-labelledby="hooks-title">
+      <h2 id="hooks-title">Incoming webhooks</h2>
+      <p className="muted">
+        A secret URL that creates events without an API key. The first line of a plain-text body becomes the title, the rest the
+        description. Anyone with the URL can post events: if it leaks, delete it and create a new one.
+      </p>
+      <form className="inline-form" onSubmit={create}>
+        <label className="field grow">
+          <span>Name</span>
+          <input name="hookName" required value={name} onChange={(e) => setName(e.target.value)} placeholder="Stripe payments" />
+        </label>
+        <label className="field grow">
+          <span>Default category</span>
+          <input name="hookCategory" required maxLength={100} value={category} onChange={(e) => setCategory(e.target.value)} placeholder="payments" />
+        </label>
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {busy ? 'Creating…' : 'Create webhook'}
+        </button>
+      </form>
+      {error && (
+        <div className="banner banner-error" role="alert">
+          <span>Could not load webhooks: {error}</span>
+          <button type="button" className="button button-small" onClick={() => void load()}>
+            Try again
+          </button>
+        </div>
+      )}
+      {hooks?.length === 0 && <p className="muted">No incoming webhooks yet.</p>}
+      <ul className="row-list">
+        {hooks?.map((hook) => (
+          <li key={hook.id} className="row" data-testid="hook-row">
+            <div className="row-head">
+              <strong>{hook.name}</strong>
+              <span className="chip">#{hook.category}</span>
+              <span className={hook.enabled ? 'status status-ok' : 'status status-off'}>{hook.enabled ? 'Enabled' : 'Paused'}</span>
+              <span className="muted small">
+                created <RelativeTime iso={hook.createdAt} />
+              </span>
+            </div>
+            <div className="secret-line">
+              <label className="visually-hidden" htmlFor={`hook-url-${hook.id}`}>
+                Webhook URL for {hook.name}
+              </label>
+              <input id={`hook-url-${hook.id}`} className="mono" readOnly value={hook.url} onFocus={(e) => e.target.select()} data-testid="hook-url" />
+              <CopyButton text={hook.url} what={`URL of ${hook.name}`} />
+            </div>
+            <details className="example" open>
+              <summary>Example request</summary>
+              <pre className="code">{hookCurl(hook)}</pre>
+              <CopyButton text={hookCurl(hook)} what="example request" />
+              <p className="muted small">
+                Override with headers <code>Title</code>, <code>Category</code>, <code>Tags: plan=pro,region=eu</code>,{' '}
+                <code>Notify: 1</code>, or send JSON with <code>Content-Type: application/json</code>. Icons go in the query string:{' '}
+                <code>?icon=%F0%9F%92%B0</code>.
+              </p>
+            </details>
+            <div className="row-actions">
+              <button type="button" className="button button-small" onClick={() => void toggle(hook)}>
+                {hook.enabled ? 'Pause' : 'Resume'}
+              </button>
+              <button type="button" className="button button-small button-danger-outline" onClick={() => setDeleting(hook)}>
+                Delete
+              </button>
+            </div>
+          </li>
+        ))}
+      </ul>
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete this webhook?"
+        message={
+          <p>
+            The URL of “{deleting?.name}” stops working immediately: anything still posting to it gets 404. This cannot be undone.
+          </p>
+        }
+        confirmLabel="Delete webhook"
+        danger
+        onConfirm={() => void remove()}
+        onCancel={() => setDeleting(null)}
+      />
+    </section>
+  );
+}

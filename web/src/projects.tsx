@@ -1,0 +1,73 @@
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { get, post } from './api.ts';
+import { useToast } from './components/Toasts.tsx';
+import type { Project } from './types.ts';
+
+interface ProjectsApi {
+  projects: Project[] | null;
+  reload(): Promise<void>;
+  create(name: string): Promise<{ id: string; name: string }>;
+}
+
+const ProjectsContext = createContext<ProjectsApi | null>(null);
+const LAST_PROJECT = 'eventlog.lastProject';
+
+export function rememberProject(id: string): void {
+  try {
+    localStorage.setItem(LAST_PROJECT, id);
+  } catch {
+    // storage may be disabled; remembering is only a convenience
+  }
+}
+
+export function forgetProject(id: string): void {
+  try {
+    if (localStorage.getItem(LAST_PROJECT) === id) localStorage.removeItem(LAST_PROJECT);
+  } catch {
+    // see rememberProject
+  }
+}
+
+export function lastProject(): string | null {
+  try {
+    return localStorage.getItem(LAST_PROJECT);
+  } catch {
+    return null;
+  }
+}
+
+export function ProjectsProvider({ children }: { children: ReactNode }) {
+  const toast = useToast();
+  const [projects, setProjects] = useState<Project[] | null>(null);
+
+  const reload = useCallback(async () => {
+    try {
+      setProjects(await get<Project[]>('/api/projects'));
+    } catch (error) {
+      toast.error(error, 'Could not load projects');
+      setProjects((current) => current ?? []);
+    }
+  }, [toast]);
+
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+
+  const create = useCallback(
+    async (name: string) => {
+      const created = await post<{ id: string; name: string }>('/api/projects', { name });
+      await reload();
+      return created;
+    },
+    [reload],
+  );
+
+  const api = useMemo(() => ({ projects, reload, create }), [projects, reload, create]);
+  return <ProjectsContext.Provider value={api}>{children}</ProjectsContext.Provider>;
+}
+
+export function useProjects(): ProjectsApi {
+  const api = useContext(ProjectsContext);
+  if (!api) throw new Error('useProjects outside ProjectsProvider');
+  return api;
+}

@@ -1,0 +1,99 @@
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { ApiError, get, post, setCsrfToken, setUnauthorizedHandler } from './api.ts';
+import type { Session } from './types.ts';
+
+type SessionState =
+  | { status: 'loading' }
+  | { status: 'unreachable'; message: string }
+  | { status: 'signedOut'; setupNeeded: boolean; notice?: string }
+  | { status: 'signedIn'; session: Session };
+
+interface SessionApi {
+  state: SessionState;
+  signIn(email: string, password: string): Promise<void>;
+  setup(input: { organizationName: string; email: string; password: string }): Promise<void>;
+  signOut(): Promise<void>;
+  retry(): void;
+}
+
+const SessionContext = createContext<SessionApi | null>(null);
+
+async function loadSessionState(): Promise<SessionState> {
+  try {
+    const session = await get<Session>('/api/session', { quiet401: true });
+    setCsrfToken(session.csrfToken);
+    return { status: 'signedIn', session };
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 401) {
+      return { status: 'unreachable', message: error instanceof Error ? error.message : String(error) };
+    }
+  }
+  try {
+    const { needed } = await get<{ needed: boolean }>('/api/setup', { quiet401: true });
+    return { status: 'signedOut', setupNeeded: needed };
+  } catch {
+    // Without an answer, signing in is the safe default: setup is refused once anyone exists.
+    return { status: 'signedOut', setupNeeded: false };
+  }
+}
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [state, setState] = useState<SessionState>({ status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    let live = true;
+    loadSessionState().then((next) => live && setState(next));
+    return () => {
+      live = false;
+    };
+  }, [attempt]);
+
+  useEffect(() => {
+    setUnauthorizedHandler(() => {
+      setCsrfToken(null);
+      setState({ status: 'signedOut', setupNeeded: false, notice: 'Your session has ended. Sign in again to continue.' });
+    });
+    return () => setUnauthorizedHandler(null);
+  }, []);
+
+  const signIn = useCallback(async (email: string, password: string) => {
+    const session = await post<Session>('/api/session', { email, password }, { quiet401: true });
+    setCsrfToken(session.csrfToken);
+    setState({ status: 'signedIn', session });
+  }, []);
+
+  const setup = useCallback(async (input: { organizationName: string; email: string; password: string }) => {
+    const session = await post<Session>('/api/setup', input, { quiet401: true });
+    setCsrfToken(session.csrfToken);
+    setState({ status: 'signedIn', session });
+  }, []);
+
+  const signOut = useCallback(async () => {
+    try {
+      await post('/api/session/delete', undefined, { quiet401: true });
+    } finally {
+      setCsrfToken(null);
+      setState({ status: 'signedOut', setupNeeded: false });
+    }
+  }, []);
+
+  const api = useMemo<SessionApi>(
+    () => ({ state, signIn, setup, signOut, retry: () => setAttempt((n) => n + 1) }),
+    [state, signIn, setup, signOut],
+  );
+  return <SessionContext.Provider value={api}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): SessionApi {
+  const api = useContext(SessionContext);
+  if (!api) throw new Error('useSession outside SessionProvider');
+  return api;
+}
+
+/** The signed-in session; only for components rendered behind the sign-in gate. */
+export function useSignedIn(): Session {
+  const { state } = useSession();
+  if (state.status !== 'signedIn') throw new Error('useSignedIn while signed out');
+  return state.session;
+}

@@ -1,0 +1,149 @@
+/** Shapes of the JSON API the dashboard reads. */
+
+export interface User {
+  id: string;
+  email: string;
+}
+
+export interface Organization {
+  id: string;
+  name: string;
+}
+
+export interface Session {
+  user: User;
+  organization: Organization;
+  csrfToken: string;
+}
+
+export interface Project {
+  id: string;
+  organizationId: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface EventItem {
+  id: number;
+  projectId: string;
+  category: string;
+  title: string;
+  description: string | null;
+  icon: string | null;
+  tags: Record<string, unknown> | null;
+  metadata: unknown;
+  url: string | null;
+  user_id: string | null;
+  notify: boolean;
+  favorited: boolean;
+  createdAt: string;
+}
+
+export interface EventPage {
+  events: EventItem[];
+  nextCursor: string | null;
+}
+
+export interface CategoryCount {
+  name: string;
+  count: number;
+}
+
+export interface Insight {
+  id: number;
+  projectId: string;
+  title: string;
+  value: string;
+  icon: string | null;
+  updatedAt: string;
+}
+
+export type ChartSeries = Record<string, Array<{ day: string; count: number }>>;
+
+export interface ApiKey {
+  id: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface CreatedKey {
+  id: string;
+  key: string;
+  prefix: string;
+}
+
+export interface Hook {
+  id: string;
+  projectId: string;
+  name: string;
+  category: string;
+  enabled: boolean;
+  url: string;
+  createdAt: string;
+}
+
+export type DestinationFormat = 'json' | 'text' | 'embed';
+
+export interface DeliveryStatus {
+  ok: boolean;
+  at: string;
+  status: number | null;
+  error: string | null;
+}
+
+export interface Destination {
+  id: string;
+  projectId: string;
+  name: string;
+  url: string;
+  format: DestinationFormat;
+  enabled: boolean;
+  secret: string | null;
+  lastStatus: DeliveryStatus | null;
+  createdAt: string;
+}
+
+export interface TestResult {
+  ok: boolean;
+  status: number | null;
+  error: string | null;
+}
+
+export interface DeliveryAttempt {
+  at: string;
+  status: number | null;
+  durationMs: number | null;
+  error: string | null;
+  /** The start of the receiver's answer, when the server keeps it. */
+  response?: string | null;
+}
+
+export interface Delivery {
+  id: string;
+  /** 0 for a Test delivery. */
+  eventId: number;
+  webhookId?: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: DeliveryAttempt[];
+  createdAt: string;
+}
+
+export interface DeliveryPage {
+  deliveries: Delivery[];
+  nextCursor: string | null;
+}
+
+export interface ImportReport {
+  imported: { projects: number; events: number; insights: number };
+  idMap: Record<string, string>;
+}
+
+/** What the live stream says about a write; the client fetches the record itself. */
+export interface LiveMessage {
+  type: string;
+  organizationId: string;
+  projectId?: string;
+  id?: number | string;
+}
