@@ -8,7 +8,15 @@ export interface Running {
   pid: number;
   origin: string;
   port: number;
+  /** Why the process ended, if it has (it should not before stop()). */
+  ended(): string | null;
   stop(): Promise<void>;
+}
+
+function endWatch(child: ChildProcess): () => string | null {
+  let ended: string | null = null;
+  child.once('exit', (code, signal) => (ended = signal ? `killed by ${signal}` : `exited with code ${code}`));
+  return () => ended;
 }
 
 export async function freePort(): Promise<number> {
@@ -86,6 +94,7 @@ export async function startServer(options: ServerOptions): Promise<Running> {
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   else delete env.DATABASE_URL;
   const child = spawnLogged([...(options.nodeFlags ?? []), path.join(ROOT, 'bin/eventlog.js'), 'serve'], env, options.logFile);
+  const ended = endWatch(child);
   const stop = stopper(child, 'the server');
   try {
     // Long on purpose: the first start initialises the cluster, and a new migration may build an index.
@@ -94,7 +103,7 @@ export async function startServer(options: ServerOptions): Promise<Running> {
     await stop();
     throw error;
   }
-  return { pid: child.pid!, origin, port, stop };
+  return { pid: child.pid!, origin, port, ended, stop };
 }
 
 /** The ceiling: a bare node:http server doing one INSERT per request (bench/ceiling.ts). */
@@ -103,6 +112,7 @@ export async function startCeiling(databaseUrl: string, poolSize: number, logFil
   const origin = `http://127.0.0.1:${port}`;
   const env = { ...process.env, CEILING_DATABASE_URL: databaseUrl, CEILING_PORT: String(port), CEILING_POOL: String(poolSize) };
   const child = spawnLogged(['--import', 'tsx', path.join(ROOT, 'bench/ceiling.ts')], env, logFile);
+  const ended = endWatch(child);
   const stop = stopper(child, 'the ceiling server');
   try {
     await waitForHealth(origin, child, logFile, 60_000);
@@ -110,7 +120,7 @@ export async function startCeiling(databaseUrl: string, poolSize: number, logFil
     await stop();
     throw error;
   }
-  return { pid: child.pid!, origin, port, stop };
+  return { pid: child.pid!, origin, port, ended, stop };
 }
 
 /** Resident memory of one process (not its children: the database is excluded), in bytes. */

@@ -42,6 +42,16 @@ interface Context {
   rows: Row[];
 }
 
+/** Load against a server that must stay up: a server that ended mid-run voids the figures. */
+async function load(spec: LoadSpec, ...watched: Array<Running | null | undefined>): Promise<LoadResult[]> {
+  const results = await runLoad(spec);
+  for (const process of watched) {
+    const ended = process?.ended();
+    if (ended) throw new Error(`a process under test ${ended} during the run (pid ${process!.pid}); see the logs in .bench-data`);
+  }
+  return results;
+}
+
 /** Fastify's answer for a route that does not exist (src/http/errorHandler.ts). */
 function routeMissing(reply: { status: number; body: unknown }): boolean {
   const error = (reply.body as { error?: unknown } | null)?.error;
@@ -79,9 +89,9 @@ async function ingestSection(ctx: Context): Promise<void> {
     const sampler = kind === 'ceiling' ? null : sampleResident(server.pid);
     try {
       // The warmup runs in a load process of its own, so that the CPU meter leaves it out.
-      if (spec.warmup) await runLoad({ ...spec, duration: spec.warmup, warmup: 0 });
+      if (spec.warmup) await load({ ...spec, duration: spec.warmup, warmup: 0 }, server, ceiling);
       const meter = measureCpu({ server: server.pid, ceiling: ceiling?.pid, externalDatabase: ctx.externalDatabase });
-      const result = (await runLoad({ ...spec, warmup: 0 }))[0]!;
+      const result = (await load({ ...spec, warmup: 0 }, server, ceiling))[0]!;
       cpu[kind].push(meter.stop());
       return result;
     } finally {
@@ -201,9 +211,9 @@ async function readSection(ctx: Context, cases: ReadCase[]): Promise<void> {
       connections: options.readConnections,
       duration: options.readSeconds,
     };
-    await runLoad({ ...spec, duration: 1 }); // warmup
+    await load({ ...spec, duration: 1 }, server); // warmup
     const meter = measureCpu({ server: server.pid, externalDatabase: ctx.externalDatabase });
-    const summary = summarize(await runLoad({ ...spec, repeat: options.runs }));
+    const summary = summarize(await load({ ...spec, repeat: options.runs }, server));
     const cpu = meter.stop();
     ctx.rows.push({
       id: read.id,

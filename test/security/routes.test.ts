@@ -506,6 +506,8 @@ describe('authentication of every /api route', () => {
           assert.equal(reply.status, 401, `${label}: expected 401, got ${reply.status} ${JSON.stringify(reply.body)}`);
           assertErrorBody(reply, label);
         }
+        // Fastify answers HEAD for every GET route; it must not skip authentication.
+        if (route.method === 'GET') assert.equal((await send('HEAD', url, {})).status, 401, 'HEAD without credentials');
       });
     }
   });
