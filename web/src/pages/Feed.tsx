@@ -114,7 +114,8 @@ export function FeedPage({ projectId }: { projectId: string }) {
     try {
       setCategories(await get<CategoryCount[]>(withQuery('/api/categories', { project: projectId })));
     } catch (error) {
-      toast.error(error, 'Could not load categories');
+      // A missing project is reported once, by the events request, which also leaves the page.
+      if (!(error instanceof ApiError && error.status === 404)) toast.error(error, 'Could not load categories');
       setCategories((current) => current ?? []);
     }
   }, [projectId, toast]);
