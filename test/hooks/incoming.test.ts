@@ -322,6 +322,24 @@ describe('incoming hook: monthly event cap', () => {
     assert.equal(await usage(org.id), 3);
   });
 
+  it('events created through the API count toward the cap, and the API itself never refuses', async () => {
+    const { org, project, path } = await setup({ monthlyEventCap: 2 });
+    for (const title of ['a', 'b', 'c']) {
+      assert.equal((await org.post('/api/events', { project, category: 'c', title })).status, 201);
+    }
+    assert.equal(await usage(org.id), 3);
+    assert.equal((await send(path, { body: 'over the cap' })).status, 429);
+    assert.equal((await events(org, project)).length, 3);
+    assert.equal(await usage(org.id), 3);
+  });
+
+  it('imported events do not count toward the cap', async () => {
+    const { org, path } = await setup({ monthlyEventCap: 1 });
+    const imported = await org.post('/api/import', { version: 1, projects: [{ name: 'restored', events: [{ category: 'c', title: 'old' }] }] });
+    assert.equal(imported.status, 200);
+    assert.equal((await send(path, { body: 'first of the month' })).status, 201);
+  });
+
   it('the cap belongs to the organization, not to one hook or project', async () => {
     const { org, path } = await setup({ monthlyEventCap: 1 });
     const otherProject = await org.project('Second');

@@ -66,27 +66,55 @@ export interface InsertedEvent {
 }
 
 /**
+ * How a write counts against the organization's monthly event cap (organization_usage, per UTC
+ * month): `count` (the API: counted, never refused), `capped` (incoming hooks: an organization's
+ * drafts are written only if all of them fit under its cap), `none` (import: a restore, not new
+ * events).
+ */
+export type UsageMode = 'count' | 'capped' | 'none';
+
+/**
  * Writes a batch of events in one statement: the events, their new categories, the per-day
- * counts charts read, and (when `fanOut`) the outbox rows of notify events. A draft whose
- * project is not one of its organization's is skipped: it has no row in the result.
+ * counts charts read, the organization's monthly usage, and (when `fanOut`) the outbox rows of
+ * notify events. A draft whose project is not one of its organization's, or (`capped`) whose
+ * organization is at its cap, is skipped: it has no row in the result.
  */
 export async function insertEvents(
   sql: Db,
   drafts: Array<EventDraft & { organizationId: string }>,
-  { fanOut = true }: { fanOut?: boolean } = {},
+  { fanOut = true, usage = 'count' }: { fanOut?: boolean; usage?: UsageMode } = {},
 ): Promise<InsertedEvent[]> {
+  const capOf = (organizationId: ReturnType<typeof sql>) =>
+    sql`(SELECT coalesce(o.monthly_event_cap, 2147483647) FROM organizations o WHERE o.id = ${organizationId})`;
   const rows = await sql<{ ord: number; id: number; createdMicros: string }[]>`
     WITH input AS (
       SELECT * FROM json_to_recordset(${batchDocument(drafts)}::text::json) AS t(
         ord int, organization_id text, project_id text, category text, title text, description text, icon text,
         tags json, metadata json, url text, user_id text, notify bool, created_us int8)
     ),
+    valid AS (
+      SELECT i.* FROM input i JOIN projects p ON p.id = i.project_id AND p.organization_id = i.organization_id
+    ),
+    -- Runs before any other write (owned reads its result), so every writer locks an
+    -- organization's usage row first and rollup rows after it: paths cannot deadlock.
+    monthly_usage AS (
+      INSERT INTO organization_usage AS u (organization_id, month, events)
+      SELECT v.organization_id, date_trunc('month', now() AT TIME ZONE 'UTC')::date, count(*)::int
+      FROM valid v WHERE ${usage !== 'none'}
+      GROUP BY v.organization_id
+      ${usage === 'capped' ? sql`HAVING count(*) <= ${capOf(sql`v.organization_id`)}` : sql``}
+      ORDER BY 1
+      ON CONFLICT (organization_id, month) DO UPDATE SET events = u.events + excluded.events
+      ${usage === 'capped' ? sql`WHERE u.events::int8 + excluded.events <= ${capOf(sql`u.organization_id`)}` : sql``}
+      RETURNING organization_id
+    ),
     owned AS MATERIALIZED (
-      SELECT nextval(pg_get_serial_sequence('events', 'id'))::int AS id, i.*,
-             coalesce(timestamptz 'epoch' + i.created_us * interval '1 microsecond', now()) AS created_at
-      FROM input i JOIN projects p ON p.id = i.project_id AND p.organization_id = i.organization_id
+      SELECT nextval(pg_get_serial_sequence('events', 'id'))::int AS id, v.*,
+             coalesce(timestamptz 'epoch' + v.created_us * interval '1 microsecond', now()) AS created_at
+      FROM valid v
+      WHERE ${usage === 'none'} OR v.organization_id IN (SELECT organization_id FROM monthly_usage)
       -- nextval runs after this sort, so ids follow the batch order (the join alone reverses it).
-      ORDER BY i.ord
+      ORDER BY v.ord
     ),
     new_events AS (
       INSERT INTO events (id, project_id, category, title, description, icon, tags, metadata, url, user_id,

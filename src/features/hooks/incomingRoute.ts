@@ -67,7 +67,6 @@ export default async function incomingHookRoute(app: App) {
         request: { headers: request.headers, query: request.query as Record<string, unknown>, body: request.body as Buffer | undefined },
       },
     });
-    if (!event) return bareNotFound(reply);
     return reply.status(201).send(event);
   };
 

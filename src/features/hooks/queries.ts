@@ -86,23 +86,6 @@ export async function findEnabledHookByTokenHash(sql: Sql, tokenHash: Buffer): P
   return row;
 }
 
-/**
- * Counts one event against the organization's cap for this UTC month, unless that would pass the
- * cap. Run inside the event's transaction: the row lock serialises concurrent requests, and a
- * rollback takes the count back. False when the cap is reached.
- */
-export async function countMonthlyEvent(tx: TransactionSql, organizationId: string): Promise<boolean> {
-  const rows = await tx`
-    WITH org AS (SELECT id, monthly_event_cap AS cap FROM organizations WHERE id = ${organizationId})
-    INSERT INTO organization_usage AS u (organization_id, month, events)
-    SELECT org.id, date_trunc('month', now() AT TIME ZONE 'UTC')::date, 1 FROM org
-    WHERE org.cap IS NULL OR org.cap >= 1
-    ON CONFLICT (organization_id, month) DO UPDATE SET events = u.events + 1
-    WHERE u.events < coalesce((SELECT cap FROM org), 2147483647)
-    RETURNING u.events`;
-  return rows.length === 1;
-}
-
 export async function insertSettingIfAbsent(sql: Sql, key: string, value: string): Promise<void> {
   await sql`INSERT INTO settings (key, value) VALUES (${key}, ${value}) ON CONFLICT (key) DO NOTHING`;
 }

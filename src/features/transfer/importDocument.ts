@@ -30,7 +30,7 @@ async function writeEvents(tx: TransactionSql, organizationId: string, plan: Pro
   const send = (start: number) => {
     const drafts = plan.events.slice(start, start + IMPORT_CHUNK).map((draft) => ({ ...draft, organizationId }));
     // Imported history is not news: notify events are stored as such but not fanned out.
-    const pending = insertEvents(tx, drafts, { fanOut: false });
+    const pending = insertEvents(tx, drafts, { fanOut: false, usage: 'none' });
     // Awaited below; this only keeps a chunk queued behind a failed one from being "unhandled".
     pending.catch(() => {});
     return pending;
