@@ -64,8 +64,13 @@ export function FeedPage({ projectId }: { projectId: string }) {
   eventsRef.current = events;
   const cursorRef = useRef(nextCursor);
   cursorRef.current = nextCursor;
-  const pendingRef = useRef(pending);
-  pendingRef.current = pending;
+  // Written with the state, not from it at render: a scroll that comes before the next render
+  // must already see a new event waiting.
+  const pendingRef = useRef(0);
+  const setPendingCount = useCallback((count: number) => {
+    pendingRef.current = count;
+    setPending(count);
+  }, []);
   /** Bumped whenever the filters change: answers for older filters are dropped. */
   const generation = useRef(0);
   const loadingMoreRef = useRef(false);
@@ -85,7 +90,7 @@ export function FeedPage({ projectId }: { projectId: string }) {
     const controller = new AbortController();
     setStatus('loading');
     setLoadError(null);
-    setPending(0);
+    setPendingCount(0);
     get<EventPage>(eventsUrl({ projectId, category, search }, null), { signal: controller.signal }).then(
       (page) => {
         if (current !== generation.current) return;
@@ -168,22 +173,23 @@ export function FeedPage({ projectId }: { projectId: string }) {
 
   const showPending = useCallback(() => {
     window.scrollTo({ top: 0 });
-    setPending(0);
+    setPendingCount(0);
     void refreshTop();
-  }, [refreshTop]);
+  }, [refreshTop, setPendingCount]);
 
   // Reaching the top by hand while new events wait loads them: nothing moves under the reader.
+  // The listener stays attached for the page's life, so a scroll that follows an event before
+  // React has rendered it is not missed.
   useEffect(() => {
-    if (pending === 0) return;
     const onScroll = () => {
       if (isAtTop() && pendingRef.current > 0) {
-        setPending(0);
+        setPendingCount(0);
         void refreshTop();
       }
     };
     window.addEventListener('scroll', onScroll, { passive: true });
     return () => window.removeEventListener('scroll', onScroll);
-  }, [pending, refreshTop]);
+  }, [refreshTop, setPendingCount]);
 
   useLive((message) => {
     switch (message.type) {
@@ -191,7 +197,7 @@ export function FeedPage({ projectId }: { projectId: string }) {
       case 'import.completed':
         scheduleCategories();
         if (isAtTop() && pendingRef.current === 0) void refreshTop();
-        else setPending((count) => count + 1);
+        else setPendingCount(pendingRef.current + 1);
         break;
       case 'event.deleted': {
         const id = Number(message.id);
