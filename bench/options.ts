@@ -26,6 +26,8 @@ export interface BenchOptions {
   reload: boolean;
   /** Start the server with --cpu-prof; the profile lands in .bench-data/profiles. */
   profile: boolean;
+  /** Extra Node flags for the server process. */
+  nodeFlags: string[];
 }
 
 export const USAGE = `Usage: npm run bench -- [options]
@@ -41,6 +43,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --ingest-targets <l>  comma-separated subset of: ${INGEST_TARGETS.join(', ')} (default all)
   --reload              load the data set again even if one of that size exists
   --profile             run the server with --cpu-prof (written to .bench-data/profiles)
+  --node-flags=<flags>  extra Node flags for the server, e.g. --node-flags=--max-semi-space-size=2
 
 DATABASE_URL, when set, is used instead of the embedded PostgreSQL (give it a database of its own:
 the data set is loaded into it and indexes of the events table are rebuilt during a load).`;
@@ -70,6 +73,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
       'ingest-targets': { type: 'string' },
       reload: { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
+      'node-flags': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -109,5 +113,6 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
     ingestTargets,
     reload: values.reload,
     profile: values.profile,
+    nodeFlags: values['node-flags']?.split(/\s+/).filter(Boolean) ?? [],
   };
 }

@@ -15,7 +15,7 @@ import { type Dataset, api, createProject, cursorAt, ensureDataset, removeScratc
 import { type CpuShares, measureCpu, medianShares } from './cpu.ts';
 import { type LoadResult, type LoadSpec, ROOT, median, runLoad, summarize } from './measure.ts';
 import { type BenchOptions, USAGE, parseOptions } from './options.ts';
-import { type Running, sampleResident, startCeiling, startServer } from './processes.ts';
+import { type Running, residentBytes, sampleResident, startCeiling, startServer } from './processes.ts';
 import { type Header, type Row, formatTable, thousands } from './report.ts';
 import { COMMON_TERM, FILTER_CATEGORY, RARE_TERM } from './vocabulary.ts';
 
@@ -38,6 +38,8 @@ interface Context {
   databaseUrl: string;
   externalDatabase: boolean;
   dataset: Dataset;
+  /** The server's RSS before any measured load. */
+  idleRss: number;
   workDir: string;
   rows: Row[];
 }
@@ -85,8 +87,9 @@ async function ingestSection(ctx: Context): Promise<void> {
   const runs = { ceiling: [] as LoadResult[], api: [] as LoadResult[], hook: [] as LoadResult[] };
   const cpu = { ceiling: [] as Array<CpuShares | null>, api: [] as Array<CpuShares | null>, hook: [] as Array<CpuShares | null> };
   let rss = 0;
+  let ceilingRss = 0;
   const measured = async (kind: 'ceiling' | 'api' | 'hook', spec: LoadSpec) => {
-    const sampler = kind === 'ceiling' ? null : sampleResident(server.pid);
+    const sampler = sampleResident(kind === 'ceiling' ? ceiling!.pid : server.pid);
     try {
       // The warmup runs in a load process of its own, so that the CPU meter leaves it out.
       if (spec.warmup) await load({ ...spec, duration: spec.warmup, warmup: 0 }, server, ceiling);
@@ -95,7 +98,9 @@ async function ingestSection(ctx: Context): Promise<void> {
       cpu[kind].push(meter.stop());
       return result;
     } finally {
-      if (sampler) rss = Math.max(rss, sampler.stop() ?? 0);
+      const max = sampler.stop() ?? 0;
+      if (kind === 'ceiling') ceilingRss = Math.max(ceilingRss, max);
+      else rss = Math.max(rss, max);
     }
   };
   try {
@@ -170,13 +175,15 @@ async function ingestSection(ctx: Context): Promise<void> {
     });
   }
   if (rss > 0) {
+    const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+    const reference = [`${mb(ctx.idleRss)} idle before`, ceilingRss ? `ceiling process ${mb(ceilingRss)}` : ''].filter(Boolean).join('; ');
     ctx.rows.push({
       id: 'ingest.rss',
       label: 'Server RSS during ingest (max)',
-      result: `${(rss / 1024 / 1024).toFixed(0)} MB`,
+      result: `${mb(rss)} (${reference})`,
       target: '≤ 200 MB',
       met: rss <= 200 * 1024 * 1024,
-      data: { bytes: rss },
+      data: { bytes: rss, idleBytes: ctx.idleRss, ceilingBytes: ceilingRss },
     });
   }
 }
@@ -282,6 +289,7 @@ async function exportRow(ctx: Context): Promise<void> {
   const label = 'Export, whole organization';
   const once = async () => {
     const sampler = sampleResident(server.pid);
+    const meter = measureCpu({ server: server.pid, externalDatabase: ctx.externalDatabase });
     const started = performance.now();
     const response = await fetch(`${server.origin}/api/export`, { headers: { authorization: `Bearer ${dataset.key}` } });
     let bytes = 0;
@@ -291,7 +299,7 @@ async function exportRow(ctx: Context): Promise<void> {
       if (response.status !== 200 && text.length < 500) text += Buffer.from(chunk).toString();
     }
     const seconds = (performance.now() - started) / 1000;
-    return { status: response.status, text, bytes, seconds, rss: sampler.stop() ?? 0 };
+    return { status: response.status, text, bytes, seconds, rss: sampler.stop() ?? 0, cpu: meter.stop() };
   };
   log(`${label}: up to ${ctx.options.runs} runs`);
   const first = await once();
@@ -307,7 +315,8 @@ async function exportRow(ctx: Context): Promise<void> {
     id: 'export',
     label: `${label} (${thousands(dataset.events)} events)`,
     result: `${seconds.toFixed(2)} s, ${thousands(megabytes)} MB, ${thousands(dataset.events / seconds)} events/s, RSS ${thousands(Math.max(...runs.map((r) => r.rss)) / 1024 / 1024)} MB`,
-    data: { seconds, megabytes, runs },
+    cpu: medianShares(runs.map((r) => r.cpu)),
+    data: { seconds, megabytes, runs: runs.map(({ text: _text, ...run }) => run) },
   });
 }
 
@@ -317,6 +326,8 @@ async function importRow(ctx: Context): Promise<void> {
   const document = importDocument(options.importEvents);
   const payload = new Blob([new Uint8Array(document)]);
   const once = async () => {
+    const sampler = sampleResident(server.pid);
+    const meter = measureCpu({ server: server.pid, externalDatabase: ctx.externalDatabase });
     const started = performance.now();
     const response = await fetch(`${server.origin}/api/import`, {
       method: 'POST',
@@ -324,7 +335,8 @@ async function importRow(ctx: Context): Promise<void> {
       body: payload,
     });
     const text = await response.text();
-    return { status: response.status, text, seconds: (performance.now() - started) / 1000 };
+    const seconds = (performance.now() - started) / 1000;
+    return { status: response.status, text, seconds, rss: sampler.stop() ?? 0, cpu: meter.stop() };
   };
   log(`${label} (${thousands(document.byteLength / 1024 / 1024)} MB): up to ${options.runs} runs`);
   const runs = await repeated(options.runs, async () => {
@@ -345,9 +357,10 @@ async function importRow(ctx: Context): Promise<void> {
   ctx.rows.push({
     id: 'import',
     label,
-    result: `${seconds.toFixed(2)} s, ${thousands(options.importEvents / seconds)} events/s`,
+    result: `${seconds.toFixed(2)} s, ${thousands(options.importEvents / seconds)} events/s, RSS ${thousands(Math.max(...runs.map((r) => r.rss)) / 1024 / 1024)} MB`,
     target: options.importEvents === 100_000 ? '≤ 4 s' : undefined,
     met: options.importEvents === 100_000 ? seconds <= 4 : undefined,
+    cpu: medianShares(runs.map((r) => r.cpu)),
     data: { seconds, megabytes: document.byteLength / 1024 / 1024, runs: runs.map((r) => r.seconds) },
   });
 }
@@ -400,13 +413,15 @@ async function main(): Promise<void> {
   const profileDir = path.join(BENCH_DATA, 'profiles');
   if (options.profile) await fs.mkdir(profileDir, { recursive: true });
 
+  // The server runs as `npm start` runs it: compiled, when the sources compile.
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-server.js'), '--if-stale'], { stdio: 'inherit' });
   log(`starting the server (${externalUrl ? `DATABASE_URL ${describeUrl(externalUrl)}` : `embedded PostgreSQL in ${path.relative(ROOT, workDir)}`})`);
   const server = await startServer({
     dataDir: workDir,
     databaseUrl: externalUrl,
     timeZone,
     logFile: path.join(workDir, 'server.log'),
-    nodeFlags: options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    nodeFlags: [...options.nodeFlags, ...(options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
   });
   let sql: postgres.Sql | undefined;
   const rows: Row[] = [];
@@ -437,9 +452,10 @@ async function main(): Promise<void> {
       method:
         `median of ${options.runs} run(s); ingest ${options.ingestConnections} connections × ${options.ingestSeconds} s; ` +
         `reads ${options.readConnections} connection(s) × ${options.readSeconds} s; load generator autocannon in its own process`,
-      revision: revision(),
+      revision: revision() + (options.nodeFlags.length ? `; server node flags: ${options.nodeFlags.join(' ')}` : ''),
     };
-    const ctx: Context = { options, server, sql, databaseUrl, externalDatabase: Boolean(externalUrl), dataset, workDir, rows };
+    const idleRss = residentBytes(server.pid) ?? 0;
+    const ctx: Context = { options, server, sql, databaseUrl, externalDatabase: Boolean(externalUrl), dataset, idleRss, workDir, rows };
 
     if (options.sections.has('ingest')) {
       await ingestSection(ctx);

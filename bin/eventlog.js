@@ -1,10 +1,16 @@
 #!/usr/bin/env node
-// The `eventlog` command. Sources are TypeScript, loaded through tsx: there is no build step.
-import { register } from 'tsx/esm/api';
+// The `eventlog` command. It runs the compiled server in dist/ when that matches the sources
+// (`npm start` and postinstall compile it), and otherwise the TypeScript sources through tsx.
+import { distIsCurrent } from '../scripts/serverBuild.js';
 
-register();
+let entry = '../dist/cli/main.js';
+if (!distIsCurrent()) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  entry = '../src/cli/main.ts';
+}
 try {
-  const { main } = await import('../src/cli/main.ts');
+  const { main } = await import(entry);
   await main(process.argv.slice(2));
 } catch (error) {
   // A failed start (database unreachable, DATA_DIR in use) is a message for a person, not a

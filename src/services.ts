@@ -5,6 +5,8 @@ import { Bus } from './db/bus.ts';
 import type { Sql } from './db/client.ts';
 import { DeliveryWorker } from './features/destinations/deliveryWorker.ts';
 import { IngestBatcher } from './features/events/ingestBatcher.ts';
+import { SearchIndexCleaner } from './features/events/searchIndexCleaner.ts';
+import { HookResolver } from './features/hooks/hookResolver.ts';
 import { KeyAuthenticator } from './features/keys/keyAuthenticator.ts';
 
 /** Wires the long-lived services around an open pool; `listen` subscribes to other processes. */
@@ -16,17 +18,22 @@ export async function createServices(
 ): Promise<{ services: Services; close(): Promise<void> }> {
   const bus = new Bus(sql, (err, message) => log.warn({ err }, message));
   if (listen) await bus.start();
-  const ingest = new IngestBatcher(sql);
+  const cleaner = new SearchIndexCleaner(sql);
+  const ingest = new IngestBatcher(sql, { cleaner });
+  // Incoming hooks refuse events over the monthly cap (the API only counts them).
+  const hookIngest = new IngestBatcher(sql, { cleaner, usage: 'capped' });
+  const hooks = new HookResolver(sql, bus);
   const keys = new KeyAuthenticator(sql, bus, (err, message) => log.error({ err }, message));
   // Built here, started by the server only: a command or a test must not send anyone's webhooks.
   const deliveries = new DeliveryWorker({ sql, bus, config, log });
-  const services: Services = { sql, bus, config, log, ingest, keys, deliveries };
+  const services: Services = { sql, bus, config, log, ingest, hookIngest, hooks, keys, deliveries };
   return {
     services,
     close: async () => {
       await deliveries.stop();
-      await ingest.drain();
+      await Promise.all([ingest.drain(), hookIngest.drain()]);
       keys.close();
+      hooks.close();
       await bus.close();
     },
   };

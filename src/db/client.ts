@@ -25,6 +25,8 @@ export function createClient(url: string, options: ClientOptions = {}): Sql {
     onnotice: () => {},
     connection: {
       application_name: 'eventlog',
+      // `date::text` is then always YYYY-MM-DD (charts), whatever the server's default.
+      DateStyle: 'ISO, YMD',
       ...(options.timeZone ? { TimeZone: options.timeZone } : {}),
     },
     transform: { undefined: null },

@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { before, describe, it } from 'node:test';
+import { Bus } from '../../src/db/bus.ts';
+import { createClient } from '../../src/db/client.ts';
+import { HookResolver } from '../../src/features/hooks/hookResolver.ts';
 import { type Reply, type TestOrg, useTestApp } from '../helpers.ts';
 
 const t = useTestApp();
@@ -216,6 +219,45 @@ describe('incoming hook: unknown, paused and deleted tokens', () => {
     await other.org.post(`/api/hooks/${other.hook.id}/resume`);
     assert.equal((await send(other.path, { body: 'back' })).status, 201);
     assert.ok(hook.id);
+  });
+});
+
+describe('incoming hook: the token cache', () => {
+  it('a hook paused or deleted after use stops at once in this process', async () => {
+    const paused = await setup();
+    const deleted = await setup();
+    assert.equal((await send(paused.path, { body: 'first' })).status, 201);
+    assert.equal((await send(deleted.path, { body: 'first' })).status, 201);
+    await paused.org.post(`/api/hooks/${paused.hook.id}/pause`);
+    await deleted.org.post(`/api/hooks/${deleted.hook.id}/delete`);
+    assert.equal((await send(paused.path, { body: 'second' })).status, 404);
+    assert.equal((await send(deleted.path, { body: 'second' })).status, 404);
+    await paused.org.post(`/api/hooks/${paused.hook.id}/resume`);
+    assert.equal((await send(paused.path, { body: 'third' })).status, 201);
+    assert.deepEqual((await events(paused.org, paused.project)).map((e) => e.title).sort(), ['first', 'third']);
+  });
+
+  it('another process forgets a paused hook as soon as it hears of it', async () => {
+    const { org, hook, path } = await setup();
+    const token = path.slice('/hook/'.length);
+    // A second process: its own pool, bus and resolver on the same database.
+    const sql = createClient(t.services.config.databaseUrl!, { max: 2 });
+    const bus = new Bus(sql, () => {});
+    await bus.start();
+    const resolver = new HookResolver(sql, bus);
+    try {
+      assert.equal((await resolver.resolve(token))?.id, hook.id);
+      await org.post(`/api/hooks/${hook.id}/pause`);
+      const deadline = Date.now() + 5000;
+      while ((await resolver.resolve(token)) !== null) {
+        assert.ok(Date.now() < deadline, 'the other process still accepts the paused hook');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      resolver.close();
+      await bus.close();
+      await sql.end();
+    }
   });
 });
 

@@ -39,5 +39,6 @@ export async function getCharts({ ctx, input }: VerbArgs<Static<typeof ChartsQue
     if (!series) byCategory.set(row.category, (series = []));
     series.push({ day: row.day, count: row.count });
   }
-  return Object.fromEntries(byCategory);
+  // Categories in name order, so the document does not depend on which one was busiest first.
+  return Object.fromEntries([...byCategory].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

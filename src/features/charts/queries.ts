@@ -9,21 +9,27 @@ export interface DayCountRow {
 }
 
 /**
- * Per-category, per-day counts of the last `days` days up to today, read from the rollup only.
- * `current_date` is in the session's time zone, which the client sets to the configured one.
- * Rows emptied by deletes (count 0) are left out.
+ * Per-category, per-day counts of the last `days` days up to today, read from the rollup only,
+ * oldest first. `current_date` is in the session's time zone, which the client sets to the
+ * configured one. Rows emptied by deletes (count 0) are left out.
+ *
+ * Ordered by day alone, which both indexes of the rollup hand over without a sort; the caller
+ * groups by category. Ordering by (category, day) made the driver's prepared (generic) plan
+ * expect 37 rows and sort 7,300 of them for a year: 13 ms instead of 4 (decision 031). The
+ * organization check is a one-time filter rather than a join for the same reason.
  */
 export function selectDayCounts(
   sql: Db,
   q: { organizationId: string; projectId: string; days: number; category?: string },
 ): Promise<DayCountRow[]> {
   return sql<DayCountRow[]>`
-    SELECT c.category, to_char(c.day, 'YYYY-MM-DD') AS day, c.count
-    FROM event_daily_counts c JOIN projects p ON p.id = c.project_id
-    WHERE c.project_id = ${q.projectId} AND p.organization_id = ${q.organizationId}
+    SELECT c.category, c.day::text AS day, c.count
+    FROM event_daily_counts c
+    WHERE c.project_id = ${q.projectId}
+      AND EXISTS (SELECT 1 FROM projects p WHERE p.id = ${q.projectId} AND p.organization_id = ${q.organizationId})
       AND c.day > current_date - ${q.days}::int AND c.day <= current_date AND c.count > 0
       ${q.category !== undefined ? sql`AND c.category = ${q.category}` : sql``}
-    ORDER BY c.category, c.day`;
+    ORDER BY c.day`;
 }
 
 /** The zone `event_daily_counts.day` was bucketed in, if recorded. */

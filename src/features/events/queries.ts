@@ -142,6 +142,19 @@ export async function insertEvents(
   return rows;
 }
 
+/**
+ * Moves the search index's pending entries into the index proper, off the request path. Without
+ * it the insert that finds the pending list full (gin_pending_list_limit, 4 MB) does the merge
+ * itself, and its whole batch waits tens of milliseconds. Null when there is no such index
+ * (pg_trgm missing).
+ */
+export async function cleanSearchPendingList(sql: Db): Promise<number | null> {
+  const [row] = await sql<{ pages: string | null }[]>`
+    SELECT CASE WHEN to_regclass('events_search') IS NOT NULL
+                THEN gin_clean_pending_list(to_regclass('events_search'))::text END AS pages`;
+  return row?.pages == null ? null : Number(row.pages);
+}
+
 export interface FeedQuery {
   organizationId: string;
   projectId: string;

@@ -6,6 +6,7 @@ import { deleteHook as removeHook } from './queries.ts';
 export async function deleteHook({ ctx, input }: VerbArgs<{ hookId: string }>): Promise<{ id: string; deleted: true }> {
   const row = await removeHook(ctx.services.sql, ctx.organizationId, input.hookId);
   if (!row) throw new NotFound('Incoming webhook');
+  ctx.services.hooks.evict(row.id);
   ctx.services.bus.announce({ type: 'hook.deleted', organizationId: ctx.organizationId, projectId: row.projectId, id: row.id });
   return { id: row.id, deleted: true };
 }

@@ -2,7 +2,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../app.ts';
 import { errors } from '../../http/schemas.ts';
 import { Event } from '../events/schemas.ts';
-import { findHookByToken } from './findHookByToken.ts';
 import type { ActiveHook } from './queries.ts';
 import { receiveHookEvent } from './receiveHookEvent.ts';
 import { TokenParams } from './schemas.ts';
@@ -39,7 +38,7 @@ export default async function incomingHookRoute(app: App) {
   // The token is checked before the body is read: an unknown token costs no upload.
   app.addHook('onRequest', async (request, reply) => {
     const { token } = request.params as { token: string };
-    request.incomingHook = await findHookByToken({ services, input: { token } });
+    request.incomingHook = await services.hooks.resolve(token);
     if (!request.incomingHook) return bareNotFound(reply);
   });
 

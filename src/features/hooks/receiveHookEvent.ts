@@ -1,16 +1,15 @@
 import type { Services } from '../../context.ts';
 import { TooManyRequests } from '../../http/errors.ts';
 import { type EventObject, eventFromDraft } from '../events/eventObject.ts';
-import { insertEvents } from '../events/queries.ts';
 import { validateEventInput } from '../events/validateEventInput.ts';
 import { type HookRequest, hookEventInput } from './hookEventInput.ts';
 import type { ActiveHook } from './queries.ts';
 
 /**
  * Creates the event a hook request describes. The input is checked before anything is written;
- * the monthly cap is checked and counted by the statement that writes the event (the usage row's
- * lock serialises concurrent requests), so a refused request counts nothing and creates nothing,
- * and concurrent requests cannot pass the cap together. Projects are never deleted, so an active
+ * the monthly cap is checked and counted by the statement that writes the event (group commit,
+ * the usage row's lock serialising concurrent statements), so a refused request counts nothing
+ * and creates nothing, and concurrent requests cannot pass the cap together. Projects are never deleted, so an active
  * hook's project exists: a draft the statement skipped was refused by the cap.
  */
 export async function receiveHookEvent({
@@ -22,7 +21,7 @@ export async function receiveHookEvent({
 }): Promise<EventObject> {
   const { hook } = input;
   const draft = validateEventInput(hookEventInput({ projectId: hook.projectId, category: hook.category }, input.request));
-  const [inserted] = await insertEvents(services.sql, [{ ...draft, organizationId: hook.organizationId }], { usage: 'capped' });
+  const inserted = await services.hookIngest.insert({ ...draft, organizationId: hook.organizationId });
   if (!inserted) throw new TooManyRequests('This organization has reached its monthly event cap');
   // Same announcement as POST /api/events: live feeds refresh and delivery workers wake up.
   services.bus.announce({ type: 'event.created', organizationId: hook.organizationId, projectId: hook.projectId, id: inserted.id });

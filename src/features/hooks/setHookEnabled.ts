@@ -9,6 +9,8 @@ export async function setHookEnabled({ ctx, input }: VerbArgs<{ hookId: string; 
   const { sql, config } = ctx.services;
   const row = await updateEnabled(sql, ctx.organizationId, input.hookId, input.enabled);
   if (!row) throw new NotFound('Incoming webhook');
+  // Evicted here before answering; other processes hear of it through the bus.
+  ctx.services.hooks.evict(row.id);
   ctx.services.bus.announce({ type: 'hook.updated', organizationId: ctx.organizationId, projectId: row.projectId, id: row.id });
   return hookFromRow(row, config.baseUrl, await hookTokenKey(sql));
 }
