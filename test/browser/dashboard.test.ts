@@ -367,6 +367,23 @@ describe('dashboard in a browser', { skip: missingBrowser }, () => {
     assert.deepEqual(pageErrors, []);
   });
 
+  it('opens at the event a notification links to, and marks it', async () => {
+    const found = await api('GET', `/api/events?project=${projectId}&search=${encodeURIComponent('Filler event 5')}`);
+    const target = found.body.events.find((event: { title: string }) => event.title === 'Filler event 5');
+    assert.ok(target, 'the filler event exists');
+    await page.goto(`${base}/app/p/${projectId}?event=${target.id}`);
+    const card = page.locator(`article[data-event-id="${target.id}"]`);
+    await card.waitFor();
+    await page.waitForFunction((id) => {
+      const box = document.querySelector(`article[data-event-id="${id}"]`)?.getBoundingClientRect();
+      return box !== undefined && box.top >= 0 && box.bottom <= window.innerHeight;
+    }, target.id);
+    assert.ok(Number(await page.evaluate('window.scrollY')) > 0, 'the feed scrolled to it');
+    assert.equal(await card.getAttribute('aria-current'), 'true');
+    assert.equal(await page.locator('article[aria-current]').count(), 1, 'only that event is marked');
+    await shot(page, '06b-linked-event');
+  });
+
   it('keeps insight cards up to date live', async () => {
     await page.getByRole('link', { name: 'Insights' }).click();
     await page.getByRole('heading', { name: 'Insights' }).waitFor();

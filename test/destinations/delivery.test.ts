@@ -363,6 +363,35 @@ describe('durability', () => {
     assert.equal((await settled(org, destination.id))[0]?.status, 'succeeded');
   });
 
+  it('prunes finished deliveries past their keep time; pending and recent ones stay', async (tc) => {
+    const { org, project, receiver, destination } = await setup(tc, 'text');
+    const sender = startWorker(t, [org.id]);
+    await notify(org, project, { title: 'old' });
+    await notify(org, project, { title: 'recent' });
+    await receiver.waitFor(2);
+    await settled(org, destination.id, 2);
+    await sender.stop();
+    const fanOutOnly = startWorker(t, [org.id], { concurrency: 0 });
+    await notify(org, project, { title: 'old and still pending' });
+    await waitUntil(async () => (await deliveries(org, destination.id)).length === 3, 5000, 'the fan-out');
+    await fanOutOnly.stop();
+
+    const byTitle = new Map<string, string>();
+    for (const delivery of await deliveries(org, destination.id)) {
+      const [event] = await t.services.sql<{ title: string }[]>`SELECT title FROM events WHERE id = ${delivery.eventId}`;
+      byTitle.set(event?.title ?? '', delivery.id);
+    }
+    const aged = [byTitle.get('old'), byTitle.get('old and still pending')] as string[];
+    await t.services.sql`UPDATE deliveries SET created_at = now() - interval '2 days' WHERE id = ANY(${aged}::text[])`;
+
+    worker(tc, [org], { concurrency: 0, keepFinishedMs: 24 * 3600_000 });
+    await waitUntil(async () => (await deliveries(org, destination.id)).length === 2, 5000, 'the old delivery to be pruned');
+    const kept = (await deliveries(org, destination.id)).map((delivery) => delivery.id).sort();
+    assert.deepEqual(kept, [byTitle.get('recent'), byTitle.get('old and still pending')].sort());
+    const [orphans] = await t.services.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM delivery_attempts WHERE delivery_id = ${byTitle.get('old') ?? ''}`;
+    assert.equal(orphans?.n, 0, 'its attempts went with it');
+  });
+
   it('several workers share the queue and none sends a delivery twice', async (tc) => {
     const { org, project, receiver } = await setup(tc, 'json');
     for (let i = 0; i < 3; i++) worker(tc, [org], { concurrency: 4 });

@@ -28,6 +28,7 @@ import {
   claimOutbox,
   deleteOutbox,
   insertDeliveries,
+  pruneFinishedDeliveries,
   recordAttempt,
   selectEnabledDestinations,
   selectEvents,
@@ -60,6 +61,8 @@ export interface DeliveryWorkerOptions {
    * and each runs its own worker with its own settings, which must not take the others' work.
    */
   onlyOrganizations?: ReadonlySet<string>;
+  /** How long a finished delivery and its attempts stay in the log. Default 30 days. */
+  keepFinishedMs?: number;
 }
 
 /** What one attempt came to; the Test action answers with it. */
@@ -74,6 +77,11 @@ const FAN_OUT_BATCH = 100;
 /** Announcements arrive with every event written; a burst of them costs one pass, not one each. */
 const WAKE_DEBOUNCE_MS = 20;
 const USER_AGENT = 'Eventlog-Webhooks/1.0';
+const KEEP_FINISHED_MS = 30 * 24 * 3600_000;
+/** The delivery log is pruned on the first pass and then at most this often. */
+const PRUNE_EVERY_MS = 3600_000;
+/** Rows per DELETE, so that pruning a long backlog never holds many locks at once. */
+const PRUNE_BATCH = 1000;
 
 /**
  * Moves notify events from the outbox to their receivers, durably. A fan-out pass turns each
@@ -94,6 +102,8 @@ export class DeliveryWorker {
   private readonly ca: string | Buffer | undefined;
   private readonly scope: ReadonlySet<string> | undefined;
   private readonly pushAgent: https.Agent;
+  private readonly keepFinishedMs: number;
+  private nextPruneAt = 0;
 
   private started = false;
   private stopped = false;
@@ -117,6 +127,7 @@ export class DeliveryWorker {
     this.concurrency = options.concurrency ?? 16;
     this.ca = options.ca;
     this.scope = options.onlyOrganizations;
+    this.keepFinishedMs = options.keepFinishedMs ?? KEEP_FINISHED_MS;
     this.pushAgent = new https.Agent({
       ...(deps.config.allowPrivateWebhookUrls ? {} : { lookup: guardedLookup }),
       ...(this.ca ? { ca: this.ca } : {}),
@@ -188,9 +199,17 @@ export class DeliveryWorker {
     try {
       while (!this.stopped && (await this.fanOut()) === FAN_OUT_BATCH);
       while (!this.stopped && (await this.claimAndSend()));
+      if (Date.now() >= this.nextPruneAt) await this.pruneLog();
     } catch (error) {
       this.deps.log.error({ err: error }, 'delivery worker: a pass failed; the next poll retries');
     }
+  }
+
+  /** Keeps the delivery log bounded: finished deliveries past their keep time are deleted. */
+  private async pruneLog(): Promise<void> {
+    this.nextPruneAt = Date.now() + PRUNE_EVERY_MS;
+    const prune = { olderThanMs: this.keepFinishedMs, limit: PRUNE_BATCH, scope: this.scopeList };
+    while (!this.stopped && (await pruneFinishedDeliveries(this.deps.sql, prune)) === PRUNE_BATCH);
   }
 
   private get scopeList(): readonly string[] | undefined {

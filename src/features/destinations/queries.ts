@@ -260,14 +260,35 @@ export function claimDueDeliveries(
       SELECT c.id FROM deliveries c
       WHERE c.status = 'pending' AND c.next_attempt_at <= now()
         AND (c.locked_until IS NULL OR c.locked_until < now())
-        ${q.scope ? sql`AND c.destination_id IN (
-          SELECT x.id FROM destinations x JOIN projects y ON y.id = x.project_id
-          WHERE y.organization_id = ANY(${q.scope as string[]}::text[]))` : sql``}
+        ${inScope(sql, q.scope)}
       ORDER BY c.next_attempt_at LIMIT ${q.limit}
       FOR UPDATE OF c SKIP LOCKED
     ) AND d.id = l.destination_id
     RETURNING l.id, l.lease_token AS "leaseToken", l.webhook_id AS "webhookId", l.body, l.attempts,
               l.max_attempts AS "maxAttempts", d.id AS "destinationId", d.url, d.format, d.secret, d.enabled`;
+}
+
+/** Limits a query over deliveries `c` to the destinations of the scope's organizations. */
+function inScope(sql: Sql, scope: OrganizationScope) {
+  return scope
+    ? sql`AND c.destination_id IN (
+        SELECT x.id FROM destinations x JOIN projects y ON y.id = x.project_id
+        WHERE y.organization_id = ANY(${scope as string[]}::text[]))`
+    : sql``;
+}
+
+/** Deletes up to `limit` finished deliveries created over `olderThanMs` ago; attempts cascade. */
+export async function pruneFinishedDeliveries(
+  sql: Sql,
+  q: { olderThanMs: number; limit: number; scope: OrganizationScope },
+): Promise<number> {
+  const deleted = await sql`
+    DELETE FROM deliveries WHERE id IN (
+      SELECT c.id FROM deliveries c
+      WHERE c.status <> 'pending' AND c.created_at < now() - ${q.olderThanMs} * interval '1 millisecond'
+        ${inScope(sql, q.scope)}
+      LIMIT ${q.limit})`;
+  return deleted.count;
 }
 
 /** A Test delivery: created already leased to the caller, who sends it at once. */

@@ -37,6 +37,12 @@ function eventsUrl(filters: Filters, cursor: string | null): string {
 
 const isAtTop = () => window.scrollY <= TOP_SLACK_PX;
 
+/** The event a push notification links to: `/app/p/<project>?event=<id>`. */
+function linkedEventOf(search: string): number | null {
+  const id = Number(new URLSearchParams(search).get('event'));
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
 export function FeedPage({ projectId }: { projectId: string }) {
   const toast = useToast();
   const [, navigate] = useLocation();
@@ -54,6 +60,8 @@ export function FeedPage({ projectId }: { projectId: string }) {
   const [deleting, setDeleting] = useState<EventItem | null>(null);
   const [deleteBusy, setDeleteBusy] = useState(false);
   const [reloadCount, setReloadCount] = useState(0);
+  const [linkedEventId] = useState(() => linkedEventOf(window.location.search));
+  const linkedEventShown = useRef(false);
 
   // Live messages and the scroll observer run outside React's render: they read the latest
   // state through these refs.
@@ -218,6 +226,15 @@ export function FeedPage({ projectId }: { projectId: string }) {
     }
   });
 
+  // Opened from a notification: bring its event into view once, when it is among those loaded.
+  useEffect(() => {
+    if (linkedEventId === null || linkedEventShown.current || status !== 'ready') return;
+    const card = document.querySelector(`article[data-event-id="${linkedEventId}"]`);
+    if (!card) return;
+    linkedEventShown.current = true;
+    card.scrollIntoView({ block: 'center' });
+  }, [linkedEventId, status, events]);
+
   const loadMore = useCallback(async () => {
     const cursor = cursorRef.current;
     if (!cursor || loadingMoreRef.current) return;
@@ -354,6 +371,7 @@ export function FeedPage({ projectId }: { projectId: string }) {
             <EventCard
               key={event.id}
               event={event}
+              linked={event.id === linkedEventId}
               onFavorite={() => void toggleFavorite(event)}
               onDelete={() => setDeleting(event)}
               onMetadata={() => setMetadataOf(event)}

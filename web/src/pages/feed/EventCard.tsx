@@ -10,6 +10,8 @@ export function tagSearchText(key: string, value: unknown): string {
 
 export interface EventCardProps {
   event: EventItem;
+  /** The event a notification was opened for: marked until the page is left. */
+  linked?: boolean;
   onFavorite: () => void;
   onDelete: () => void;
   onMetadata: () => void;
@@ -17,11 +19,12 @@ export interface EventCardProps {
   onCategory: () => void;
 }
 
-export function EventCard({ event, onFavorite, onDelete, onMetadata, onTag, onCategory }: EventCardProps) {
+export function EventCard({ event, linked = false, onFavorite, onDelete, onMetadata, onTag, onCategory }: EventCardProps) {
   const href = safeHref(event.url);
   const titleId = `event-${event.id}-title`;
+  const className = ['event', event.notify && 'event-notify', linked && 'event-linked'].filter(Boolean).join(' ');
   return (
-    <article className={event.notify ? 'event event-notify' : 'event'} aria-labelledby={titleId} data-event-id={event.id}>
+    <article className={className} aria-labelledby={titleId} aria-current={linked || undefined} data-event-id={event.id}>
       <div className="event-icon" aria-hidden="true">
         {event.icon || '•'}
       </div>
