@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { serverNodeFlags } from '../scripts/serverBuild.js';
 import { ROOT } from './measure.ts';
 
 export interface Running {
@@ -93,7 +94,9 @@ export async function startServer(options: ServerOptions): Promise<Running> {
   };
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   else delete env.DATABASE_URL;
-  const child = spawnLogged([...(options.nodeFlags ?? []), path.join(ROOT, 'bin/eventlog.js'), 'serve'], env, options.logFile);
+  // As `npm start` runs it; flags given to the bench come after, so they win.
+  const flags = [...serverNodeFlags(), ...(options.nodeFlags ?? [])];
+  const child = spawnLogged([...flags, path.join(ROOT, 'bin/eventlog.js'), 'serve'], env, options.logFile);
   const ended = endWatch(child);
   const stop = stopper(child, 'the server');
   try {

@@ -37,3 +37,14 @@ export function distIsCurrent() {
     return false;
   }
 }
+
+/**
+ * The Node flags the server runs with, as the shebang of bin/eventlog.js gives them; `npm start`
+ * and the benchmark pass the same (docs/decisions/035-young-generation.md).
+ */
+export function serverNodeFlags() {
+  const shebang = fs.readFileSync(path.join(root, 'bin/eventlog.js'), 'utf8').split('\n', 1)[0] ?? '';
+  const match = /^#!\/usr\/bin\/env -S node(?<flags>( --[\w-]+(=\S+)?)*)$/.exec(shebang);
+  if (!match?.groups) throw new Error(`bin/eventlog.js: unexpected first line ${JSON.stringify(shebang)}`);
+  return match.groups.flags.trim().split(' ').filter(Boolean);
+}
