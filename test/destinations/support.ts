@@ -20,6 +20,7 @@ export interface Receiver {
   received: Received[];
   /** Answers for the coming requests in order; the last one repeats. */
   answers: Answer[];
+  /** Ten seconds by default: a loaded CI machine may stall a pass for seconds. */
   waitFor(count: number, timeoutMs?: number): Promise<Received[]>;
   close(): Promise<void>;
 }
@@ -53,7 +54,7 @@ export async function startReceiver(answers: Answer[] = [200]): Promise<Receiver
     url: `http://127.0.0.1:${port}/hook`,
     port,
     received,
-    waitFor: (count: number, timeoutMs = 5000) => waitUntil(() => received.length >= count, timeoutMs, `${count} requests`).then(() => received),
+    waitFor: (count: number, timeoutMs = 10_000) => waitUntil(() => received.length >= count, timeoutMs, `${count} requests`).then(() => received),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

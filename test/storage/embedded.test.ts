@@ -186,6 +186,23 @@ describe('the embedded PostgreSQL of `eventlog serve`', () => {
     assertClusterStopped(dataDir, postmaster);
   });
 
+  it('on a terminal Ctrl-C (SIGINT to the whole job) finishes the request in flight before PostgreSQL stops', async () => {
+    const server = await ServerProcess.start(env, { asTerminalJob: true });
+    await server.healthy();
+    const key = await bootstrapKey(env);
+    const postmaster = postmasterPid(dataDir);
+    const request = await slowPost(server.port, '/api/projects', key, JSON.stringify({ name: 'Ctrl-C' }));
+    server.interruptJob();
+    await sleep(300);
+    assert.equal(server.child.exitCode, null, 'the server waits for the request in flight');
+    assert.ok(isAlive(postmaster), 'PostgreSQL is not in the job: it keeps serving the request in flight');
+    request.finish();
+    const response = await request.response;
+    assert.match(response, /\r\n\r\nHTTP\/1\.1 201 /, response);
+    assert.deepEqual(await server.exited, { code: 0, signal: null });
+    assertClusterStopped(dataDir, postmaster);
+  });
+
   it('recovers from a SIGKILLed server: the PostgreSQL it left behind is stopped and the next start works', async () => {
     const killed = await ServerProcess.start(env);
     await killed.healthy();

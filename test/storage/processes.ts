@@ -138,12 +138,14 @@ export class ServerProcess {
     void this.exited.then(() => started.delete(this));
   }
 
-  static async start(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+  /** `asTerminalJob`: the server leads a process group of its own, as a shell's foreground job does. */
+  static async start(env: NodeJS.ProcessEnv, { asTerminalJob = false } = {}): Promise<ServerProcess> {
     const port = await freePort();
     const child = spawn(process.execPath, [BIN, 'serve'], {
       cwd: ROOT,
       env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: asTerminalJob,
     });
     const server = new ServerProcess(child, port);
     started.add(server);
@@ -175,6 +177,11 @@ export class ServerProcess {
       },
       timeoutMs,
     );
+  }
+
+  /** What a terminal's Ctrl-C does: SIGINT to every process of the job's group. */
+  interruptJob(): void {
+    process.kill(-this.pid, 'SIGINT');
   }
 
   /** Sends the signal and waits for the exit. */

