@@ -21,6 +21,9 @@ type Listener = (announcement: Announcement) => void;
 export class Bus {
   private readonly listeners = new Set<Listener>();
   private unlisten: (() => Promise<void>) | undefined;
+  /** Payloads announced in this turn of the event loop, sent together by one query. */
+  private pending: string[] = [];
+  private sending: Promise<void> | undefined;
 
   constructor(
     private readonly sql: Sql,
@@ -33,6 +36,7 @@ export class Bus {
   }
 
   async close(): Promise<void> {
+    await this.send();
     await this.unlisten?.().catch(() => {});
     this.unlisten = undefined;
   }
@@ -42,14 +46,34 @@ export class Bus {
     return () => this.listeners.delete(listener);
   }
 
-  /** Fire and forget: the caller has already committed its write. */
+  /**
+   * Fire and forget: the caller has already committed its write. Announcements made in the same
+   * turn of the event loop go out in one query: a group-commit batch resolves all of its requests
+   * at once, and a query (and a commit) per event was the largest server cost of ingest
+   * (docs/decisions/037-coalesced-announcements.md).
+   */
   announce(announcements: Announcement | Announcement[]): void {
     const list = Array.isArray(announcements) ? announcements : [announcements];
     if (list.length === 0) return;
-    const payloads = list.map((a) => JSON.stringify(a));
-    this.sql`SELECT pg_notify(${CHANNEL}, payload) FROM unnest(${payloads}::text[]) AS payload`.catch(
-      (error: unknown) => this.logError(error, 'announcing a write failed'),
-    );
+    if (this.pending.length === 0) setImmediate(() => void this.send());
+    for (const announcement of list) this.pending.push(JSON.stringify(announcement));
+  }
+
+  /** Sends what is pending; resolves once the query has ended (successfully or not). */
+  private async send(): Promise<void> {
+    const payloads = this.pending;
+    this.pending = [];
+    if (payloads.length > 0) {
+      const previous = this.sending;
+      this.sending = (async () => {
+        await previous;
+        await this.sql`SELECT pg_notify(${CHANNEL}, payload) FROM unnest(${payloads}::text[]) AS payload`.then(
+          () => {},
+          (error: unknown) => this.logError(error, 'announcing a write failed'),
+        );
+      })();
+    }
+    await this.sending;
   }
 
   private dispatch(payload: string): void {

@@ -1,0 +1,81 @@
+// The bus that announces writes to every process (PostgreSQL NOTIFY), on a real database.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type Announcement, Bus } from '../../src/db/bus.ts';
+import { type Sql, createClient } from '../../src/db/client.ts';
+import { useTestApp } from '../helpers.ts';
+
+const t = useTestApp();
+
+/** The same client, counting the queries sent through it as a tagged template. */
+function counting(sql: Sql): { sql: Sql; queries: () => number } {
+  let queries = 0;
+  const proxy = new Proxy(sql, {
+    apply(target, self, args: Parameters<Sql>) {
+      queries += 1;
+      return Reflect.apply(target, self, args);
+    },
+  });
+  return { sql: proxy, queries: () => queries };
+}
+
+describe('the bus', () => {
+  let sql: Sql;
+  let listener: Bus;
+  const heard: Announcement[] = [];
+
+  before(async () => {
+    // Another process's view: its own pool and bus on the same database.
+    sql = createClient(t.services.config.databaseUrl!, { max: 2 });
+    listener = new Bus(sql, () => {});
+    await listener.start();
+    listener.subscribe((announcement) => heard.push(announcement));
+  });
+
+  after(async () => {
+    await listener.close();
+    await sql.end();
+  });
+
+  async function hear(organizationId: string, count: number): Promise<Announcement[]> {
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const mine = heard.filter((announcement) => announcement.organizationId === organizationId);
+      if (mine.length >= count) return mine;
+      assert.ok(Date.now() < deadline, `heard ${mine.length} of ${count} announcements`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it('sends the announcements of one turn of the event loop in one query, in order', async () => {
+    const sender = counting(t.services.sql);
+    const bus = new Bus(sender.sql, () => {});
+    const organizationId = `bus-${Date.now()}`;
+    for (let id = 1; id <= 50; id++) bus.announce({ type: 'event.created', organizationId, projectId: 'p', id });
+    bus.announce([{ type: 'event.created', organizationId, id: 51 }, { type: 'event.created', organizationId, id: 52 }]);
+    const mine = await hear(organizationId, 52);
+    assert.deepEqual(mine.map((announcement) => announcement.id), Array.from({ length: 52 }, (_, i) => i + 1));
+    assert.equal(sender.queries(), 1);
+
+    bus.announce({ type: 'event.deleted', organizationId, id: 53 });
+    await hear(organizationId, 53);
+    assert.equal(sender.queries(), 2, 'a later turn sends its own query');
+  });
+
+  it('sends what is still pending when it closes', async () => {
+    const bus = new Bus(t.services.sql, () => {});
+    const organizationId = `bus-close-${Date.now()}`;
+    bus.announce({ type: 'event.created', organizationId, id: 1 });
+    await bus.close();
+    assert.deepEqual((await hear(organizationId, 1)).map((announcement) => announcement.id), [1]);
+  });
+
+  it('logs a failed announcement and never throws to the writer', async () => {
+    const errors: string[] = [];
+    const broken = (() => Promise.reject(new Error('database gone'))) as unknown as Sql;
+    const bus = new Bus(broken, (_error, message) => errors.push(message));
+    bus.announce({ type: 'event.created', organizationId: 'nobody', id: 1 });
+    await bus.close();
+    assert.deepEqual(errors, ['announcing a write failed']);
+  });
+});
