@@ -9,6 +9,8 @@ export interface Announcement {
   organizationId: string;
   projectId?: string;
   id?: number | string;
+  /** On event.created: the event asked for notifications (outgoing webhooks, push). */
+  notify?: boolean;
 }
 
 type Listener = (announcement: Announcement) => void;

@@ -138,7 +138,8 @@ export class DeliveryWorker {
     if (this.started) return;
     this.started = true;
     this.unsubscribe = this.deps.bus.subscribe((announcement) => {
-      if (announcement.type === 'event.created') this.wakeSoon();
+      // Only notify events fill the outbox; the poll covers a lost announcement.
+      if (announcement.type === 'event.created' && announcement.notify) this.wakeSoon();
     });
     this.poller = setInterval(() => this.wake(), this.pollIntervalMs);
     this.poller.unref();

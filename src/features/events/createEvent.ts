@@ -1,4 +1,5 @@
-import type { Ctx, VerbArgs } from '../../context.ts';
+import type { VerbArgs } from '../../context.ts';
+import type { Bus } from '../../db/bus.ts';
 import { NotFound } from '../../http/errors.ts';
 import { type EventObject, eventFromDraft } from './eventObject.ts';
 import { type EventInput, validateEventInput } from './validateEventInput.ts';
@@ -11,10 +12,15 @@ export async function createEvent({ ctx, input }: VerbArgs<EventInput>): Promise
   const draft = validateEventInput(input);
   const inserted = await ctx.services.ingest.insert({ ...draft, organizationId: ctx.organizationId });
   if (!inserted) throw new NotFound('Project');
-  announceCreated(ctx, draft.projectId, inserted.id);
+  announceCreated(ctx.services.bus, { organizationId: ctx.organizationId, projectId: draft.projectId, id: inserted.id, notify: draft.notify });
   return eventFromDraft(draft, inserted.id, inserted.createdMicros);
 }
 
-export function announceCreated(ctx: Ctx, projectId: string, id: number): void {
-  ctx.services.bus.announce({ type: 'event.created', organizationId: ctx.organizationId, projectId, id });
+/**
+ * Live feeds refresh on it. `notify` is set only for notify events: the delivery workers wake
+ * for those alone (their poll finds anything a lost announcement missed).
+ */
+export function announceCreated(bus: Bus, event: { organizationId: string; projectId: string; id: number; notify: boolean }): void {
+  const { organizationId, projectId, id, notify } = event;
+  bus.announce({ type: 'event.created', organizationId, projectId, id, ...(notify ? { notify: true } : {}) });
 }

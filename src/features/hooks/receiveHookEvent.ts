@@ -1,5 +1,6 @@
 import type { Services } from '../../context.ts';
 import { TooManyRequests } from '../../http/errors.ts';
+import { announceCreated } from '../events/createEvent.ts';
 import { type EventObject, eventFromDraft } from '../events/eventObject.ts';
 import { validateEventInput } from '../events/validateEventInput.ts';
 import { type HookRequest, hookEventInput } from './hookEventInput.ts';
@@ -23,7 +24,6 @@ export async function receiveHookEvent({
   const draft = validateEventInput(hookEventInput({ projectId: hook.projectId, category: hook.category }, input.request));
   const inserted = await services.hookIngest.insert({ ...draft, organizationId: hook.organizationId });
   if (!inserted) throw new TooManyRequests('This organization has reached its monthly event cap');
-  // Same announcement as POST /api/events: live feeds refresh and delivery workers wake up.
-  services.bus.announce({ type: 'event.created', organizationId: hook.organizationId, projectId: hook.projectId, id: inserted.id });
+  announceCreated(services.bus, { organizationId: hook.organizationId, projectId: hook.projectId, id: inserted.id, notify: draft.notify });
   return eventFromDraft(draft, inserted.id, inserted.createdMicros);
 }
