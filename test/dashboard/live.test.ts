@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { before, describe, it } from 'node:test';
 import { type App, buildApp } from '../../src/app.ts';
+import type { Announcement } from '../../src/db/bus.ts';
 import { useTestApp } from '../helpers.ts';
 import { signInAs } from './signedIn.ts';
 
@@ -85,6 +86,19 @@ async function until(check: () => boolean, what: string) {
   }
 }
 
+/** Resolves once this process has heard `count` announcements that match. */
+function heard(match: (announcement: Announcement) => boolean, count: number): Promise<void> {
+  let seen = 0;
+  return new Promise((resolve) => {
+    const unsubscribe = t.services.bus.subscribe((announcement) => {
+      if (match(announcement) && ++seen === count) {
+        unsubscribe();
+        resolve();
+      }
+    });
+  });
+}
+
 describe('GET /api/live', () => {
   // Inside the suite: file-level hooks of node 20 do not wait for one another.
   before(async () => {
@@ -94,9 +108,13 @@ describe('GET /api/live', () => {
 
   it("streams the project's announcements to a dashboard session, and nothing else", async () => {
     const org = await t.org();
+    // Announcements leave a moment after their write: the projects' own must be out before the
+    // stream opens, or they would be the first messages it sees.
+    const projectsAnnounced = heard((a) => a.type === 'project.created' && a.organizationId === org.id, 2);
     const browser = await signInAs(t, org);
     const [project, sibling] = [await org.project('Watched'), await org.project('Sibling')];
     const other = await t.org();
+    await projectsAnnounced;
     const stream = await openStream(base, `/api/live?project=${project}`, { cookie: browser.cookie });
     assert.equal(stream.response.status, 200);
     assert.match(String(stream.response.headers.get('content-type')), /^text\/event-stream/);
