@@ -1,13 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
+import { waitForExit } from './processes.ts';
 
 /** How long a fast shutdown may take before the stop gives up waiting. */
 const STOP_TIMEOUT_MS = 30_000;
 const READY = 'database system is ready to accept connections';
 
 export interface Postmaster {
-  pid: number;
   /** Fast shutdown (SIGINT), then waits for the exit. Safe to call more than once. */
   stop(): Promise<void>;
 }
@@ -40,19 +40,14 @@ export async function startPostmaster(
     env: { ...process.env, LC_MESSAGES: 'C' },
     ...(owner ? { uid: owner.uid, gid: owner.gid } : {}),
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await untilReady(child, log);
   let stopping: Promise<void> | undefined;
   return {
-    pid: child.pid as number,
     stop: () =>
       (stopping ??= (async () => {
         if (child.exitCode !== null || child.signalCode !== null) return;
         child.kill('SIGINT');
-        let timer: NodeJS.Timeout | undefined;
-        const giveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_TIMEOUT_MS)));
-        // The timer is cleared, not left running: it would keep a finished command alive.
-        await Promise.race([exited, giveUp]).finally(() => clearTimeout(timer));
+        await waitForExit(child.pid as number, STOP_TIMEOUT_MS);
       })()),
   };
 }
