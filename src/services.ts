@@ -19,9 +19,10 @@ export async function createServices(
   const bus = new Bus(sql, (err, message) => log.warn({ err }, message));
   if (listen) await bus.start();
   const cleaner = new SearchIndexCleaner(sql);
-  const ingest = new IngestBatcher(sql, { cleaner });
+  const warn = (message: string, organizationId: string) => log.warn({ organizationId }, message);
+  const ingest = new IngestBatcher(sql, { cleaner, warn });
   // Incoming hooks refuse events over the monthly cap (the API only counts them).
-  const hookIngest = new IngestBatcher(sql, { cleaner, usage: 'capped' });
+  const hookIngest = new IngestBatcher(sql, { cleaner, warn, usage: 'capped' });
   const hooks = new HookResolver(sql, bus);
   const keys = new KeyAuthenticator(sql, bus, (err, message) => log.error({ err }, message));
   // Built here, started by the server only: a command or a test must not send anyone's webhooks.

@@ -51,3 +51,10 @@ export class TooManyRequests extends HttpError {
     super(429, message);
   }
 }
+
+/** The organization has used every id of a kind (extensions.md, "Ids"); others are unaffected. */
+export class IdSpaceExhausted extends HttpError {
+  constructor(what: 'event' | 'insight') {
+    super(507, `This organization has used every ${what} id; nothing was written`);
+  }
+}

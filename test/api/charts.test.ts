@@ -64,7 +64,8 @@ describe('GET /api/charts', () => {
     // Events cannot predate 1970, so the far end of the window is checked on rollup rows.
     for (const daysAgo of [36499, 36500]) {
       await t.services.sql`
-        INSERT INTO event_daily_counts (project_id, day, category, count) VALUES (${project}, current_date - ${daysAgo}::int, 'c', 1)`;
+        INSERT INTO event_daily_counts (organization_id, project_id, day, category, count)
+        VALUES (${org.id}, ${project}, current_date - ${daysAgo}::int, 'c', 1)`;
     }
     const days = async (q: string) => {
       const reply = await org.get(`/api/charts?project=${project}${q}`);
@@ -123,7 +124,8 @@ describe('GET /api/charts', () => {
   it('reads the per-day rollup, not the events', async () => {
     const { org, project } = await setup();
     const { day } = await dayAgo(3);
-    await t.services.sql`INSERT INTO event_daily_counts (project_id, day, category, count) VALUES (${project}, ${day}::date, 'rollup', 7)`;
+    await t.services.sql`
+      INSERT INTO event_daily_counts (organization_id, project_id, day, category, count) VALUES (${org.id}, ${project}, ${day}::date, 'rollup', 7)`;
     assert.deepEqual((await org.get(`/api/charts?project=${project}`)).body, { rollup: [{ day, count: 7 }] });
   });
 
@@ -261,7 +263,9 @@ describe('chart time zone at startup', () => {
     await migrate(sql);
     const { organizationId, projectId } = await project(sql);
     await insertEvents(sql, [draft(organizationId, projectId, 'c', '2024-01-01T12:00:00Z')]);
-    await sql`INSERT INTO event_daily_counts (project_id, day, category, count) VALUES (${projectId}, '2020-01-01', 'gone', 0)`;
+    await sql`
+      INSERT INTO event_daily_counts (organization_id, project_id, day, category, count)
+      VALUES (${organizationId}, ${projectId}, '2020-01-01', 'gone', 0)`;
     await sql`DELETE FROM settings WHERE key = 'chart_time_zone'`;
     assert.equal(await syncChartTimeZone(sql, 'UTC'), true);
     const all = await sql<{ day: string; category: string; count: number }[]>`

@@ -15,8 +15,7 @@ export interface DayCountRow {
  *
  * Ordered by day alone, which both indexes of the rollup hand over without a sort; the caller
  * groups by category. Ordering by (category, day) made the driver's prepared (generic) plan
- * expect 37 rows and sort 7,300 of them for a year: 13 ms instead of 4 (decision 031). The
- * organization check is a one-time filter rather than a join for the same reason.
+ * expect 37 rows and sort 7,300 of them for a year: 13 ms instead of 4 (decision 031).
  */
 export function selectDayCounts(
   sql: Db,
@@ -25,8 +24,7 @@ export function selectDayCounts(
   return sql<DayCountRow[]>`
     SELECT c.category, c.day::text AS day, c.count
     FROM event_daily_counts c
-    WHERE c.project_id = ${q.projectId}
-      AND EXISTS (SELECT 1 FROM projects p WHERE p.id = ${q.projectId} AND p.organization_id = ${q.organizationId})
+    WHERE c.organization_id = ${q.organizationId} AND c.project_id = ${q.projectId}
       AND c.day > current_date - ${q.days}::int AND c.day <= current_date AND c.count > 0
       ${q.category !== undefined ? sql`AND c.category = ${q.category}` : sql``}
     ORDER BY c.day`;
@@ -58,27 +56,31 @@ export async function clearDayCounts(tx: TransactionSql): Promise<void> {
   await tx`DELETE FROM event_daily_counts`;
 }
 
-/** The highest event id: the rebuild walks ids up to it. */
-export async function maxEventId(sql: Db): Promise<number> {
-  const [row] = await sql<{ maxId: number }[]>`SELECT coalesce(max(id), 0) AS "maxId" FROM events`;
-  return row?.maxId ?? 0;
+/** Each organization's highest event id handed out: the rebuild walks its ids up to it. */
+export function lastEventIds(sql: Db): Promise<Array<{ organizationId: string; lastId: number }>> {
+  return sql<Array<{ organizationId: string; lastId: number }>>`
+    SELECT organization_id AS "organizationId", last_id::int AS "lastId" FROM id_counters
+    WHERE kind = 'event' ORDER BY organization_id`;
 }
 
 /**
- * Counts the events with ids in (after, upTo] into day buckets of `timeZone`, adding to what
- * earlier ranges counted. A range of the primary key reads a contiguous stretch of the table, so
- * the whole rebuild reads each event once. Returns how many events the range held.
+ * Counts the organization's events with ids in (after, upTo] into day buckets of `timeZone`,
+ * adding to what earlier ranges counted. A range of the primary key reads a contiguous stretch
+ * of the table, so the whole rebuild reads each event once. Returns how many events it held.
  */
-export async function countDayRange(tx: TransactionSql, after: number, upTo: number, timeZone: string): Promise<number> {
+export async function countDayRange(
+  tx: TransactionSql,
+  q: { organizationId: string; after: number; upTo: number; timeZone: string },
+): Promise<number> {
   const [row] = await tx<{ events: number }[]>`
     WITH counted AS (
-      SELECT project_id, (created_at AT TIME ZONE ${timeZone})::date AS day, category, count(*)::int AS count
-      FROM events WHERE id > ${after} AND id <= ${upTo}
-      GROUP BY 1, 2, 3
+      SELECT organization_id, project_id, (created_at AT TIME ZONE ${q.timeZone})::date AS day, category, count(*)::int AS count
+      FROM events WHERE organization_id = ${q.organizationId} AND id > ${q.after} AND id <= ${q.upTo}
+      GROUP BY 1, 2, 3, 4
     ), written AS (
-      INSERT INTO event_daily_counts (project_id, day, category, count)
-      SELECT project_id, day, category, count FROM counted ORDER BY 1, 2, 3
-      ON CONFLICT (project_id, day, category) DO UPDATE SET count = event_daily_counts.count + excluded.count
+      INSERT INTO event_daily_counts (organization_id, project_id, day, category, count)
+      SELECT organization_id, project_id, day, category, count FROM counted ORDER BY 1, 2, 3, 4
+      ON CONFLICT (organization_id, project_id, day, category) DO UPDATE SET count = event_daily_counts.count + excluded.count
     )
     SELECT coalesce(sum(count), 0)::int8::float8 AS events FROM counted`;
   return row?.events ?? 0;

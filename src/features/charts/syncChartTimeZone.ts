@@ -4,7 +4,7 @@ import {
   clearDayCounts,
   countDayRange,
   lockDayCounts,
-  maxEventId,
+  lastEventIds,
   recordChartTimeZone,
   recordedChartTimeZone,
 } from './queries.ts';
@@ -44,16 +44,21 @@ export async function syncChartTimeZone(
     const started = Date.now();
     await lockDayCounts(tx);
     await clearDayCounts(tx);
-    // Maintenance over the whole installation, not a request: no organization scope applies.
-    const lastId = await maxEventId(tx);
+    // Maintenance over the whole installation, one organization at a time.
+    const organizations = await lastEventIds(tx);
+    const totalIds = organizations.reduce((sum, org) => sum + org.lastId, 0);
     let counted = 0;
+    let idsDone = 0;
     let lastReport = started;
-    for (let after = 0; after < lastId; after += idsPerStep) {
-      counted += await countDayRange(tx, after, Math.min(after + idsPerStep, lastId), timeZone);
-      if (Date.now() - lastReport >= PROGRESS_EVERY_MS) {
-        lastReport = Date.now();
-        const done = Math.floor((Math.min(after + idsPerStep, lastId) / lastId) * 100);
-        log(`chart day buckets: ${counted} events recounted (${done}% of event ids)`);
+    for (const { organizationId, lastId } of organizations) {
+      for (let after = 0; after < lastId; after += idsPerStep) {
+        const upTo = Math.min(after + idsPerStep, lastId);
+        counted += await countDayRange(tx, { organizationId, after, upTo, timeZone });
+        idsDone += upTo - after;
+        if (Date.now() - lastReport >= PROGRESS_EVERY_MS) {
+          lastReport = Date.now();
+          log(`chart day buckets: ${counted} events recounted (${Math.floor((idsDone / totalIds) * 100)}% of event ids)`);
+        }
       }
     }
     await recordChartTimeZone(tx, timeZone);

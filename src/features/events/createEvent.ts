@@ -1,6 +1,8 @@
 import type { VerbArgs } from '../../context.ts';
 import type { Bus } from '../../db/bus.ts';
-import { NotFound } from '../../http/errors.ts';
+import { IdSpaceExhausted, NotFound, TooManyRequests } from '../../http/errors.ts';
+import type { IngestOutcome } from './ingestBatcher.ts';
+import type { InsertedEvent } from './queries.ts';
 import { type EventObject, eventFromDraft } from './eventObject.ts';
 import { type EventInput, validateEventInput } from './validateEventInput.ts';
 
@@ -10,10 +12,19 @@ import { type EventInput, validateEventInput } from './validateEventInput.ts';
  */
 export async function createEvent({ ctx, input }: VerbArgs<EventInput>): Promise<EventObject> {
   const draft = validateEventInput(input);
-  const inserted = await ctx.services.ingest.insert({ ...draft, organizationId: ctx.organizationId });
-  if (!inserted) throw new NotFound('Project');
+  const inserted = acceptedEvent(await ctx.services.ingest.insert({ ...draft, organizationId: ctx.organizationId }));
   announceCreated(ctx.services.bus, { organizationId: ctx.organizationId, projectId: draft.projectId, id: inserted.id, notify: draft.notify });
   return eventFromDraft(draft, inserted.id, inserted.createdMicros);
+}
+
+/** The written row, or the error its refusal means to the client. */
+export function acceptedEvent(outcome: IngestOutcome): InsertedEvent {
+  if (outcome === null) throw new NotFound('Project');
+  if ('refused' in outcome) {
+    if (outcome.refused === 'ids') throw new IdSpaceExhausted('event');
+    throw new TooManyRequests('This organization has reached its monthly event cap');
+  }
+  return outcome;
 }
 
 /**

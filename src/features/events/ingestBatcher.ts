@@ -1,13 +1,17 @@
 import type { Sql } from '../../db/client.ts';
-import { type InsertedEvent, type UsageMode, insertEvents } from './queries.ts';
+import { crossesIdWarning } from '../../lib/idSpace.ts';
+import { type BatchResult, type InsertedEvent, type Refusal, type UsageMode, insertEvents } from './queries.ts';
 import type { SearchIndexCleaner } from './searchIndexCleaner.ts';
 import type { EventDraft } from './validateEventInput.ts';
 
 type Draft = EventDraft & { organizationId: string };
 
+/** The new row; `{ refused }` when the organization's cap or id space refused it; null for a project not the organization's. */
+export type IngestOutcome = InsertedEvent | { refused: Refusal } | null;
+
 interface Pending {
   draft: Draft;
-  resolve(result: InsertedEvent | null): void;
+  resolve(result: IngestOutcome): void;
   reject(error: unknown): void;
 }
 
@@ -20,6 +24,8 @@ export interface BatcherOptions {
   usage?: UsageMode;
   /** Told of every written batch, so that the search index's pending list is merged off the request path. */
   cleaner?: SearchIndexCleaner;
+  /** Told when an organization's event ids pass 90% of their space. */
+  warn?: (message: string, organizationId: string) => void;
 }
 
 /** Errors worth one more try: a deadlock or serialization failure with another writer. */
@@ -28,9 +34,10 @@ const RETRYABLE = new Set(['40001', '40P01']);
 /**
  * Group commit: concurrent creates are written by one multi-row statement, one transaction and
  * one fsync, instead of one each. Nothing is acknowledged before its statement commits. If a
- * batch fails, its rows are retried one by one, so one bad row fails alone. With `capped` usage,
- * an organization's rows in a batch are written only if all of them fit under its cap, so rows a
- * batch refused are retried one by one too: each then gets exactly the answer it would alone.
+ * batch fails, its rows are retried one by one, so one bad row fails alone. An organization's rows
+ * in a batch are written only if all of them fit under its cap (with `capped` usage) and in its id
+ * space, so rows a batch refused are retried one by one too: each then gets exactly the answer it
+ * would alone.
  */
 export class IngestBatcher {
   private queue: Pending[] = [];
@@ -40,6 +47,7 @@ export class IngestBatcher {
   private readonly maxInFlight: number;
   private readonly usage: UsageMode;
   private readonly cleaner: SearchIndexCleaner | undefined;
+  private readonly warn: BatcherOptions['warn'];
 
   constructor(
     private readonly sql: Sql,
@@ -49,13 +57,11 @@ export class IngestBatcher {
     this.maxInFlight = options.maxInFlight ?? 2;
     this.usage = options.usage ?? 'count';
     this.cleaner = options.cleaner;
+    this.warn = options.warn;
   }
 
-  /**
-   * Resolves after commit with the new row, or null when the project is not the organization's
-   * (or, with `capped` usage, when the organization is at its cap).
-   */
-  insert(draft: Draft): Promise<InsertedEvent | null> {
+  /** Resolves after commit (see IngestOutcome). */
+  insert(draft: Draft): Promise<IngestOutcome> {
     return new Promise((resolve, reject) => {
       this.queue.push({ draft, resolve, reject });
       this.schedule();
@@ -90,27 +96,43 @@ export class IngestBatcher {
   }
 
   private async write(batch: Pending[]): Promise<void> {
-    let inserted: InsertedEvent[];
+    let result: BatchResult;
     try {
-      inserted = await this.insertWithRetry(batch.map((p) => p.draft));
+      result = await this.insertWithRetry(batch.map((p) => p.draft));
     } catch (error) {
       if (batch.length === 1) batch[0]!.reject(error);
       else await Promise.all(batch.map((pending) => this.write([pending])));
       return;
     }
     this.cleaner?.wrote(batch.map((p) => p.draft));
-    const byOrd = new Map(inserted.map((row) => [row.ord, row]));
-    const refused: Pending[] = [];
+    this.warnOfIdSpace(batch, result.inserted);
+    const byOrd = new Map(result.inserted.map((row) => [row.ord, row]));
+    const refusals = new Map(result.refused.map((row) => [row.ord, row.reason]));
+    const retry: Pending[] = [];
     batch.forEach((pending, ord) => {
       const row = byOrd.get(ord);
+      const reason = refusals.get(ord);
       if (row) pending.resolve(row);
-      else if (this.usage === 'capped' && batch.length > 1) refused.push(pending);
-      else pending.resolve(null);
+      else if (reason && batch.length > 1) retry.push(pending);
+      else pending.resolve(reason ? { refused: reason } : null);
     });
-    await Promise.all(refused.map((pending) => this.write([pending])));
+    await Promise.all(retry.map((pending) => this.write([pending])));
   }
 
-  private async insertWithRetry(drafts: Draft[], attempt = 1): Promise<InsertedEvent[]> {
+  private warnOfIdSpace(batch: Pending[], inserted: InsertedEvent[]): void {
+    if (!this.warn) return;
+    const range = new Map<string, { first: number; last: number }>();
+    for (const row of inserted) {
+      const organizationId = batch[row.ord]!.draft.organizationId;
+      const seen = range.get(organizationId);
+      range.set(organizationId, { first: Math.min(seen?.first ?? row.id, row.id), last: Math.max(seen?.last ?? row.id, row.id) });
+    }
+    for (const [organizationId, { first, last }] of range) {
+      if (crossesIdWarning(first, last)) this.warn(`organization has used 90% of its event ids (last id ${last})`, organizationId);
+    }
+  }
+
+  private async insertWithRetry(drafts: Draft[], attempt = 1): Promise<BatchResult> {
     try {
       return await insertEvents(this.sql, drafts, { usage: this.usage });
     } catch (error) {

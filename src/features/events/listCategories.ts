@@ -7,5 +7,5 @@ import { categoryCounts } from './queries.ts';
 export async function listCategories({ ctx, input }: VerbArgs<{ project?: string }>): Promise<Array<{ name: string; count: number }>> {
   if (!input.project) throw new NotFound('Project');
   await requireProject(ctx, input.project);
-  return categoryCounts(ctx.services.sql, input.project);
+  return categoryCounts(ctx.services.sql, ctx.organizationId, input.project);
 }

@@ -1,4 +1,5 @@
 import type { Sql, TransactionSql } from '../../db/client.ts';
+import { MAX_ID } from '../../lib/idSpace.ts';
 import type { EventDraft } from './validateEventInput.ts';
 
 type Db = Sql | TransactionSql;
@@ -65,6 +66,15 @@ export interface InsertedEvent {
   createdMicros: string;
 }
 
+/** Why a draft of a batch was not written: its organization's monthly cap, or its id space. */
+export type Refusal = 'cap' | 'ids';
+
+export interface BatchResult {
+  inserted: InsertedEvent[];
+  /** Drafts (by index) refused; a draft in neither list names a project that is not its organization's. */
+  refused: Array<{ ord: number; reason: Refusal }>;
+}
+
 /**
  * How a write counts against the organization's monthly event cap (organization_usage, per UTC
  * month): `count` (the API: counted, never refused), `capped` (incoming hooks: an organization's
@@ -76,70 +86,101 @@ export type UsageMode = 'count' | 'capped' | 'none';
 /**
  * Writes a batch of events in one statement: the events, their new categories, the per-day
  * counts charts read, the organization's monthly usage, and (when `fanOut`) the outbox rows of
- * notify events. A draft whose project is not one of its organization's, or (`capped`) whose
- * organization is at its cap, is skipped: it has no row in the result.
+ * notify events. Each organization's new ids come from its `event` counter row, taken in the
+ * same statement, so ids follow commit order within an organization and other organizations
+ * never wait for it. An organization's drafts are refused together when they do not fit under
+ * its cap (`capped`) or in its id space; a draft whose project is not its organization's is
+ * skipped without a trace.
  */
 export async function insertEvents(
   sql: Db,
   drafts: Array<EventDraft & { organizationId: string }>,
   { fanOut = true, usage = 'count' }: { fanOut?: boolean; usage?: UsageMode } = {},
-): Promise<InsertedEvent[]> {
-  const capOf = (organizationId: ReturnType<typeof sql>) =>
-    sql`(SELECT coalesce(o.monthly_event_cap, 2147483647) FROM organizations o WHERE o.id = ${organizationId})`;
-  const rows = await sql<{ ord: number; id: number; createdMicros: string }[]>`
+): Promise<BatchResult> {
+  const rows = await sql<{ ord: number; id: number | null; createdMicros: string | null; refused: Refusal | null }[]>`
     WITH input AS (
       SELECT * FROM json_to_recordset(${batchDocument(drafts)}::text::json) AS t(
         ord int, organization_id text, project_id text, category text, title text, description text, icon text,
         tags json, metadata json, url text, user_id text, notify bool, created_us int8)
     ),
+    -- The cap and the id counter as this statement's snapshot sees them: the cap travels into the
+    -- usage row (no subquery on another table in the upsert), and an organization whose id space
+    -- is visibly used up is not counted as using its cap.
     valid AS (
-      SELECT i.* FROM input i JOIN projects p ON p.id = i.project_id AND p.organization_id = i.organization_id
+      SELECT i.*, coalesce(o.monthly_event_cap, ${MAX_ID}) AS cap,
+             count(*) OVER (PARTITION BY i.organization_id) AS wanted, coalesce(c.last_id, 0) AS last_seen
+      FROM input i
+      JOIN projects p ON p.organization_id = i.organization_id AND p.id = i.project_id
+      JOIN organizations o ON o.id = i.organization_id
+      LEFT JOIN id_counters c ON c.organization_id = i.organization_id AND c.kind = 'event'
     ),
-    -- Runs before any other write (owned reads its result), so every writer locks an
-    -- organization's usage row first and rollup rows after it: paths cannot deadlock.
+    -- Runs before any other write (the counters read its result), so every writer locks an
+    -- organization's usage row first, its counter next and rollup rows last: no deadlock.
     monthly_usage AS (
-      INSERT INTO organization_usage AS u (organization_id, month, events)
-      SELECT v.organization_id, date_trunc('month', now() AT TIME ZONE 'UTC')::date, count(*)::int
-      FROM valid v WHERE ${usage !== 'none'}
+      INSERT INTO organization_usage AS u (organization_id, month, events, cap)
+      SELECT v.organization_id, date_trunc('month', now() AT TIME ZONE 'UTC')::date, count(*)::int, min(v.cap)
+      FROM valid v WHERE ${usage !== 'none'} AND v.last_seen + v.wanted <= ${MAX_ID}
       GROUP BY v.organization_id
-      ${usage === 'capped' ? sql`HAVING count(*) <= ${capOf(sql`v.organization_id`)}` : sql``}
+      ${usage === 'capped' ? sql`HAVING count(*) <= min(v.cap)` : sql``}
       ORDER BY 1
-      ON CONFLICT (organization_id, month) DO UPDATE SET events = u.events + excluded.events
-      ${usage === 'capped' ? sql`WHERE u.events::int8 + excluded.events <= ${capOf(sql`u.organization_id`)}` : sql``}
+      ON CONFLICT (organization_id, month) DO UPDATE SET events = u.events + excluded.events, cap = excluded.cap
+      ${usage === 'capped' ? sql`WHERE u.events::int8 + excluded.events <= excluded.cap` : sql``}
       RETURNING organization_id
     ),
-    owned AS MATERIALIZED (
-      SELECT nextval(pg_get_serial_sequence('events', 'id'))::int AS id, v.*,
-             coalesce(timestamptz 'epoch' + v.created_us * interval '1 microsecond', now()) AS created_at
-      FROM valid v
+    admitted AS (
+      SELECT v.* FROM valid v
       WHERE ${usage === 'none'} OR v.organization_id IN (SELECT organization_id FROM monthly_usage)
-      -- nextval runs after this sort, so ids follow the batch order (the join alone reverses it).
-      ORDER BY v.ord
+    ),
+    counters AS (
+      INSERT INTO id_counters AS c (organization_id, kind, last_id)
+      SELECT organization_id, 'event', count(*) FROM admitted GROUP BY 1 ORDER BY 1
+      ON CONFLICT (organization_id, kind) DO UPDATE SET last_id = c.last_id + excluded.last_id
+      WHERE c.last_id + excluded.last_id <= ${MAX_ID}
+      RETURNING organization_id, last_id
+    ),
+    owned AS MATERIALIZED (
+      -- The organization's n new ids are last_id-n+1 .. last_id, in batch order.
+      SELECT (c.last_id - count(*) OVER (PARTITION BY a.organization_id)
+                        + row_number() OVER (PARTITION BY a.organization_id ORDER BY a.ord))::int AS id,
+             a.*, coalesce(timestamptz 'epoch' + a.created_us * interval '1 microsecond', now()) AS created_at
+      FROM admitted a JOIN counters c ON c.organization_id = a.organization_id
     ),
     new_events AS (
-      INSERT INTO events (id, project_id, category, title, description, icon, tags, metadata, url, user_id,
-                          notify, created_at)
-      SELECT id, project_id, category, title, description, icon, tags, metadata, url, user_id,
-             notify, created_at
-      FROM owned ORDER BY ord
+      INSERT INTO events (organization_id, id, project_id, category, title, description, icon, tags, metadata, url,
+                          user_id, notify, created_at)
+      SELECT organization_id, id, project_id, category, title, description, icon, tags, metadata, url,
+             user_id, notify, created_at
+      FROM owned ORDER BY organization_id, id
     ),
     new_categories AS (
-      INSERT INTO categories (project_id, name)
-      SELECT DISTINCT project_id, category FROM owned ORDER BY 1, 2
+      INSERT INTO categories (organization_id, project_id, name)
+      SELECT DISTINCT organization_id, project_id, category FROM owned ORDER BY 1, 2, 3
       ON CONFLICT DO NOTHING
     ),
     day_counts AS (
       -- Sorted so concurrent batches lock rollup rows in one order and cannot deadlock.
-      INSERT INTO event_daily_counts (project_id, day, category, count)
-      SELECT project_id, created_at::date, category, count(*) FROM owned GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-      ON CONFLICT (project_id, day, category) DO UPDATE SET count = event_daily_counts.count + excluded.count
+      INSERT INTO event_daily_counts (organization_id, project_id, day, category, count)
+      SELECT organization_id, project_id, created_at::date, category, count(*) FROM owned
+      GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+      ON CONFLICT (organization_id, project_id, day, category) DO UPDATE SET count = event_daily_counts.count + excluded.count
     ),
     outbox AS (
-      INSERT INTO notify_outbox (event_id, project_id)
-      SELECT id, project_id FROM owned WHERE notify AND ${fanOut}
+      INSERT INTO notify_outbox (organization_id, event_id, project_id)
+      SELECT organization_id, id, project_id FROM owned WHERE notify AND ${fanOut}
     )
-    SELECT ord, id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS "createdMicros" FROM owned`;
-  return rows;
+    SELECT ord, id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS "createdMicros", NULL::text AS refused
+    FROM owned
+    UNION ALL
+    SELECT v.ord, NULL, NULL,
+           CASE WHEN v.last_seen + v.wanted > ${MAX_ID} OR v.organization_id IN (SELECT organization_id FROM admitted)
+                THEN 'ids' ELSE 'cap' END
+    FROM valid v WHERE v.organization_id NOT IN (SELECT organization_id FROM counters)`;
+  const result: BatchResult = { inserted: [], refused: [] };
+  for (const row of rows) {
+    if (row.refused) result.refused.push({ ord: row.ord, reason: row.refused });
+    else result.inserted.push({ ord: row.ord, id: row.id!, createdMicros: row.createdMicros! });
+  }
+  return result;
 }
 
 /**
@@ -166,7 +207,7 @@ export interface FeedQuery {
 }
 
 const feedFilter = (sql: Db, q: FeedQuery) => sql`
-  e.project_id = ${q.projectId}
+  e.organization_id = ${q.organizationId} AND e.project_id = ${q.projectId}
   ${q.category !== undefined ? sql`AND e.category = ${q.category}` : sql``}
   ${q.before ? sql`AND (e.created_at, e.id) < (timestamptz 'epoch' + ${q.before.micros.toString()}::int8 * interval '1 microsecond', ${q.before.id}::int)` : sql``}`;
 
@@ -208,6 +249,7 @@ export function searchIndexed(sql: Db, q: FeedQuery & { pattern: string }): Prom
       SELECT id FROM matches ORDER BY created_at DESC, id DESC LIMIT ${q.limit}
     )
     SELECT ${eventColumns(sql)} FROM events e JOIN page USING (id)
+    WHERE e.organization_id = ${q.organizationId}
     ORDER BY e.created_at DESC, e.id DESC`;
 }
 
@@ -219,8 +261,7 @@ export async function toggleFavorite(
 ): Promise<{ id: number; favorited: boolean; projectId: string } | undefined> {
   const [row] = await sql<{ id: number; favorited: boolean; projectId: string }[]>`
     UPDATE events e SET favorited = NOT e.favorited
-    FROM projects p
-    WHERE e.id = ${eventId} AND p.id = e.project_id AND p.organization_id = ${organizationId}
+    WHERE e.organization_id = ${organizationId} AND e.id = ${eventId}
     RETURNING e.id, e.favorited, e.project_id AS "projectId"`;
   return row;
 }
@@ -233,23 +274,30 @@ export async function deleteEvent(
 ): Promise<{ id: number; projectId: string } | undefined> {
   const [row] = await sql<{ id: number; projectId: string }[]>`
     WITH gone AS (
-      DELETE FROM events e USING projects p
-      WHERE e.id = ${eventId} AND p.id = e.project_id AND p.organization_id = ${organizationId}
-      RETURNING e.id, e.project_id, e.category, e.created_at::date AS day
+      DELETE FROM events e
+      WHERE e.organization_id = ${organizationId} AND e.id = ${eventId}
+      RETURNING e.organization_id, e.id, e.project_id, e.category, e.created_at::date AS day
     ), counted AS (
       UPDATE event_daily_counts c SET count = c.count - 1
-      FROM gone g WHERE c.project_id = g.project_id AND c.day = g.day AND c.category = g.category
+      FROM gone g
+      WHERE c.organization_id = g.organization_id AND c.project_id = g.project_id AND c.day = g.day
+        AND c.category = g.category
     )
     SELECT id, project_id AS "projectId" FROM gone`;
   return row;
 }
 
 /** Every category of the project with its all-time count, read from the per-day counts. */
-export function categoryCounts(sql: Db, projectId: string): Promise<Array<{ name: string; count: number }>> {
+export function categoryCounts(
+  sql: Db,
+  organizationId: string,
+  projectId: string,
+): Promise<Array<{ name: string; count: number }>> {
   return sql<Array<{ name: string; count: number }>>`
     SELECT c.name, coalesce(sum(d.count), 0)::int AS count
     FROM categories c
-    LEFT JOIN event_daily_counts d ON d.project_id = c.project_id AND d.category = c.name
-    WHERE c.project_id = ${projectId}
+    LEFT JOIN event_daily_counts d
+      ON d.organization_id = c.organization_id AND d.project_id = c.project_id AND d.category = c.name
+    WHERE c.organization_id = ${organizationId} AND c.project_id = ${projectId}
     GROUP BY c.name ORDER BY c.name`;
 }

@@ -1,6 +1,5 @@
 import type { Services } from '../../context.ts';
-import { TooManyRequests } from '../../http/errors.ts';
-import { announceCreated } from '../events/createEvent.ts';
+import { acceptedEvent, announceCreated } from '../events/createEvent.ts';
 import { type EventObject, eventFromDraft } from '../events/eventObject.ts';
 import { validateEventInput } from '../events/validateEventInput.ts';
 import { type HookRequest, hookEventInput } from './hookEventInput.ts';
@@ -10,8 +9,7 @@ import type { ActiveHook } from './queries.ts';
  * Creates the event a hook request describes. The input is checked before anything is written;
  * the monthly cap is checked and counted by the statement that writes the event (group commit,
  * the usage row's lock serialising concurrent statements), so a refused request counts nothing
- * and creates nothing, and concurrent requests cannot pass the cap together. Projects are never deleted, so an active
- * hook's project exists: a draft the statement skipped was refused by the cap.
+ * and creates nothing, and concurrent requests cannot pass the cap together.
  */
 export async function receiveHookEvent({
   services,
@@ -22,8 +20,7 @@ export async function receiveHookEvent({
 }): Promise<EventObject> {
   const { hook } = input;
   const draft = validateEventInput(hookEventInput({ projectId: hook.projectId, category: hook.category }, input.request));
-  const inserted = await services.hookIngest.insert({ ...draft, organizationId: hook.organizationId });
-  if (!inserted) throw new TooManyRequests('This organization has reached its monthly event cap');
+  const inserted = acceptedEvent(await services.hookIngest.insert({ ...draft, organizationId: hook.organizationId }));
   announceCreated(services.bus, { organizationId: hook.organizationId, projectId: hook.projectId, id: inserted.id, notify: draft.notify });
   return eventFromDraft(draft, inserted.id, inserted.createdMicros);
 }

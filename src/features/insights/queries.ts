@@ -1,4 +1,5 @@
 import type { Sql, TransactionSql } from '../../db/client.ts';
+import { MAX_ID } from '../../lib/idSpace.ts';
 import type { InsightDraft } from './validateInsightInput.ts';
 
 type Db = Sql | TransactionSql;
@@ -12,55 +13,98 @@ export interface InsightRow {
   updatedAt: Date;
 }
 
+/** What an upsert did; `exhausted` when a new insight needed an id and the organization has none left. */
+export type UpsertOutcome = { id: number; projectId: string; outcome: 'updated' | 'inserted' } | { outcome: 'exhausted' };
+
 /**
  * Creates or updates the insight (project, title) of one of the organization's projects, in one
- * statement. The icon changes only when supplied. Undefined when the project is not theirs.
+ * statement. An update takes no id; only a new insight draws one from the organization's
+ * `insight` counter. The icon changes only when supplied. Undefined when the project is not theirs.
  */
 export async function upsertInsight(
   sql: Db,
   organizationId: string,
   projectId: string,
   draft: InsightDraft,
-): Promise<{ id: number; projectId: string } | undefined> {
+): Promise<UpsertOutcome | undefined> {
   const iconSupplied = draft.icon !== undefined;
-  const [row] = await sql<{ id: number; projectId: string }[]>`
-    INSERT INTO insights (project_id, title, value, icon)
-    SELECT p.id, ${draft.title}, ${draft.value}, ${draft.icon ?? null}::text
-    FROM projects p WHERE p.id = ${projectId} AND p.organization_id = ${organizationId}
-    ON CONFLICT (project_id, title) DO UPDATE SET
-      value = excluded.value,
-      icon = CASE WHEN ${iconSupplied}::bool THEN excluded.icon ELSE insights.icon END,
-      updated_at = now()
-    RETURNING id, project_id AS "projectId"`;
-  return row;
+  const [row] = await sql<Array<{ id: number | null; projectId: string; outcome: UpsertOutcome['outcome'] }>>`
+    WITH project AS (
+      SELECT p.organization_id, p.id FROM projects p WHERE p.organization_id = ${organizationId} AND p.id = ${projectId}
+    ), updated AS (
+      UPDATE insights i SET
+        value = ${draft.value},
+        icon = CASE WHEN ${iconSupplied}::bool THEN ${draft.icon ?? null}::text ELSE i.icon END,
+        updated_at = now()
+      WHERE i.organization_id = ${organizationId} AND i.project_id = ${projectId} AND i.title = ${draft.title}
+      RETURNING i.id, i.project_id
+    ), counter AS (
+      INSERT INTO id_counters AS c (organization_id, kind, last_id)
+      SELECT organization_id, 'insight', 1 FROM project WHERE NOT EXISTS (SELECT 1 FROM updated)
+      ON CONFLICT (organization_id, kind) DO UPDATE SET last_id = c.last_id + 1 WHERE c.last_id < ${MAX_ID}
+      RETURNING last_id
+    ), inserted AS (
+      -- A concurrent create of the same title wins the unique key; this one then updates it (its
+      -- drawn id stays unused: ids may have gaps).
+      INSERT INTO insights (organization_id, id, project_id, title, value, icon)
+      SELECT ${organizationId}, counter.last_id::int, ${projectId}, ${draft.title}, ${draft.value}, ${draft.icon ?? null}::text
+      FROM counter
+      ON CONFLICT (organization_id, project_id, title) DO UPDATE SET
+        value = excluded.value,
+        icon = CASE WHEN ${iconSupplied}::bool THEN excluded.icon ELSE insights.icon END,
+        updated_at = excluded.updated_at
+      RETURNING id, project_id
+    )
+    SELECT id, project_id AS "projectId", 'updated' AS outcome FROM updated
+    UNION ALL SELECT id, project_id, 'inserted' FROM inserted
+    UNION ALL SELECT NULL, id, 'exhausted' FROM project
+    WHERE NOT EXISTS (SELECT 1 FROM updated) AND NOT EXISTS (SELECT 1 FROM counter)`;
+  if (!row) return undefined;
+  return row.outcome === 'exhausted' ? { outcome: 'exhausted' } : { id: row.id!, projectId: row.projectId, outcome: row.outcome };
 }
 
 /**
- * Import: writes insights into a project the organization owns, in one statement. Titles must be
- * distinct within the call. Returns the ids actually written.
+ * Import: writes insights into a project the organization owns, in one statement, drawing one id
+ * per draft. Titles must be distinct within the call. Returns the ids actually written, or
+ * `exhausted` when the organization's insight ids do not suffice (then nothing is written).
  */
 export async function insertInsights(
   sql: Db,
   organizationId: string,
   projectId: string,
   drafts: InsightDraft[],
-): Promise<number[]> {
-  const document = JSON.stringify(drafts.map((d) => ({ title: d.title, value: d.value, icon: d.icon ?? null })));
-  const rows = await sql<{ id: number }[]>`
-    INSERT INTO insights (project_id, title, value, icon)
-    SELECT p.id, i.title, i.value, i.icon
-    FROM json_to_recordset(${document}::text::json) AS i(title text, value text, icon text)
-    JOIN projects p ON p.id = ${projectId} AND p.organization_id = ${organizationId}
-    ON CONFLICT (project_id, title) DO UPDATE SET value = excluded.value, icon = excluded.icon, updated_at = now()
-    RETURNING id`;
-  return rows.map((row) => row.id);
+): Promise<number[] | 'exhausted'> {
+  const document = JSON.stringify(drafts.map((d, ord) => ({ ord, title: d.title, value: d.value, icon: d.icon ?? null })));
+  const rows = await sql<{ id: number | null }[]>`
+    WITH input AS (
+      SELECT i.* FROM json_to_recordset(${document}::text::json) AS i(ord int, title text, value text, icon text)
+      WHERE EXISTS (SELECT 1 FROM projects p WHERE p.organization_id = ${organizationId} AND p.id = ${projectId})
+    ), counter AS (
+      INSERT INTO id_counters AS c (organization_id, kind, last_id)
+      SELECT ${organizationId}, 'insight', count(*) FROM input HAVING count(*) > 0
+      ON CONFLICT (organization_id, kind) DO UPDATE SET last_id = c.last_id + excluded.last_id
+      WHERE c.last_id + excluded.last_id <= ${MAX_ID}
+      RETURNING last_id
+    ), written AS (
+      INSERT INTO insights (organization_id, id, project_id, title, value, icon)
+      SELECT ${organizationId}, (counter.last_id - count(*) OVER () + row_number() OVER (ORDER BY i.ord))::int,
+             ${projectId}, i.title, i.value, i.icon
+      FROM input i CROSS JOIN counter
+      ON CONFLICT (organization_id, project_id, title) DO UPDATE SET
+        value = excluded.value, icon = excluded.icon, updated_at = excluded.updated_at
+      RETURNING id
+    )
+    SELECT id FROM written
+    UNION ALL (SELECT NULL FROM input WHERE NOT EXISTS (SELECT 1 FROM counter) LIMIT 1)`;
+  if (rows.some((row) => row.id === null)) return 'exhausted';
+  return rows.map((row) => row.id!);
 }
 
 export function listInsights(sql: Db, organizationId: string, projectId: string): Promise<InsightRow[]> {
   return sql<InsightRow[]>`
     SELECT i.id, i.project_id AS "projectId", i.title, i.value, i.icon, i.updated_at AS "updatedAt"
-    FROM insights i JOIN projects p ON p.id = i.project_id
-    WHERE i.project_id = ${projectId} AND p.organization_id = ${organizationId}
+    FROM insights i
+    WHERE i.organization_id = ${organizationId} AND i.project_id = ${projectId}
     ORDER BY i.id`;
 }
 
@@ -71,8 +115,8 @@ export async function deleteInsight(
   insightId: number,
 ): Promise<{ id: number; projectId: string } | undefined> {
   const [row] = await sql<{ id: number; projectId: string }[]>`
-    DELETE FROM insights i USING projects p
-    WHERE i.id = ${insightId} AND p.id = i.project_id AND p.organization_id = ${organizationId}
+    DELETE FROM insights i
+    WHERE i.organization_id = ${organizationId} AND i.id = ${insightId}
     RETURNING i.id, i.project_id AS "projectId"`;
   return row;
 }

@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { VerbArgs } from '../../context.ts';
 import type { TransactionSql } from '../../db/client.ts';
+import { IdSpaceExhausted } from '../../http/errors.ts';
 import { insertEvents } from '../events/queries.ts';
 import { insertInsights } from '../insights/queries.ts';
 import { type ImportInput, type ProjectPlan, planImport } from './planImport.ts';
@@ -39,7 +40,9 @@ async function writeEvents(tx: TransactionSql, organizationId: string, plan: Pro
   let pending = plan.events.length > 0 ? send(0) : undefined;
   for (let start = 0; pending; start += IMPORT_CHUNK) {
     const next = start + IMPORT_CHUNK < plan.events.length ? send(start + IMPORT_CHUNK) : undefined;
-    const inserted = await pending;
+    const { inserted, refused } = await pending;
+    // The whole import rolls back: an organization out of ids gets nothing of it.
+    if (refused.length > 0) throw new IdSpaceExhausted('event');
     written.events += inserted.length;
     for (const row of inserted) if (plan.favorited[start + row.ord]) favorites.push(row.id);
     pending = next;
@@ -52,7 +55,9 @@ async function writeProject(tx: TransactionSql, organizationId: string, plan: Pr
   const favorites = await writeEvents(tx, organizationId, plan, written);
   for (const ids of chunks(favorites)) await markFavorited(tx, organizationId, plan.id, ids);
   for (const drafts of chunks(plan.insights)) {
-    written.insights += (await insertInsights(tx, organizationId, plan.id, drafts)).length;
+    const ids = await insertInsights(tx, organizationId, plan.id, drafts);
+    if (ids === 'exhausted') throw new IdSpaceExhausted('insight');
+    written.insights += ids.length;
   }
 }
 

@@ -30,8 +30,8 @@ export function selectExportProjects(sql: Db, organizationId: string): Promise<E
 
 export async function selectCategoryNames(sql: Db, organizationId: string, projectId: string): Promise<string[]> {
   const rows = await sql<{ name: string }[]>`
-    SELECT c.name FROM categories c JOIN projects p ON p.id = c.project_id
-    WHERE c.project_id = ${projectId} AND p.organization_id = ${organizationId}
+    SELECT c.name FROM categories c
+    WHERE c.organization_id = ${organizationId} AND c.project_id = ${projectId}
     ORDER BY c.name`;
   return rows.map((row) => row.name);
 }
@@ -42,8 +42,8 @@ export function selectExportInsights(
   projectId: string,
 ): Promise<Array<{ title: string; value: string; icon: string | null }>> {
   return sql<Array<{ title: string; value: string; icon: string | null }>>`
-    SELECT i.title, i.value, i.icon FROM insights i JOIN projects p ON p.id = i.project_id
-    WHERE i.project_id = ${projectId} AND p.organization_id = ${organizationId}
+    SELECT i.title, i.value, i.icon FROM insights i
+    WHERE i.organization_id = ${organizationId} AND i.project_id = ${projectId}
     ORDER BY i.id`;
 }
 
@@ -58,8 +58,8 @@ export function streamExportEvents(
     SELECT e.category, e.title, e.description, e.icon, e.tags::text AS tags, e.metadata::text AS metadata,
            e.url, e.user_id, e.notify, e.favorited,
            floor(extract(epoch FROM e.created_at))::int8::text AS created_at
-    FROM events e JOIN projects p ON p.id = e.project_id
-    WHERE e.project_id = ${projectId} AND p.organization_id = ${organizationId}
+    FROM events e
+    WHERE e.organization_id = ${organizationId} AND e.project_id = ${projectId}
     ORDER BY e.created_at, e.id`.cursor(batch);
 }
 
@@ -79,16 +79,16 @@ export async function insertProjects(
 /** Categories named in the file, including ones no event uses. */
 export async function insertCategories(sql: Db, organizationId: string, projectId: string, names: string[]): Promise<void> {
   await sql`
-    INSERT INTO categories (project_id, name)
-    SELECT p.id, c.name FROM json_array_elements_text(${JSON.stringify(names)}::text::json) AS c(name)
-    JOIN projects p ON p.id = ${projectId} AND p.organization_id = ${organizationId}
+    INSERT INTO categories (organization_id, project_id, name)
+    SELECT p.organization_id, p.id, c.name FROM json_array_elements_text(${JSON.stringify(names)}::text::json) AS c(name)
+    JOIN projects p ON p.organization_id = ${organizationId} AND p.id = ${projectId}
     ON CONFLICT DO NOTHING`;
 }
 
 /** The event insert leaves favorited false (only the toggle changes it); import restores it. */
 export async function markFavorited(sql: Db, organizationId: string, projectId: string, eventIds: number[]): Promise<void> {
   await sql`
-    UPDATE events e SET favorited = true FROM projects p
-    WHERE e.id IN (SELECT value::int FROM json_array_elements_text(${JSON.stringify(eventIds)}::text::json))
-      AND e.project_id = ${projectId} AND p.id = e.project_id AND p.organization_id = ${organizationId}`;
+    UPDATE events e SET favorited = true
+    WHERE e.organization_id = ${organizationId} AND e.project_id = ${projectId}
+      AND e.id IN (SELECT value::int FROM json_array_elements_text(${JSON.stringify(eventIds)}::text::json))`;
 }
