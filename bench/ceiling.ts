@@ -3,13 +3,19 @@
  * the JSON body and runs one INSERT into the same events table (same row shape) per request,
  * with no framework, no authentication, no validation, no category or daily count upkeep.
  * The product's ingest figure is reported as a ratio to this one.
+ *
+ * Its ids come from a sequence of its own, far above anything the bench's organizations reach:
+ * cheaper than any correct per-organization allocation, so the ceiling stays a lower bound of
+ * the work per event.
  */
 import http from 'node:http';
 import postgres from 'postgres';
 
 const url = process.env.CEILING_DATABASE_URL;
+const organization = process.env.CEILING_ORGANIZATION;
 const port = Number(process.env.CEILING_PORT);
-if (!url || !port) throw new Error('CEILING_DATABASE_URL and CEILING_PORT are required');
+if (!url || !organization || !port) throw new Error('CEILING_DATABASE_URL, CEILING_ORGANIZATION and CEILING_PORT are required');
+const organizationId: string = organization;
 
 // The same driver and pool size as the server. Pipelining is left at the driver's default:
 // each connection carries one autocommit INSERT at a time anyway.
@@ -32,8 +38,9 @@ const json = (value: unknown) => (value === undefined || value === null ? null :
 
 async function insert(event: Body): Promise<{ id: number; created_at: Date }> {
   const [row] = await sql<{ id: number; created_at: Date }[]>`
-    INSERT INTO events (project_id, category, title, description, icon, tags, metadata, url, user_id, notify)
-    VALUES (${event.project}, ${event.category}, ${event.title}, ${event.description ?? null}, ${event.icon ?? null},
+    INSERT INTO events (organization_id, id, project_id, category, title, description, icon, tags, metadata, url,
+                        user_id, notify)
+    VALUES (${organizationId}, nextval('bench_ceiling_event_ids'), ${event.project}, ${event.category}, ${event.title}, ${event.description ?? null}, ${event.icon ?? null},
             ${json(event.tags)}::json, ${json(event.metadata)}::json, ${event.url ?? null}, ${event.user_id ?? null},
             ${event.notify ?? false})
     RETURNING id, created_at`;
@@ -67,7 +74,7 @@ const server = http.createServer((request, response) => {
   });
 });
 server.keepAliveTimeout = 75_000;
-server.listen(port, '127.0.0.1');
+void sql`CREATE SEQUENCE IF NOT EXISTS bench_ceiling_event_ids AS integer START 1000000000`.then(() => server.listen(port, '127.0.0.1'));
 
 process.once('SIGTERM', () => {
   server.close();

@@ -117,7 +117,7 @@ export async function ensureDataset(sql: Sql, events: number, place: DatasetPlac
   if (previous && !reload && previous.complete && previous.events === events && (await intact(sql, previous, place))) {
     if (previous.timeZone !== place.timeZone) {
       place.log(`time zone changed from ${previous.timeZone} to ${place.timeZone}: rebuilding the daily counts`);
-      await rebuildDailyCounts(sql, previous.projectId);
+      await rebuildDailyCounts(sql, previous.organizationId, previous.projectId);
       previous.timeZone = place.timeZone;
       await writeManifest(place.manifestFile, previous);
     }
@@ -125,8 +125,8 @@ export async function ensureDataset(sql: Sql, events: number, place: DatasetPlac
   }
   if (previous?.projectId) {
     place.log('removing the previous, incomplete or different data set');
-    await sql`DELETE FROM events WHERE project_id = ${previous.projectId}`;
-    await sql`DELETE FROM projects WHERE id = ${previous.projectId}`;
+    await sql`DELETE FROM events WHERE organization_id = ${previous.organizationId} AND project_id = ${previous.projectId}`;
+    await sql`DELETE FROM projects WHERE organization_id = ${previous.organizationId} AND id = ${previous.projectId}`;
   }
 
   const started = Date.now();
@@ -153,14 +153,20 @@ export async function ensureDataset(sql: Sql, events: number, place: DatasetPlac
     await writeManifest(place.manifestFile, dataset);
     for (const index of dataset.droppedIndexes) await sql`DROP INDEX IF EXISTS ${sql(index.name)}`;
   }
-  await loadEvents(sql, projectId, events, place.log);
+  await loadEvents(sql, main.organizationId, projectId, events, place.log);
   if (dataset.droppedIndexes) {
     await restoreIndexes(sql, dataset.droppedIndexes, place.log);
     delete dataset.droppedIndexes;
     await writeManifest(place.manifestFile, dataset);
   }
-  await sql`INSERT INTO categories (project_id, name) SELECT ${projectId}, unnest(${[...CATEGORIES]}::text[]) ON CONFLICT DO NOTHING`;
-  await rebuildDailyCounts(sql, projectId);
+  await sql`
+    INSERT INTO categories (organization_id, project_id, name)
+    SELECT ${main.organizationId}, ${projectId}, unnest(${[...CATEGORIES]}::text[]) ON CONFLICT DO NOTHING`;
+  // The loaded events hold ids 1..events of the organization: its counter continues after them.
+  await sql`
+    INSERT INTO id_counters (organization_id, kind, last_id) VALUES (${main.organizationId}, 'event', ${events})
+    ON CONFLICT (organization_id, kind) DO UPDATE SET last_id = excluded.last_id`;
+  await rebuildDailyCounts(sql, main.organizationId, projectId);
   place.log('vacuum, analyze, checkpoint');
   await sql.unsafe('VACUUM (ANALYZE) events');
   await sql.unsafe('ANALYZE event_daily_counts');
@@ -175,8 +181,7 @@ export async function ensureDataset(sql: Sql, events: number, place: DatasetPlac
 async function intact(sql: Sql, dataset: Dataset, place: DatasetPlace): Promise<boolean> {
   const [row] = await sql<{ counted: string | null }[]>`
     SELECT sum(d.count)::text AS counted FROM event_daily_counts d
-    JOIN projects p ON p.id = d.project_id AND p.organization_id = ${dataset.organizationId}
-    WHERE d.project_id = ${dataset.projectId}`;
+    WHERE d.organization_id = ${dataset.organizationId} AND d.project_id = ${dataset.projectId}`;
   if (Number(row?.counted ?? 0) !== dataset.events) return false;
   return (await keyWorks(place.origin, dataset.key)) && (await keyWorks(place.origin, dataset.scratch.key));
 }
@@ -205,13 +210,14 @@ async function restoreIndexes(sql: Sql, indexes: Array<{ name: string; definitio
 }
 
 /** Per-day, per-category counts recomputed from the events, in the session's (= the server's) time zone. */
-async function rebuildDailyCounts(sql: Sql, projectId: string): Promise<void> {
+async function rebuildDailyCounts(sql: Sql, organizationId: string, projectId: string): Promise<void> {
   await sql.begin(async (tx) => {
-    await tx`DELETE FROM event_daily_counts WHERE project_id = ${projectId}`;
+    await tx`DELETE FROM event_daily_counts WHERE organization_id = ${organizationId} AND project_id = ${projectId}`;
     await tx`
-      INSERT INTO event_daily_counts (project_id, day, category, count)
-      SELECT project_id, created_at::date, category, count(*) FROM events WHERE project_id = ${projectId}
-      GROUP BY 1, 2, 3`;
+      INSERT INTO event_daily_counts (organization_id, project_id, day, category, count)
+      SELECT organization_id, project_id, created_at::date, category, count(*) FROM events
+      WHERE organization_id = ${organizationId} AND project_id = ${projectId}
+      GROUP BY 1, 2, 3, 4`;
   });
 }
 
@@ -225,7 +231,7 @@ function metadataTemplates(make: typeof largeMetadata, seed: number): string[] {
  * mix as the ingest bodies, generated inside the database. Deterministic: row i is always the
  * same event. Ten rows, evenly spaced, carry the rare search term.
  */
-async function loadEvents(sql: Sql, projectId: string, count: number, log: (m: string) => void): Promise<void> {
+async function loadEvents(sql: Sql, organizationId: string, projectId: string, count: number, log: (m: string) => void): Promise<void> {
   const spanMicros = 365n * 86_400n * 1_000_000n;
   const startMicros = BigInt(Date.now()) * 1000n - spanMicros;
   const stepMicros = spanMicros / BigInt(count);
@@ -240,9 +246,9 @@ async function loadEvents(sql: Sql, projectId: string, count: number, log: (m: s
     for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
       const [lo, hi] = chunk;
       await sql`
-        INSERT INTO events (project_id, category, title, description, icon, tags, metadata, url, user_id, notify,
-                            favorited, created_at)
-        SELECT ${projectId}, cats[c], title, description, icon, tags, metadata, url, user_id, notify, favorited, created_at
+        INSERT INTO events (organization_id, id, project_id, category, title, description, icon, tags, metadata, url,
+                            user_id, notify, favorited, created_at)
+        SELECT ${organizationId}, g.i, ${projectId}, cats[c], title, description, icon, tags, metadata, url, user_id, notify, favorited, created_at
         FROM (
           SELECT ${[...CATEGORIES]}::text[] AS cats, ${TITLE_TEMPLATES}::text[] AS titles,
                  ${DESCRIPTION_TEMPLATES}::text[] AS descs, ${ICONS}::text[] AS icons, ${NAMES}::text[] AS names,
@@ -286,10 +292,10 @@ async function loadEvents(sql: Sql, projectId: string, count: number, log: (m: s
 }
 
 /** The cursor of the row `offset` rows into the project's feed, encoded as the API encodes it. */
-export async function cursorAt(sql: Sql, projectId: string, offset: number): Promise<string> {
+export async function cursorAt(sql: Sql, organizationId: string, projectId: string, offset: number): Promise<string> {
   const [row] = await sql<{ id: number; micros: string }[]>`
     SELECT id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS micros
-    FROM events WHERE project_id = ${projectId}
+    FROM events WHERE organization_id = ${organizationId} AND project_id = ${projectId}
     ORDER BY created_at DESC, id DESC OFFSET ${offset} LIMIT 1`;
   if (!row) throw new Error(`the data set has fewer than ${offset + 1} events`);
   return encodeCursor(row.micros, row.id);
@@ -303,9 +309,10 @@ export async function removeScratch(sql: Sql, scratchOrganizationId: string, log
   const projects = (await sql<{ id: string }[]>`SELECT id FROM projects WHERE organization_id = ${scratchOrganizationId}`).map((p) => p.id);
   if (projects.length === 0) return;
   const started = Date.now();
-  await sql`DELETE FROM notify_outbox WHERE project_id = ANY(${projects}::text[])`;
-  const deleted = await sql`DELETE FROM events WHERE project_id = ANY(${projects}::text[])`;
-  await sql`DELETE FROM projects WHERE id = ANY(${projects}::text[])`;
+  const org = scratchOrganizationId;
+  await sql`DELETE FROM notify_outbox WHERE organization_id = ${org} AND project_id = ANY(${projects}::text[])`;
+  const deleted = await sql`DELETE FROM events WHERE organization_id = ${org} AND project_id = ANY(${projects}::text[])`;
+  await sql`DELETE FROM projects WHERE organization_id = ${org} AND id = ANY(${projects}::text[])`;
   if (deleted.count > 0) await sql.unsafe('VACUUM (ANALYZE) events');
   log(`removed ${deleted.count.toLocaleString('en-US')} bench-written events in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

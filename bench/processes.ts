@@ -110,10 +110,21 @@ export async function startServer(options: ServerOptions): Promise<Running> {
 }
 
 /** The ceiling: a bare node:http server doing one INSERT per request (bench/ceiling.ts). */
-export async function startCeiling(databaseUrl: string, poolSize: number, logFile: string): Promise<Running> {
+export async function startCeiling(
+  databaseUrl: string,
+  organizationId: string,
+  poolSize: number,
+  logFile: string,
+): Promise<Running> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const env = { ...process.env, CEILING_DATABASE_URL: databaseUrl, CEILING_PORT: String(port), CEILING_POOL: String(poolSize) };
+  const env = {
+    ...process.env,
+    CEILING_DATABASE_URL: databaseUrl,
+    CEILING_ORGANIZATION: organizationId,
+    CEILING_PORT: String(port),
+    CEILING_POOL: String(poolSize),
+  };
   const child = spawnLogged(['--import', 'tsx', path.join(ROOT, 'bench/ceiling.ts')], env, logFile);
   const ended = endWatch(child);
   const stop = stopper(child, 'the ceiling server');

@@ -81,7 +81,7 @@ async function ingestSection(ctx: Context): Promise<void> {
   if (!hookPath && !routeMissing(hook)) throw new Error(`creating an incoming hook answered ${hook.status}: ${JSON.stringify(hook.body)}`);
 
   const ceiling = options.ingestTargets.has('ceiling')
-    ? await startCeiling(ctx.databaseUrl, POOL_SIZE, path.join(ctx.workDir, 'ceiling.log'))
+    ? await startCeiling(ctx.databaseUrl, dataset.scratch.organizationId, POOL_SIZE, path.join(ctx.workDir, 'ceiling.log'))
     : null;
   const base = { method: 'POST' as const, connections: options.ingestConnections, duration: options.ingestSeconds };
   const runs = { ceiling: [] as LoadResult[], api: [] as LoadResult[], hook: [] as LoadResult[] };
@@ -464,7 +464,7 @@ async function main(): Promise<void> {
     }
     if (options.sections.has('feed')) {
       const deepOffset = Math.min(500_000, Math.floor(options.events / 2));
-      await readSection(ctx, feedCases(ctx, await cursorAt(sql, dataset.projectId, deepOffset), deepOffset));
+      await readSection(ctx, feedCases(ctx, await cursorAt(sql, dataset.organizationId, dataset.projectId, deepOffset), deepOffset));
     }
     if (options.sections.has('search')) await readSection(ctx, searchCases(ctx));
     if (options.sections.has('charts')) await readSection(ctx, chartCases(ctx));
