@@ -9,7 +9,8 @@
 --   through two small routing tables keyed by the looked-up value.
 --
 -- Existing installations keep every id: ids were unique installation-wide, so they stay unique
--- within each organization, and each organization's counters start after its highest id.
+-- within each organization, and each organization's counters start after its highest id (for
+-- events, also after any id its delivery log or push queue still names).
 --
 -- Each table is rebuilt rather than altered: the rows are copied into a new table that has the
 -- organization column, the old table is dropped, and keys, indexes and foreign keys are built
@@ -348,8 +349,15 @@ CREATE TABLE id_counters (
   last_id         bigint NOT NULL CHECK (last_id >= 0),
   PRIMARY KEY (organization_id, kind)
 );
+-- Deliveries and push jobs keep the id of an event deleted since (the log outlives the event);
+-- the counter starts after those too, so such an id never comes back as another event's.
 INSERT INTO id_counters (organization_id, kind, last_id)
-SELECT organization_id, 'event', max(id) FROM events GROUP BY organization_id;
+SELECT organization_id, 'event', max(id) FROM (
+  SELECT organization_id, id FROM events
+  UNION ALL SELECT organization_id, event_id FROM deliveries
+  UNION ALL SELECT organization_id, event_id FROM push_jobs
+) used
+GROUP BY organization_id;
 INSERT INTO id_counters (organization_id, kind, last_id)
 SELECT organization_id, 'insight', max(id) FROM insights GROUP BY organization_id;
 

@@ -7,12 +7,29 @@ const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url))
 /** Any constant: it names the advisory lock that serialises concurrent starts. */
 const MIGRATION_LOCK = 7_427_001;
 
+export interface MigrateOptions {
+  /**
+   * Stop before this migration file (e.g. '040_tenant_keys.sql'): it and every later one stay
+   * pending. For tests that build data in an older schema and then migrate it.
+   */
+  before?: string;
+}
+
 /**
- * Applies the numbered SQL files in migrations/ that have not run yet, each in its own
- * transaction, under an advisory lock so two processes starting at once do not race.
+ * Applies the numbered SQL files in migrations/ that have not run yet, in name order, all in ONE
+ * transaction: either every pending file is applied and recorded in schema_migrations, or none
+ * is. The transaction first takes an advisory lock, so of two processes starting at once one
+ * waits, then finds the work done. Returns the names applied.
  */
-export async function migrate(sql: Sql, log: (message: string) => void = () => {}): Promise<string[]> {
-  const files = (await fs.readdir(MIGRATIONS_DIR)).filter((name) => /^\d+_.+\.sql$/.test(name)).sort();
+export async function migrate(
+  sql: Sql,
+  log: (message: string) => void = () => {},
+  options: MigrateOptions = {},
+): Promise<string[]> {
+  const all = (await fs.readdir(MIGRATIONS_DIR)).filter((name) => /^\d+_.+\.sql$/.test(name)).sort();
+  const { before } = options;
+  if (before !== undefined && !all.includes(before)) throw new Error(`migrate: no migration named ${before}`);
+  const files = before === undefined ? all : all.filter((name) => name < before);
   const applied: string[] = [];
   await sql.begin(async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
