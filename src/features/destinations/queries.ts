@@ -32,9 +32,9 @@ export async function insertDestination(
 ): Promise<DestinationRow | undefined> {
   const [destination] = await sql<DestinationRow[]>`
     WITH d AS (
-      INSERT INTO destinations (id, project_id, name, url, format, enabled, secret)
-      SELECT ${row.id}, p.id, ${row.name}, ${row.url}, ${row.format}, ${row.enabled}, ${row.secret}
-      FROM projects p WHERE p.id = ${row.projectId} AND p.organization_id = ${organizationId}
+      INSERT INTO destinations (organization_id, id, project_id, name, url, format, enabled, secret)
+      SELECT p.organization_id, ${row.id}, p.id, ${row.name}, ${row.url}, ${row.format}, ${row.enabled}, ${row.secret}
+      FROM projects p WHERE p.organization_id = ${organizationId} AND p.id = ${row.projectId}
       RETURNING id, project_id, name, url, format, enabled, secret, last_ok, last_at, last_status, last_error, created_at
     )
     SELECT ${columns(sql)} FROM d`;
@@ -43,15 +43,15 @@ export async function insertDestination(
 
 export function listDestinations(sql: Sql, organizationId: string, projectId: string): Promise<DestinationRow[]> {
   return sql<DestinationRow[]>`
-    SELECT ${columns(sql)} FROM destinations d JOIN projects p ON p.id = d.project_id
-    WHERE d.project_id = ${projectId} AND p.organization_id = ${organizationId}
+    SELECT ${columns(sql)} FROM destinations d
+    WHERE d.organization_id = ${organizationId} AND d.project_id = ${projectId}
     ORDER BY d.created_at, d.id`;
 }
 
 export async function findDestination(sql: Sql, organizationId: string, destinationId: string): Promise<DestinationRow | undefined> {
   const [row] = await sql<DestinationRow[]>`
-    SELECT ${columns(sql)} FROM destinations d JOIN projects p ON p.id = d.project_id
-    WHERE d.id = ${destinationId} AND p.organization_id = ${organizationId}`;
+    SELECT ${columns(sql)} FROM destinations d
+    WHERE d.organization_id = ${organizationId} AND d.id = ${destinationId}`;
   return row;
 }
 
@@ -62,8 +62,8 @@ export async function setDestinationEnabled(
   enabled: boolean,
 ): Promise<DestinationRow | undefined> {
   const [row] = await sql<DestinationRow[]>`
-    UPDATE destinations d SET enabled = ${enabled} FROM projects p
-    WHERE d.id = ${destinationId} AND p.id = d.project_id AND p.organization_id = ${organizationId}
+    UPDATE destinations d SET enabled = ${enabled}
+    WHERE d.organization_id = ${organizationId} AND d.id = ${destinationId}
     RETURNING ${columns(sql)}`;
   return row;
 }
@@ -77,8 +77,7 @@ export async function replaceSecret(
 ): Promise<DestinationRow | undefined> {
   const [row] = await sql<DestinationRow[]>`
     UPDATE destinations d SET secret = CASE WHEN d.format = 'json' THEN ${secret} ELSE d.secret END
-    FROM projects p
-    WHERE d.id = ${destinationId} AND p.id = d.project_id AND p.organization_id = ${organizationId}
+    WHERE d.organization_id = ${organizationId} AND d.id = ${destinationId}
     RETURNING ${columns(sql)}`;
   return row;
 }
@@ -89,8 +88,8 @@ export async function deleteDestination(
   destinationId: string,
 ): Promise<{ id: string; projectId: string } | undefined> {
   const [row] = await sql<{ id: string; projectId: string }[]>`
-    DELETE FROM destinations d USING projects p
-    WHERE d.id = ${destinationId} AND p.id = d.project_id AND p.organization_id = ${organizationId}
+    DELETE FROM destinations d
+    WHERE d.organization_id = ${organizationId} AND d.id = ${destinationId}
     RETURNING d.id, d.project_id AS "projectId"`;
   return row;
 }
@@ -123,9 +122,7 @@ export function listDeliveries(
     SELECT l.id, l.event_id AS "eventId", l.webhook_id AS "webhookId", l.status,
            (extract(epoch FROM l.created_at) * 1000000)::bigint::text AS "createdMicros"
     FROM deliveries l
-    JOIN destinations d ON d.id = l.destination_id
-    JOIN projects p ON p.id = d.project_id
-    WHERE l.destination_id = ${q.destinationId} AND p.organization_id = ${q.organizationId}
+    WHERE l.organization_id = ${q.organizationId} AND l.destination_id = ${q.destinationId}
     ${q.before ? sql`AND (l.created_at, l.id) < (timestamptz 'epoch' + ${q.before.micros.toString()}::int8 * interval '1 microsecond', ${q.before.id})` : sql``}
     ORDER BY l.created_at DESC, l.id DESC LIMIT ${q.limit}`;
 }
@@ -135,10 +132,7 @@ export function listAttempts(sql: Sql, organizationId: string, deliveryIds: stri
   return sql<AttemptRow[]>`
     SELECT a.delivery_id AS "deliveryId", a.at, a.status, a.duration_ms AS "durationMs", a.error, a.response
     FROM delivery_attempts a
-    JOIN deliveries l ON l.id = a.delivery_id
-    JOIN destinations d ON d.id = l.destination_id
-    JOIN projects p ON p.id = d.project_id
-    WHERE a.delivery_id = ANY(${deliveryIds}::text[]) AND p.organization_id = ${organizationId}
+    WHERE a.organization_id = ${organizationId} AND a.delivery_id = ANY(${deliveryIds}::text[])
     ORDER BY a.delivery_id, a.attempt`;
 }
 
@@ -152,14 +146,14 @@ export async function insertReplay(
 ): Promise<{ id: string; enabled: boolean } | undefined> {
   const [row] = await sql<{ id: string; enabled: boolean }[]>`
     WITH source AS (
-      SELECT l.destination_id, l.event_id, l.webhook_id, l.body, d.enabled
+      SELECT l.organization_id, l.destination_id, l.event_id, l.webhook_id, l.body, d.enabled
       FROM deliveries l
-      JOIN destinations d ON d.id = l.destination_id
-      JOIN projects p ON p.id = d.project_id
-      WHERE l.id = ${q.deliveryId} AND l.destination_id = ${q.destinationId} AND p.organization_id = ${q.organizationId}
+      JOIN destinations d ON d.organization_id = l.organization_id AND d.id = l.destination_id
+      WHERE l.organization_id = ${q.organizationId} AND l.id = ${q.deliveryId} AND l.destination_id = ${q.destinationId}
     ), replay AS (
-      INSERT INTO deliveries (id, destination_id, event_id, webhook_id, body, max_attempts, next_attempt_at)
-      SELECT ${q.newId}, destination_id, event_id, webhook_id, body, ${q.maxAttempts}, now() FROM source WHERE enabled
+      INSERT INTO deliveries (organization_id, id, destination_id, event_id, webhook_id, body, max_attempts, next_attempt_at)
+      SELECT organization_id, ${q.newId}, destination_id, event_id, webhook_id, body, ${q.maxAttempts}, now()
+      FROM source WHERE enabled
     )
     SELECT ${q.newId}::text AS id, enabled FROM source`;
   return row;
