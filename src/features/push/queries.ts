@@ -12,11 +12,11 @@ export async function upsertSubscription(
   row: { id: string; projectId: string; userId: string; endpoint: string; p256dh: string; auth: string },
 ): Promise<string | undefined> {
   const [saved] = await sql<{ id: string }[]>`
-    INSERT INTO push_subscriptions (id, project_id, user_id, endpoint, p256dh, auth)
-    SELECT ${row.id}, p.id, u.id, ${row.endpoint}, ${row.p256dh}, ${row.auth}
+    INSERT INTO push_subscriptions (organization_id, id, project_id, user_id, endpoint, p256dh, auth)
+    SELECT p.organization_id, ${row.id}, p.id, u.id, ${row.endpoint}, ${row.p256dh}, ${row.auth}
     FROM projects p JOIN users u ON u.organization_id = p.organization_id
-    WHERE p.id = ${row.projectId} AND p.organization_id = ${organizationId} AND u.id = ${row.userId}
-    ON CONFLICT (project_id, endpoint) DO UPDATE
+    WHERE p.organization_id = ${organizationId} AND p.id = ${row.projectId} AND u.id = ${row.userId}
+    ON CONFLICT (organization_id, project_id, endpoint) DO UPDATE
       SET user_id = excluded.user_id, p256dh = excluded.p256dh, auth = excluded.auth
     RETURNING id`;
   return saved?.id;
@@ -25,8 +25,8 @@ export async function upsertSubscription(
 /** Unsubscribes a browser from every project of the organization. */
 export async function deleteSubscriptionsByEndpoint(sql: Sql, organizationId: string, endpoint: string): Promise<number> {
   const rows = await sql`
-    DELETE FROM push_subscriptions s USING projects p
-    WHERE s.endpoint = ${endpoint} AND p.id = s.project_id AND p.organization_id = ${organizationId}
+    DELETE FROM push_subscriptions s
+    WHERE s.organization_id = ${organizationId} AND s.endpoint = ${endpoint}
     RETURNING s.id`;
   return rows.length;
 }
