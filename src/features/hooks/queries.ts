@@ -24,8 +24,8 @@ export async function insertHook(
 ): Promise<HookRow | undefined> {
   const [hook] = await sql<HookRow[]>`
     WITH h AS (
-      INSERT INTO incoming_hooks (organization_id, id, project_id, name, category, token_hash, token_sealed)
-      SELECT p.organization_id, ${row.id}, p.id, ${row.name}, ${row.category}, ${row.tokenHash}, ${row.tokenSealed}
+      INSERT INTO incoming_hooks (id, project_id, name, category, token_hash, token_sealed)
+      SELECT ${row.id}, p.id, ${row.name}, ${row.category}, ${row.tokenHash}, ${row.tokenSealed}
       FROM projects p WHERE p.id = ${row.projectId} AND p.organization_id = ${organizationId}
       RETURNING id, project_id, name, category, enabled, token_sealed, created_at
     )
