@@ -378,17 +378,17 @@ describe('durability', () => {
 
     const byTitle = new Map<string, string>();
     for (const delivery of await deliveries(org, destination.id)) {
-      const [event] = await t.services.sql<{ title: string }[]>`SELECT title FROM events WHERE id = ${delivery.eventId}`;
+      const [event] = await t.services.sql<{ title: string }[]>`SELECT title FROM events WHERE organization_id = ${org.id} AND id = ${delivery.eventId}`;
       byTitle.set(event?.title ?? '', delivery.id);
     }
     const aged = [byTitle.get('old'), byTitle.get('old and still pending')] as string[];
-    await t.services.sql`UPDATE deliveries SET created_at = now() - interval '2 days' WHERE id = ANY(${aged}::text[])`;
+    await t.services.sql`UPDATE deliveries SET created_at = now() - interval '2 days' WHERE organization_id = ${org.id} AND id = ANY(${aged}::text[])`;
 
     worker(tc, [org], { concurrency: 0, keepFinishedMs: 24 * 3600_000 });
     await waitUntil(async () => (await deliveries(org, destination.id)).length === 2, 5000, 'the old delivery to be pruned');
     const kept = (await deliveries(org, destination.id)).map((delivery) => delivery.id).sort();
     assert.deepEqual(kept, [byTitle.get('recent'), byTitle.get('old and still pending')].sort());
-    const [orphans] = await t.services.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM delivery_attempts WHERE delivery_id = ${byTitle.get('old') ?? ''}`;
+    const [orphans] = await t.services.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM delivery_attempts WHERE organization_id = ${org.id} AND delivery_id = ${byTitle.get('old') ?? ''}`;
     assert.equal(orphans?.n, 0, 'its attempts went with it');
   });
 

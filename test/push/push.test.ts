@@ -123,8 +123,8 @@ async function subscribedUser(tc: TestContext, statuses?: number[]) {
   return { org, project, service, browser, keys, endpoint, subscriptionId: subscribed.body.id as string };
 }
 
-async function subscriptionCount(id: string): Promise<number> {
-  return (await t.services.sql`SELECT id FROM push_subscriptions WHERE id = ${id}`).length;
+async function subscriptionCount(org: TestOrg, id: string): Promise<number> {
+  return (await t.services.sql`SELECT id FROM push_subscriptions WHERE organization_id = ${org.id} AND id = ${id}`).length;
 }
 
 
@@ -182,29 +182,29 @@ describe('web push', () => {
   it('a subscription answered with 410 Gone is deleted', async (tc) => {
     const { org, project, service, subscriptionId } = await subscribedUser(tc, [410]);
     await org.post('/api/events', { project, category: 'c', title: 'gone', notify: true });
-    await waitUntil(async () => (await subscriptionCount(subscriptionId)) === 0, 5000, 'the subscription to go');
+    await waitUntil(async () => (await subscriptionCount(org, subscriptionId)) === 0, 5000, 'the subscription to go');
     assert.equal(service.received.length, 1);
   });
 
   it('a subscription answered with 404 is deleted', async (tc) => {
     const { org, project, subscriptionId } = await subscribedUser(tc, [404]);
     await org.post('/api/events', { project, category: 'c', title: 'gone', notify: true });
-    await waitUntil(async () => (await subscriptionCount(subscriptionId)) === 0, 5000, 'the subscription to go');
+    await waitUntil(async () => (await subscriptionCount(org, subscriptionId)) === 0, 5000, 'the subscription to go');
   });
 
   it('a push service error is retried and the subscription kept', async (tc) => {
     const { org, project, service, subscriptionId } = await subscribedUser(tc, [500, 201]);
     await org.post('/api/events', { project, category: 'c', title: 'retry', notify: true });
     await waitUntil(() => service.received.length >= 2, 5000, 'the retry');
-    assert.equal(await subscriptionCount(subscriptionId), 1);
+    assert.equal(await subscriptionCount(org, subscriptionId), 1);
   });
 
   it('unsubscribing deletes the subscription', async (tc) => {
-    const { browser, endpoint, subscriptionId } = await subscribedUser(tc);
+    const { org, browser, endpoint, subscriptionId } = await subscribedUser(tc);
     const reply = await browser.post('/api/push-subscriptions/delete', { endpoint });
     assert.equal(reply.status, 200);
     assert.deepEqual(reply.body, { ok: true });
-    assert.equal(await subscriptionCount(subscriptionId), 0);
+    assert.equal(await subscriptionCount(org, subscriptionId), 0);
   });
 
   it('subscribing again from the same browser refreshes the one subscription', async (tc) => {

@@ -24,9 +24,9 @@ import { type PostResult, postOnce } from './postOnce.ts';
 import {
   type ClaimedDelivery,
   type NewDelivery,
+  type ProjectKey,
   claimDueDeliveries,
   claimOutbox,
-  deleteOutbox,
   insertDeliveries,
   pruneFinishedDeliveries,
   recordAttempt,
@@ -86,9 +86,10 @@ const PRUNE_BATCH = 1000;
 /**
  * Moves notify events from the outbox to their receivers, durably. A fan-out pass turns each
  * outbox row into one delivery per enabled destination and one push job per browser subscription,
- * in the transaction that deletes the row. A send pass leases due deliveries and pushes, sends
- * them and records each attempt with its consequence (retry later, done, failed). Several
- * processes can run this side by side: every claim is FOR UPDATE SKIP LOCKED plus a lease.
+ * in the transaction that deletes the row (the delete is the claim). A send pass leases due
+ * deliveries and pushes, sends them and records each attempt with its consequence (retry later,
+ * done, failed). Several processes can run this side by side: an outbox row is taken by whoever
+ * deletes it, and a delivery or push by whoever sets its lease.
  *
  * Built by createServices but not started there: the server starts it; tests start their own.
  */
@@ -223,22 +224,29 @@ export class DeliveryWorker {
     return sql.begin(async (tx) => {
       const claimed = await claimOutbox(tx, FAN_OUT_BATCH, this.scopeList);
       if (claimed.length === 0) return 0;
-      const eventIds = claimed.map((row) => row.eventId);
-      const events = (await selectEvents(tx, eventIds)).map(eventFromRow);
-      const projectIds = [...new Set(events.map((event) => event.projectId))];
-      const destinations = projectIds.length ? await selectEnabledDestinations(tx, projectIds) : [];
-      const subscriptions = projectIds.length ? await selectSubscriptions(tx, projectIds) : [];
+      // Event and project ids are unique only within their organization.
+      const events = (await selectEvents(tx, claimed)).map((row) => ({ organizationId: row.organizationId, event: eventFromRow(row) }));
+      const projects = new Map<string, ProjectKey>();
+      for (const { organizationId, event } of events) {
+        projects.set(JSON.stringify([organizationId, event.projectId]), { organizationId, projectId: event.projectId });
+      }
+      const projectKeys = [...projects.values()];
+      const destinations = projectKeys.length ? await selectEnabledDestinations(tx, projectKeys) : [];
+      const subscriptions = projectKeys.length ? await selectSubscriptions(tx, projectKeys) : [];
       const now = new Date();
 
       const deliveries: NewDelivery[] = [];
       const pushes: NewPushJob[] = [];
-      for (const event of events) {
+      for (const { organizationId, event } of events) {
+        const ofProject = (row: { organizationId: string; projectId: string }) =>
+          row.organizationId === organizationId && row.projectId === event.projectId;
         const bodies = new Map<DeliveryFormat, string>();
         for (const destination of destinations) {
-          if (destination.projectId !== event.projectId) continue;
+          if (!ofProject(destination)) continue;
           let body = bodies.get(destination.format);
           if (body === undefined) bodies.set(destination.format, (body = renderDeliveryBody(destination.format, event, now)));
           deliveries.push({
+            organizationId,
             id: newId(16),
             destinationId: destination.id,
             eventId: event.id,
@@ -249,13 +257,19 @@ export class DeliveryWorker {
         }
         const payload = pushPayload(event, config.baseUrl);
         for (const subscription of subscriptions) {
-          if (subscription.projectId !== event.projectId) continue;
-          pushes.push({ id: newId(16), subscriptionId: subscription.id, eventId: event.id, payload, maxAttempts: this.maxAttempts });
+          if (!ofProject(subscription)) continue;
+          pushes.push({
+            organizationId,
+            id: newId(16),
+            subscriptionId: subscription.id,
+            eventId: event.id,
+            payload,
+            maxAttempts: this.maxAttempts,
+          });
         }
       }
       await insertDeliveries(tx, deliveries);
       await insertPushJobs(tx, pushes);
-      await deleteOutbox(tx, eventIds);
       return claimed.length;
     });
   }
@@ -303,6 +317,7 @@ export class DeliveryWorker {
     const verdict = judgeAttempt(result, delivery.attempts + 1, delivery.maxAttempts, this.retryDelaysMs);
     const outcome = verdict.kind === 'retry' ? 'pending' : verdict.kind;
     const recorded = await recordAttempt(this.deps.sql, {
+      organizationId: delivery.organizationId,
       deliveryId: delivery.id,
       leaseToken: delivery.leaseToken,
       at,
@@ -349,16 +364,16 @@ export class DeliveryWorker {
       timeoutMs: this.attemptTimeoutMs,
     });
     if (result.status === 404 || result.status === 410) {
-      await deleteSubscription(sql, job.subscriptionId);
+      await deleteSubscription(sql, job.organizationId, job.subscriptionId);
       return;
     }
     const verdict = judgeAttempt(result, job.attempts + 1, job.maxAttempts, this.retryDelaysMs);
     if (verdict.kind === 'retry') {
-      await reschedulePushJob(sql, job.id, job.leaseToken, verdict.delayMs);
+      await reschedulePushJob(sql, job, verdict.delayMs);
       this.wakeIn(verdict.delayMs);
       return;
     }
     if (verdict.kind === 'failed') log.warn({ subscription: job.subscriptionId, status: result.status, reason: result.error }, 'web push failed');
-    await deletePushJob(sql, job.id, job.leaseToken);
+    await deletePushJob(sql, job);
   }
 }

@@ -32,9 +32,9 @@ export async function insertDestination(
 ): Promise<DestinationRow | undefined> {
   const [destination] = await sql<DestinationRow[]>`
     WITH d AS (
-      INSERT INTO destinations (id, project_id, name, url, format, enabled, secret)
-      SELECT ${row.id}, p.id, ${row.name}, ${row.url}, ${row.format}, ${row.enabled}, ${row.secret}
-      FROM projects p WHERE p.id = ${row.projectId} AND p.organization_id = ${organizationId}
+      INSERT INTO destinations (organization_id, id, project_id, name, url, format, enabled, secret)
+      SELECT p.organization_id, ${row.id}, p.id, ${row.name}, ${row.url}, ${row.format}, ${row.enabled}, ${row.secret}
+      FROM projects p WHERE p.organization_id = ${organizationId} AND p.id = ${row.projectId}
       RETURNING id, project_id, name, url, format, enabled, secret, last_ok, last_at, last_status, last_error, created_at
     )
     SELECT ${columns(sql)} FROM d`;
@@ -43,15 +43,15 @@ export async function insertDestination(
 
 export function listDestinations(sql: Sql, organizationId: string, projectId: string): Promise<DestinationRow[]> {
   return sql<DestinationRow[]>`
-    SELECT ${columns(sql)} FROM destinations d JOIN projects p ON p.id = d.project_id
-    WHERE d.project_id = ${projectId} AND p.organization_id = ${organizationId}
+    SELECT ${columns(sql)} FROM destinations d
+    WHERE d.organization_id = ${organizationId} AND d.project_id = ${projectId}
     ORDER BY d.created_at, d.id`;
 }
 
 export async function findDestination(sql: Sql, organizationId: string, destinationId: string): Promise<DestinationRow | undefined> {
   const [row] = await sql<DestinationRow[]>`
-    SELECT ${columns(sql)} FROM destinations d JOIN projects p ON p.id = d.project_id
-    WHERE d.id = ${destinationId} AND p.organization_id = ${organizationId}`;
+    SELECT ${columns(sql)} FROM destinations d
+    WHERE d.organization_id = ${organizationId} AND d.id = ${destinationId}`;
   return row;
 }
 
@@ -62,8 +62,8 @@ export async function setDestinationEnabled(
   enabled: boolean,
 ): Promise<DestinationRow | undefined> {
   const [row] = await sql<DestinationRow[]>`
-    UPDATE destinations d SET enabled = ${enabled} FROM projects p
-    WHERE d.id = ${destinationId} AND p.id = d.project_id AND p.organization_id = ${organizationId}
+    UPDATE destinations d SET enabled = ${enabled}
+    WHERE d.organization_id = ${organizationId} AND d.id = ${destinationId}
     RETURNING ${columns(sql)}`;
   return row;
 }
@@ -77,8 +77,7 @@ export async function replaceSecret(
 ): Promise<DestinationRow | undefined> {
   const [row] = await sql<DestinationRow[]>`
     UPDATE destinations d SET secret = CASE WHEN d.format = 'json' THEN ${secret} ELSE d.secret END
-    FROM projects p
-    WHERE d.id = ${destinationId} AND p.id = d.project_id AND p.organization_id = ${organizationId}
+    WHERE d.organization_id = ${organizationId} AND d.id = ${destinationId}
     RETURNING ${columns(sql)}`;
   return row;
 }
@@ -89,8 +88,8 @@ export async function deleteDestination(
   destinationId: string,
 ): Promise<{ id: string; projectId: string } | undefined> {
   const [row] = await sql<{ id: string; projectId: string }[]>`
-    DELETE FROM destinations d USING projects p
-    WHERE d.id = ${destinationId} AND p.id = d.project_id AND p.organization_id = ${organizationId}
+    DELETE FROM destinations d
+    WHERE d.organization_id = ${organizationId} AND d.id = ${destinationId}
     RETURNING d.id, d.project_id AS "projectId"`;
   return row;
 }
@@ -123,9 +122,7 @@ export function listDeliveries(
     SELECT l.id, l.event_id AS "eventId", l.webhook_id AS "webhookId", l.status,
            (extract(epoch FROM l.created_at) * 1000000)::bigint::text AS "createdMicros"
     FROM deliveries l
-    JOIN destinations d ON d.id = l.destination_id
-    JOIN projects p ON p.id = d.project_id
-    WHERE l.destination_id = ${q.destinationId} AND p.organization_id = ${q.organizationId}
+    WHERE l.organization_id = ${q.organizationId} AND l.destination_id = ${q.destinationId}
     ${q.before ? sql`AND (l.created_at, l.id) < (timestamptz 'epoch' + ${q.before.micros.toString()}::int8 * interval '1 microsecond', ${q.before.id})` : sql``}
     ORDER BY l.created_at DESC, l.id DESC LIMIT ${q.limit}`;
 }
@@ -135,10 +132,7 @@ export function listAttempts(sql: Sql, organizationId: string, deliveryIds: stri
   return sql<AttemptRow[]>`
     SELECT a.delivery_id AS "deliveryId", a.at, a.status, a.duration_ms AS "durationMs", a.error, a.response
     FROM delivery_attempts a
-    JOIN deliveries l ON l.id = a.delivery_id
-    JOIN destinations d ON d.id = l.destination_id
-    JOIN projects p ON p.id = d.project_id
-    WHERE a.delivery_id = ANY(${deliveryIds}::text[]) AND p.organization_id = ${organizationId}
+    WHERE a.organization_id = ${organizationId} AND a.delivery_id = ANY(${deliveryIds}::text[])
     ORDER BY a.delivery_id, a.attempt`;
 }
 
@@ -152,14 +146,14 @@ export async function insertReplay(
 ): Promise<{ id: string; enabled: boolean } | undefined> {
   const [row] = await sql<{ id: string; enabled: boolean }[]>`
     WITH source AS (
-      SELECT l.destination_id, l.event_id, l.webhook_id, l.body, d.enabled
+      SELECT l.organization_id, l.destination_id, l.event_id, l.webhook_id, l.body, d.enabled
       FROM deliveries l
-      JOIN destinations d ON d.id = l.destination_id
-      JOIN projects p ON p.id = d.project_id
-      WHERE l.id = ${q.deliveryId} AND l.destination_id = ${q.destinationId} AND p.organization_id = ${q.organizationId}
+      JOIN destinations d ON d.organization_id = l.organization_id AND d.id = l.destination_id
+      WHERE l.organization_id = ${q.organizationId} AND l.id = ${q.deliveryId} AND l.destination_id = ${q.destinationId}
     ), replay AS (
-      INSERT INTO deliveries (id, destination_id, event_id, webhook_id, body, max_attempts, next_attempt_at)
-      SELECT ${q.newId}, destination_id, event_id, webhook_id, body, ${q.maxAttempts}, now() FROM source WHERE enabled
+      INSERT INTO deliveries (organization_id, id, destination_id, event_id, webhook_id, body, max_attempts, next_attempt_at)
+      SELECT organization_id, ${q.newId}, destination_id, event_id, webhook_id, body, ${q.maxAttempts}, now()
+      FROM source WHERE enabled
     )
     SELECT ${q.newId}::text AS id, enabled FROM source`;
   return row;
@@ -170,33 +164,73 @@ export async function insertReplay(
 /** Restricts a query to some organizations' rows (see DeliveryWorkerOptions.onlyOrganizations). */
 export type OrganizationScope = readonly string[] | undefined;
 
-/** Outbox rows of notify events, locked for this transaction; other workers skip them. */
-export function claimOutbox(tx: TransactionSql, limit: number, scope: OrganizationScope): Promise<{ eventId: number }[]> {
-  return tx<{ eventId: number }[]>`
-    SELECT o.event_id AS "eventId" FROM notify_outbox o
-    ${scope ? tx`WHERE o.project_id IN (SELECT id FROM projects WHERE organization_id = ANY(${scope as string[]}::text[]))` : tx``}
-    ORDER BY o.created_at LIMIT ${limit}
-    FOR UPDATE OF o SKIP LOCKED`;
+/** `AND <alias>.organization_id = ANY(scope)`, or nothing without a scope. */
+function inScope(sql: Db, alias: string, scope: OrganizationScope) {
+  return scope ? sql`AND ${sql(alias)}.organization_id = ANY(${scope as string[]}::text[])` : sql``;
 }
 
-export function selectEvents(tx: TransactionSql, eventIds: number[]): Promise<EventRow[]> {
-  return tx<EventRow[]>`
-    SELECT e.id, e.project_id AS "projectId", e.category, e.title, e.description, e.icon, e.tags, e.metadata, e.url,
-           e.user_id, e.notify, e.favorited, (extract(epoch FROM e.created_at) * 1000000)::bigint::text AS "createdMicros"
-    FROM events e WHERE e.id = ANY(${eventIds}::int[])
-    ORDER BY e.id`;
+/** An outbox row taken for fan-out: a notify event of one organization. */
+export interface OutboxRow {
+  organizationId: string;
+  eventId: number;
+  projectId: string;
+}
+
+/**
+ * Takes the oldest outbox rows by deleting them in the fan-out transaction: a concurrent claimer
+ * waits on their row locks and then skips the rows this one deleted, so no row is fanned out
+ * twice, and a fan-out that fails rolls the delete back with everything else.
+ */
+export function claimOutbox(tx: TransactionSql, limit: number, scope: OrganizationScope): Promise<OutboxRow[]> {
+  return tx<OutboxRow[]>`
+    DELETE FROM notify_outbox
+    WHERE (organization_id, event_id) IN (
+      SELECT o.organization_id, o.event_id FROM notify_outbox o
+      ${scope ? tx`WHERE o.organization_id = ANY(${scope as string[]}::text[])` : tx``}
+      ORDER BY o.created_at LIMIT ${limit}
+    )
+    RETURNING organization_id AS "organizationId", event_id AS "eventId", project_id AS "projectId"`;
+}
+
+/** The distinct organizations of some rows, for an `organization_id = ANY(...)` filter. */
+const organizationsOf = (rows: readonly { organizationId: string }[]): string[] => [
+  ...new Set(rows.map((row) => row.organizationId)),
+];
+
+/** The outbox rows' events, by (organization_id, id): event ids are per organization. */
+export function selectEvents(tx: TransactionSql, keys: readonly OutboxRow[]): Promise<(EventRow & { organizationId: string })[]> {
+  return tx<(EventRow & { organizationId: string })[]>`
+    SELECT e.organization_id AS "organizationId", e.id, e.project_id AS "projectId", e.category, e.title, e.description,
+           e.icon, e.tags, e.metadata, e.url, e.user_id, e.notify, e.favorited,
+           (extract(epoch FROM e.created_at) * 1000000)::bigint::text AS "createdMicros"
+    FROM events e
+    WHERE e.organization_id = ANY(${organizationsOf(keys)}::text[])
+      AND (e.organization_id, e.id) IN (
+        SELECT * FROM unnest(${keys.map((k) => k.organizationId)}::text[], ${keys.map((k) => k.eventId)}::int[]))
+    ORDER BY e.organization_id, e.id`;
+}
+
+/** A project of an organization (project ids are unique only within their organization). */
+export interface ProjectKey {
+  organizationId: string;
+  projectId: string;
 }
 
 export function selectEnabledDestinations(
   tx: TransactionSql,
-  projectIds: string[],
-): Promise<{ id: string; projectId: string; format: DeliveryFormat }[]> {
-  return tx<{ id: string; projectId: string; format: DeliveryFormat }[]>`
-    SELECT id, project_id AS "projectId", format FROM destinations
-    WHERE project_id = ANY(${projectIds}::text[]) AND enabled`;
+  projects: readonly ProjectKey[],
+): Promise<{ organizationId: string; id: string; projectId: string; format: DeliveryFormat }[]> {
+  return tx<{ organizationId: string; id: string; projectId: string; format: DeliveryFormat }[]>`
+    SELECT d.organization_id AS "organizationId", d.id, d.project_id AS "projectId", d.format
+    FROM destinations d
+    WHERE d.organization_id = ANY(${organizationsOf(projects)}::text[])
+      AND (d.organization_id, d.project_id) IN (
+        SELECT * FROM unnest(${projects.map((p) => p.organizationId)}::text[], ${projects.map((p) => p.projectId)}::text[]))
+      AND d.enabled`;
 }
 
 export interface NewDelivery {
+  organizationId: string;
   id: string;
   destinationId: string;
   eventId: number;
@@ -208,14 +242,15 @@ export interface NewDelivery {
 export async function insertDeliveries(tx: TransactionSql, rows: NewDelivery[]): Promise<void> {
   if (rows.length === 0) return;
   await tx`
-    INSERT INTO deliveries (id, destination_id, event_id, webhook_id, body, max_attempts, next_attempt_at, created_at)
+    INSERT INTO deliveries (organization_id, id, destination_id, event_id, webhook_id, body, max_attempts, next_attempt_at, created_at)
     -- clock_timestamp(): rows of one batch keep their order in the newest-first log.
-    SELECT id, destination_id, event_id, webhook_id, body, max_attempts, now(), clock_timestamp()
+    SELECT organization_id, id, destination_id, event_id, webhook_id, body, max_attempts, now(), clock_timestamp()
     FROM json_to_recordset(${JSON.stringify(rows.map(toRecord))}::text::json) AS t(
-      id text, destination_id text, event_id int, webhook_id text, body text, max_attempts int)`;
+      organization_id text, id text, destination_id text, event_id int, webhook_id text, body text, max_attempts int)`;
 }
 
 const toRecord = (row: NewDelivery) => ({
+  organization_id: row.organizationId,
   id: row.id,
   destination_id: row.destinationId,
   event_id: row.eventId,
@@ -224,12 +259,9 @@ const toRecord = (row: NewDelivery) => ({
   max_attempts: row.maxAttempts,
 });
 
-export async function deleteOutbox(tx: TransactionSql, eventIds: number[]): Promise<void> {
-  await tx`DELETE FROM notify_outbox WHERE event_id = ANY(${eventIds}::int[])`;
-}
-
 /** A delivery this process holds the lease of, with what sending it needs. */
 export interface ClaimedDelivery {
+  organizationId: string;
   id: string;
   leaseToken: string;
   webhookId: string;
@@ -245,8 +277,10 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Leases due deliveries: SKIP LOCKED keeps concurrent claimers off the same rows, and the lease
- * (locked_until) keeps them off until this process records the attempt or its lease runs out.
+ * Leases due deliveries (locked_until), which keeps other claimers off until this process records
+ * the attempt or its lease runs out. The outer WHERE repeats the subquery's conditions: a
+ * concurrent claimer that picked the same rows waits on their row locks, and then this re-check,
+ * evaluated on the rows as they are after the first claimer's commit, makes it skip them.
  */
 export function claimDueDeliveries(
   sql: Sql,
@@ -256,25 +290,19 @@ export function claimDueDeliveries(
     UPDATE deliveries l
     SET locked_until = now() + ${q.leaseMs} * interval '1 millisecond', lease_token = ${q.leaseToken}
     FROM destinations d
-    WHERE l.id IN (
-      SELECT c.id FROM deliveries c
+    WHERE (l.organization_id, l.id) IN (
+      SELECT c.organization_id, c.id FROM deliveries c
       WHERE c.status = 'pending' AND c.next_attempt_at <= now()
         AND (c.locked_until IS NULL OR c.locked_until < now())
-        ${inScope(sql, q.scope)}
+        ${inScope(sql, 'c', q.scope)}
       ORDER BY c.next_attempt_at LIMIT ${q.limit}
-      FOR UPDATE OF c SKIP LOCKED
-    ) AND d.id = l.destination_id
-    RETURNING l.id, l.lease_token AS "leaseToken", l.webhook_id AS "webhookId", l.body, l.attempts,
-              l.max_attempts AS "maxAttempts", d.id AS "destinationId", d.url, d.format, d.secret, d.enabled`;
-}
-
-/** Limits a query over deliveries `c` to the destinations of the scope's organizations. */
-function inScope(sql: Sql, scope: OrganizationScope) {
-  return scope
-    ? sql`AND c.destination_id IN (
-        SELECT x.id FROM destinations x JOIN projects y ON y.id = x.project_id
-        WHERE y.organization_id = ANY(${scope as string[]}::text[]))`
-    : sql``;
+    )
+      AND l.status = 'pending' AND l.next_attempt_at <= now()
+      AND (l.locked_until IS NULL OR l.locked_until < now())
+      AND d.organization_id = l.organization_id AND d.id = l.destination_id
+    RETURNING l.organization_id AS "organizationId", l.id, l.lease_token AS "leaseToken", l.webhook_id AS "webhookId",
+              l.body, l.attempts, l.max_attempts AS "maxAttempts", d.id AS "destinationId", d.url, d.format, d.secret,
+              d.enabled`;
 }
 
 /** Deletes up to `limit` finished deliveries created over `olderThanMs` ago; attempts cascade. */
@@ -283,10 +311,10 @@ export async function pruneFinishedDeliveries(
   q: { olderThanMs: number; limit: number; scope: OrganizationScope },
 ): Promise<number> {
   const deleted = await sql`
-    DELETE FROM deliveries WHERE id IN (
-      SELECT c.id FROM deliveries c
+    DELETE FROM deliveries WHERE (organization_id, id) IN (
+      SELECT c.organization_id, c.id FROM deliveries c
       WHERE c.status <> 'pending' AND c.created_at < now() - ${q.olderThanMs} * interval '1 millisecond'
-        ${inScope(sql, q.scope)}
+        ${inScope(sql, 'c', q.scope)}
       LIMIT ${q.limit})`;
   return deleted.count;
 }
@@ -297,12 +325,14 @@ export async function insertLeasedDelivery(
   row: NewDelivery & { leaseToken: string; leaseMs: number },
 ): Promise<void> {
   await sql`
-    INSERT INTO deliveries (id, destination_id, event_id, webhook_id, body, max_attempts, next_attempt_at, locked_until, lease_token)
-    VALUES (${row.id}, ${row.destinationId}, ${row.eventId}, ${row.webhookId}, ${row.body}, ${row.maxAttempts}, now(),
-            now() + ${row.leaseMs} * interval '1 millisecond', ${row.leaseToken})`;
+    INSERT INTO deliveries (organization_id, id, destination_id, event_id, webhook_id, body, max_attempts, next_attempt_at,
+                            locked_until, lease_token)
+    VALUES (${row.organizationId}, ${row.id}, ${row.destinationId}, ${row.eventId}, ${row.webhookId}, ${row.body},
+            ${row.maxAttempts}, now(), now() + ${row.leaseMs} * interval '1 millisecond', ${row.leaseToken})`;
 }
 
 export interface AttemptRecord {
+  organizationId: string;
   deliveryId: string;
   leaseToken: string;
   at: Date;
@@ -324,22 +354,26 @@ export interface AttemptRecord {
  */
 export async function recordAttempt(sql: Sql, r: AttemptRecord): Promise<boolean> {
   const ended = r.outcome !== 'pending';
+  // Chosen here rather than by a CASE around now() in the SET list.
+  const nextAttemptAt = ended ? sql`NULL` : sql`now() + ${r.retryInMs} * interval '1 millisecond'`;
   const rows = await sql`
     WITH l AS (
       UPDATE deliveries SET
         attempts = attempts + 1,
         status = ${r.outcome},
-        next_attempt_at = CASE WHEN ${ended} THEN NULL ELSE now() + ${r.retryInMs} * interval '1 millisecond' END,
+        next_attempt_at = ${nextAttemptAt},
         locked_until = NULL,
         lease_token = NULL
-      WHERE id = ${r.deliveryId} AND lease_token = ${r.leaseToken}
-      RETURNING id, destination_id, attempts
+      WHERE organization_id = ${r.organizationId} AND id = ${r.deliveryId} AND lease_token = ${r.leaseToken}
+      RETURNING organization_id, id, destination_id, attempts
     ), logged AS (
-      INSERT INTO delivery_attempts (delivery_id, attempt, at, status, duration_ms, error, response)
-      SELECT id, attempts, ${r.at}, ${r.status}, ${r.durationMs}, ${r.error}, ${r.response} FROM l
+      INSERT INTO delivery_attempts (organization_id, delivery_id, attempt, at, status, duration_ms, error, response)
+      SELECT organization_id, id, attempts, ${r.at}, ${r.status}, ${r.durationMs}, ${r.error}, ${r.response} FROM l
     ), last AS (
       UPDATE destinations d SET last_ok = ${r.outcome === 'succeeded'}, last_at = ${r.at}, last_status = ${r.status}, last_error = ${r.error}
-      FROM l WHERE d.id = l.destination_id AND ${ended && r.updatesLastStatus} AND (d.last_at IS NULL OR d.last_at <= ${r.at})
+      FROM l
+      WHERE d.organization_id = ${r.organizationId} AND d.organization_id = l.organization_id AND d.id = l.destination_id
+        AND ${ended && r.updatesLastStatus} AND (d.last_at IS NULL OR d.last_at <= ${r.at})
     )
     SELECT id FROM l`;
   return rows.length === 1;

@@ -40,6 +40,7 @@ export async function testDestination({ ctx, input }: VerbArgs<{ destinationId: 
   if (!destination) throw new NotFound('Destination');
   const now = new Date();
   const claimed = {
+    organizationId: ctx.organizationId,
     id: newId(16),
     leaseToken: newId(16),
     webhookId: newWebhookId(),
