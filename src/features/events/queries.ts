@@ -108,46 +108,35 @@ export async function insertEvents(
       ${usage === 'capped' ? sql`WHERE u.events::int8 + excluded.events <= ${capOf(sql`u.organization_id`)}` : sql``}
       RETURNING organization_id
     ),
-    admitted AS MATERIALIZED (
-      SELECT v.* FROM valid v
-      WHERE ${usage === 'none'} OR v.organization_id IN (SELECT organization_id FROM monthly_usage)
-    ),
-    -- Ids per organization from id_counters: the upsert reads the latest row under its lock, so
-    -- concurrent statements of one organization get disjoint blocks.
-    id_blocks AS (
-      INSERT INTO id_counters AS c (organization_id, kind, last_id)
-      SELECT organization_id, 'event', count(*) FROM admitted GROUP BY organization_id ORDER BY 1
-      ON CONFLICT (organization_id, kind) DO UPDATE SET last_id = c.last_id + excluded.last_id
-      RETURNING organization_id, last_id
-    ),
     owned AS MATERIALIZED (
-      SELECT (b.last_id - count(*) OVER (PARTITION BY v.organization_id)
-              + row_number() OVER (PARTITION BY v.organization_id ORDER BY v.ord))::int AS id, v.*,
+      SELECT nextval(pg_get_serial_sequence('events', 'id'))::int AS id, v.*,
              coalesce(timestamptz 'epoch' + v.created_us * interval '1 microsecond', now()) AS created_at
-      FROM admitted v JOIN id_blocks b ON b.organization_id = v.organization_id
+      FROM valid v
+      WHERE ${usage === 'none'} OR v.organization_id IN (SELECT organization_id FROM monthly_usage)
+      -- nextval runs after this sort, so ids follow the batch order (the join alone reverses it).
       ORDER BY v.ord
     ),
     new_events AS (
-      INSERT INTO events (organization_id, id, project_id, category, title, description, icon, tags, metadata, url, user_id,
+      INSERT INTO events (id, project_id, category, title, description, icon, tags, metadata, url, user_id,
                           notify, created_at)
-      SELECT organization_id, id, project_id, category, title, description, icon, tags, metadata, url, user_id,
+      SELECT id, project_id, category, title, description, icon, tags, metadata, url, user_id,
              notify, created_at
       FROM owned ORDER BY ord
     ),
     new_categories AS (
-      INSERT INTO categories (organization_id, project_id, name)
-      SELECT DISTINCT organization_id, project_id, category FROM owned ORDER BY 1, 2, 3
+      INSERT INTO categories (project_id, name)
+      SELECT DISTINCT project_id, category FROM owned ORDER BY 1, 2
       ON CONFLICT DO NOTHING
     ),
     day_counts AS (
       -- Sorted so concurrent batches lock rollup rows in one order and cannot deadlock.
-      INSERT INTO event_daily_counts (organization_id, project_id, day, category, count)
-      SELECT organization_id, project_id, created_at::date, category, count(*) FROM owned GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
-      ON CONFLICT (organization_id, project_id, day, category) DO UPDATE SET count = event_daily_counts.count + excluded.count
+      INSERT INTO event_daily_counts (project_id, day, category, count)
+      SELECT project_id, created_at::date, category, count(*) FROM owned GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+      ON CONFLICT (project_id, day, category) DO UPDATE SET count = event_daily_counts.count + excluded.count
     ),
     outbox AS (
-      INSERT INTO notify_outbox (organization_id, event_id, project_id)
-      SELECT organization_id, id, project_id FROM owned WHERE notify AND ${fanOut}
+      INSERT INTO notify_outbox (event_id, project_id)
+      SELECT id, project_id FROM owned WHERE notify AND ${fanOut}
     )
     SELECT ord, id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS "createdMicros" FROM owned`;
   return rows;
