@@ -16,9 +16,10 @@ function signIn(body: unknown, address = nextAddress()) {
 
 async function expireSession(cookie: string, column: 'expires_at' | 'last_seen_at', ago: string) {
   const { hashSessionToken } = await import('../../src/features/sessions/sessionToken.ts');
-  const token = cookie.split('=')[1]!;
+  const idHash = hashSessionToken(cookie.split('=')[1]!);
   await t.services.sql`
-    UPDATE sessions SET ${t.services.sql(column)} = now() - ${ago}::interval WHERE id_hash = ${hashSessionToken(token)}`;
+    UPDATE sessions SET ${t.services.sql(column)} = now() - ${ago}::interval
+    WHERE organization_id = (SELECT organization_id FROM credentials WHERE hash = ${idHash}) AND id_hash = ${idHash}`;
 }
 
 describe('first-run setup on an installation that has users', () => {
@@ -38,7 +39,8 @@ describe('first-run setup on an installation that has users', () => {
     assert.equal(setup.status, 409);
     assert.deepEqual(Object.keys(setup.body), ['error']);
     assert.equal(sessionCookieOf(setup), undefined);
-    const [row] = await t.services.sql`SELECT count(*)::int AS n FROM users WHERE email = ${email}`;
+    // Every user's email has its row in user_emails, across all organizations.
+    const [row] = await t.services.sql`SELECT count(*)::int AS n FROM user_emails WHERE email = lower(${email})`;
     assert.equal(row!.n, 0);
   });
 
@@ -88,17 +90,24 @@ describe('sign-in', () => {
   });
 
   it('stores only the hash of the session token', async () => {
-    const browser = await signInAs(t, await t.org());
+    const org = await t.org();
+    const browser = await signInAs(t, org);
     const token = browser.cookie.split('=')[1]!;
     const rows = await t.services.sql<{ idHash: Buffer; lifetime: number }[]>`
       SELECT id_hash AS "idHash", extract(epoch FROM expires_at - created_at)::int AS lifetime
-      FROM sessions WHERE user_id = ${browser.userId}`;
+      FROM sessions WHERE organization_id = ${org.id} AND user_id = ${browser.userId}`;
     assert.equal(rows.length, 1);
-    assert.deepEqual(rows[0]!.idHash, crypto.createHash('sha256').update(token).digest());
+    const idHash = crypto.createHash('sha256').update(token).digest();
+    assert.deepEqual(rows[0]!.idHash, idHash);
     assert.equal(rows[0]!.lifetime, 30 * 24 * 3600);
     const [found] = await t.services.sql`
-      SELECT 1 FROM sessions WHERE id_hash = convert_to(${token}, 'UTF8') OR csrf_token = ${token}`;
+      SELECT 1 FROM sessions
+      WHERE organization_id = ${org.id} AND (id_hash = convert_to(${token}, 'UTF8') OR csrf_token = ${token})`;
     assert.equal(found, undefined);
+    // The routing row holds the same hash, never the token.
+    const routes = await t.services.sql`SELECT kind, organization_id AS "organizationId" FROM credentials WHERE hash = ${idHash}`;
+    assert.deepEqual([...routes], [{ kind: 'session', organizationId: org.id }]);
+    assert.equal((await t.services.sql`SELECT 1 FROM credentials WHERE hash = convert_to(${token}, 'UTF8')`).length, 0);
   });
 
   it('answers a wrong password and an unknown email alike, with 401', async () => {
@@ -263,8 +272,12 @@ describe('sign-out and expiry', () => {
     assert.match(cleared, /Max-Age=0|Expires=Thu, 01 Jan 1970/);
     assert.equal((await browser.get('/api/projects')).status, 401);
     assert.equal((await browser.get('/api/session')).status, 401);
-    const [row] = await t.services.sql`SELECT count(*)::int AS n FROM sessions WHERE user_id = ${browser.userId}`;
+    const [row] = await t.services.sql`
+      SELECT count(*)::int AS n FROM sessions WHERE organization_id = ${org.id} AND user_id = ${browser.userId}`;
     assert.equal(row!.n, 0);
+    const { hashSessionToken } = await import('../../src/features/sessions/sessionToken.ts');
+    const routes = await t.services.sql`SELECT 1 FROM credentials WHERE hash = ${hashSessionToken(browser.cookie.split('=')[1]!)}`;
+    assert.equal(routes.length, 0, 'the routing row goes with the session');
   });
 
   it('sign-out of a live session needs the CSRF token', async () => {
@@ -301,7 +314,8 @@ describe('sign-out and expiry', () => {
     const browser = await signInAs(t, org);
     const lastSeen = async () => {
       const [row] = await t.services.sql<{ idle: number }[]>`
-        SELECT extract(epoch FROM now() - last_seen_at)::float8 AS idle FROM sessions WHERE user_id = ${browser.userId}`;
+        SELECT extract(epoch FROM now() - last_seen_at)::float8 AS idle
+        FROM sessions WHERE organization_id = ${org.id} AND user_id = ${browser.userId}`;
       return row!.idle;
     };
     await expireSession(browser.cookie, 'last_seen_at', '30 seconds');

@@ -59,7 +59,7 @@ const request = async (method: 'GET' | 'POST', path: string, body?: unknown, hea
   return { status: raw.statusCode, body: raw.body ? raw.json() : undefined, headers: raw.headers, raw };
 };
 
-const count = async (table: 'users' | 'organizations' | 'sessions') =>
+const count = async (table: 'users' | 'user_emails' | 'organizations' | 'sessions' | 'credentials') =>
   (await state.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM ${state.sql(table)}`)[0]!.n;
 
 describe('first-run setup on an empty installation', { skip }, () => {
@@ -79,6 +79,7 @@ describe('first-run setup on an empty installation', { skip }, () => {
     assert.equal(blankName.status, 400);
     assert.equal(await count('organizations'), 0);
     assert.equal(await count('users'), 0);
+    assert.equal(await count('user_emails'), 0);
     assert.deepEqual((await request('GET', '/api/setup')).body, { needed: true });
   });
 
@@ -95,7 +96,9 @@ describe('first-run setup on an empty installation', { skip }, () => {
     for (const reply of lost) assert.deepEqual(Object.keys(reply.body), ['error']);
     assert.equal(await count('organizations'), 1);
     assert.equal(await count('users'), 1);
+    assert.equal(await count('user_emails'), 1);
     assert.equal(await count('sessions'), 1);
+    assert.equal(await count('credentials'), 1);
 
     const winner = won[0]!;
     assert.deepEqual(Object.keys(winner.body).sort(), ['csrfToken', 'organization', 'user']);

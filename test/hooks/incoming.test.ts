@@ -76,12 +76,14 @@ describe('incoming hook: creating events', () => {
   });
 
   it('a notify event gets its outbox row, the hand-off to deliveries', async () => {
-    const { path } = await setup();
+    const { org, path } = await setup();
+    // Event ids are numbered per organization, so the organization is part of the lookup.
+    const outbox = (eventId: number) =>
+      t.services.sql`SELECT event_id FROM notify_outbox WHERE organization_id = ${org.id} AND event_id = ${eventId}`;
     const reply = await send(path, { body: 'x', headers: { notify: '1' } });
-    const rows = await t.services.sql`SELECT event_id FROM notify_outbox WHERE event_id = ${reply.body.id}`;
-    assert.equal(rows.length, 1);
+    assert.equal((await outbox(reply.body.id)).length, 1);
     const quiet = await send(path, { body: 'y' });
-    assert.equal((await t.services.sql`SELECT event_id FROM notify_outbox WHERE event_id = ${quiet.body.id}`).length, 0);
+    assert.equal((await outbox(quiet.body.id)).length, 0);
   });
 
   it('UTF-8 header text survives', async () => {

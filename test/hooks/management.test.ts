@@ -36,10 +36,16 @@ describe('incoming hooks management', () => {
     const { org, project } = await setup();
     const hook = (await org.post(`/api/projects/${project}/hooks`, { name: 'n', category: 'c' })).body;
     const token = hook.url.split('/hook/')[1];
-    const [row] = await t.services.sql`SELECT to_jsonb(h)::text AS text FROM incoming_hooks h WHERE id = ${hook.id}`;
+    const [row] = await t.services.sql`
+      SELECT to_jsonb(h)::text AS text FROM incoming_hooks h WHERE organization_id = ${org.id} AND id = ${hook.id}`;
     assert.ok(row);
     assert.ok(!String(row.text).includes(token));
     assert.ok(!String(row.text).includes(token.slice(4)));
+    // Its routing row holds the same hash.
+    const routes = await t.services.sql`
+      SELECT c.kind FROM credentials c JOIN incoming_hooks h ON h.token_hash = c.hash
+      WHERE h.organization_id = ${org.id} AND h.id = ${hook.id} AND c.organization_id = ${org.id}`;
+    assert.deepEqual([...routes], [{ kind: 'hook' }]);
   });
 
   it('pauses, resumes and deletes', async () => {
@@ -54,6 +60,8 @@ describe('incoming hooks management', () => {
     assert.equal(deleted.status, 200);
     assert.deepEqual(deleted.body, { id: hook.id, deleted: true });
     assert.deepEqual((await org.get(`/api/projects/${project}/hooks`)).body, []);
+    const routes = await t.services.sql`SELECT 1 FROM credentials WHERE kind = 'hook' AND organization_id = ${org.id}`;
+    assert.equal(routes.length, 0, 'the routing row goes with the hook');
     assert.equal((await org.post(`/api/hooks/${hook.id}/pause`)).status, 404);
   });
 

@@ -2,7 +2,7 @@ import type { VerbArgs } from '../../context.ts';
 import { NotFound } from '../../http/errors.ts';
 import { deleteHook as removeHook } from './queries.ts';
 
-/** The row goes: its token then finds nothing, the same as a token that never existed. */
+/** The row and its token's routing row go: the token then finds nothing, like one that never existed. */
 export async function deleteHook({ ctx, input }: VerbArgs<{ hookId: string }>): Promise<{ id: string; deleted: true }> {
   const row = await removeHook(ctx.services.sql, ctx.organizationId, input.hookId);
   if (!row) throw new NotFound('Incoming webhook');

@@ -1,4 +1,5 @@
 import type { Sql, TransactionSql } from '../../db/client.ts';
+import { deleteCredentials, findCredentialOrganization } from '../organizations/credentials.ts';
 
 type Db = Sql | TransactionSql;
 
@@ -16,7 +17,10 @@ const columns = (sql: Db) => sql`
   h.id, h.project_id AS "projectId", h.name, h.category, h.enabled, h.token_sealed AS "tokenSealed",
   h.created_at AS "createdAt"`;
 
-/** Inserts into the caller's project; undefined when the project is not the organization's. */
+/**
+ * Inserts into the caller's project, with the token's routing row (organizations/credentials.ts)
+ * in the same statement; undefined, and nothing written, when the project is not the organization's.
+ */
 export async function insertHook(
   sql: Sql,
   organizationId: string,
@@ -24,10 +28,13 @@ export async function insertHook(
 ): Promise<HookRow | undefined> {
   const [hook] = await sql<HookRow[]>`
     WITH h AS (
-      INSERT INTO incoming_hooks (id, project_id, name, category, token_hash, token_sealed)
-      SELECT ${row.id}, p.id, ${row.name}, ${row.category}, ${row.tokenHash}, ${row.tokenSealed}
-      FROM projects p WHERE p.id = ${row.projectId} AND p.organization_id = ${organizationId}
-      RETURNING id, project_id, name, category, enabled, token_sealed, created_at
+      INSERT INTO incoming_hooks (organization_id, id, project_id, name, category, token_hash, token_sealed)
+      SELECT p.organization_id, ${row.id}, p.id, ${row.name}, ${row.category}, ${row.tokenHash}, ${row.tokenSealed}
+      FROM projects p WHERE p.organization_id = ${organizationId} AND p.id = ${row.projectId}
+      RETURNING id, project_id, name, category, enabled, token_sealed, created_at, organization_id
+    ),
+    route AS (
+      INSERT INTO credentials (hash, kind, organization_id) SELECT ${row.tokenHash}, 'hook', organization_id FROM h
     )
     SELECT ${columns(sql)} FROM h`;
   return hook;
@@ -35,8 +42,8 @@ export async function insertHook(
 
 export function listHooks(sql: Sql, organizationId: string, projectId: string): Promise<HookRow[]> {
   return sql<HookRow[]>`
-    SELECT ${columns(sql)} FROM incoming_hooks h JOIN projects p ON p.id = h.project_id
-    WHERE h.project_id = ${projectId} AND p.organization_id = ${organizationId}
+    SELECT ${columns(sql)} FROM incoming_hooks h
+    WHERE h.organization_id = ${organizationId} AND h.project_id = ${projectId}
     ORDER BY h.created_at, h.id`;
 }
 
@@ -48,22 +55,26 @@ export async function setHookEnabled(
 ): Promise<HookRow | undefined> {
   const [hook] = await sql<HookRow[]>`
     UPDATE incoming_hooks h SET enabled = ${enabled}
-    FROM projects p
-    WHERE h.id = ${hookId} AND p.id = h.project_id AND p.organization_id = ${organizationId}
+    WHERE h.organization_id = ${organizationId} AND h.id = ${hookId}
     RETURNING ${columns(sql)}`;
   return hook;
 }
 
+/** The hook and then its token's routing row, in one transaction. */
 export async function deleteHook(
   sql: Sql,
   organizationId: string,
   hookId: string,
 ): Promise<{ id: string; projectId: string } | undefined> {
-  const [row] = await sql<{ id: string; projectId: string }[]>`
-    DELETE FROM incoming_hooks h USING projects p
-    WHERE h.id = ${hookId} AND p.id = h.project_id AND p.organization_id = ${organizationId}
-    RETURNING h.id, h.project_id AS "projectId"`;
-  return row;
+  return sql.begin(async (tx) => {
+    const [row] = await tx<{ id: string; projectId: string; tokenHash: Buffer }[]>`
+      DELETE FROM incoming_hooks
+      WHERE organization_id = ${organizationId} AND id = ${hookId}
+      RETURNING id, project_id AS "projectId", token_hash AS "tokenHash"`;
+    if (!row) return undefined;
+    await deleteCredentials(tx, 'hook', [row.tokenHash]);
+    return { id: row.id, projectId: row.projectId };
+  });
 }
 
 export interface ActiveHook {
@@ -74,15 +85,18 @@ export interface ActiveHook {
 }
 
 /**
- * The token is the credential, so this is the one lookup not scoped by an organization: it finds
- * the organization. Paused hooks are filtered here, so a paused token and an unknown one take the
- * same path and get the same answer.
+ * The token is the credential, so it arrives without an organization: its routing row finds the
+ * organization, then the hook is read with both (two round trips, each to one organization's
+ * rows). Paused hooks are filtered here, so a paused token and an unknown one take the same path
+ * and get the same answer.
  */
 export async function findEnabledHookByTokenHash(sql: Sql, tokenHash: Buffer): Promise<ActiveHook | undefined> {
+  const organizationId = await findCredentialOrganization(sql, 'hook', tokenHash);
+  if (organizationId === undefined) return undefined;
   const [row] = await sql<ActiveHook[]>`
-    SELECT h.id, h.project_id AS "projectId", p.organization_id AS "organizationId", h.category
-    FROM incoming_hooks h JOIN projects p ON p.id = h.project_id
-    WHERE h.token_hash = ${tokenHash} AND h.enabled`;
+    SELECT h.id, h.project_id AS "projectId", h.organization_id AS "organizationId", h.category
+    FROM incoming_hooks h
+    WHERE h.organization_id = ${organizationId} AND h.token_hash = ${tokenHash} AND h.enabled`;
   return row;
 }
 

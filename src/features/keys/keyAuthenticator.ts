@@ -17,8 +17,9 @@ const REVOKED = new Set([KEY_REVOKED]);
 /**
  * Resolves a bearer key to its organization. Hits are served from memory: a revocation is
  * announced on the bus and evicts the key in every process at once, and entries expire after
- * 30 s in case an announcement is lost (EvictingCache). last_used_at is written at most once a
- * minute per key, in one batched statement, so that authentication never costs a write per request.
+ * 30 s in case an announcement is lost (EvictingCache). A miss costs two reads: the key's routing
+ * row, then the key within its organization. last_used_at is written at most once a minute per
+ * key, off the request path, so that authentication never costs a write per request.
  */
 export class KeyAuthenticator {
   private readonly cache: EvictingCache<KeyPrincipal>;
@@ -44,7 +45,7 @@ export class KeyAuthenticator {
       return row && { keyId: row.id, organizationId: row.organizationId };
     });
     if (!principal) return null;
-    this.stamp(principal.keyId, Date.now());
+    this.stamp(principal, Date.now());
     return { keyId: principal.keyId, organizationId: principal.organizationId };
   }
 
@@ -53,9 +54,9 @@ export class KeyAuthenticator {
     this.cache.evict(keyId);
   }
 
-  private stamp(keyId: string, now: number): void {
+  private stamp({ keyId, organizationId }: KeyPrincipal, now: number): void {
     if (now - (this.lastStamped.get(keyId) ?? 0) < STAMP_INTERVAL_MS) return;
     this.lastStamped.set(keyId, now);
-    stampLastUsed(this.sql, [keyId]).catch((error: unknown) => this.logError(error, 'stamping last_used_at failed'));
+    stampLastUsed(this.sql, organizationId, keyId).catch((error: unknown) => this.logError(error, 'stamping last_used_at failed'));
   }
 }

@@ -1,4 +1,5 @@
 import type { Sql } from '../../db/client.ts';
+import { findCredentialOrganization } from '../organizations/credentials.ts';
 
 export interface KeyRow {
   id: string;
@@ -8,13 +9,17 @@ export interface KeyRow {
   revokedAt: Date | null;
 }
 
+/** The key and its routing row (organizations/credentials.ts), in one statement. */
 export async function insertKey(
   sql: Sql,
   row: { id: string; organizationId: string; keyHash: Buffer; prefix: string },
 ): Promise<void> {
   await sql`
-    INSERT INTO api_keys (id, organization_id, key_hash, prefix)
-    VALUES (${row.id}, ${row.organizationId}, ${row.keyHash}, ${row.prefix})`;
+    WITH route AS (
+      INSERT INTO credentials (hash, kind, organization_id) VALUES (${row.keyHash}, 'api_key', ${row.organizationId})
+    )
+    INSERT INTO api_keys (organization_id, id, key_hash, prefix)
+    VALUES (${row.organizationId}, ${row.id}, ${row.keyHash}, ${row.prefix})`;
 }
 
 export function listKeys(sql: Sql, organizationId: string): Promise<KeyRow[]> {
@@ -24,36 +29,51 @@ export function listKeys(sql: Sql, organizationId: string): Promise<KeyRow[]> {
     ORDER BY created_at DESC, id DESC`;
 }
 
-/** Revokes once; a second call returns the original revocation time. */
+/**
+ * Revokes once; a second call returns the original revocation time. The update only touches a
+ * live key, and the read that follows a miss runs in a snapshot of its own, so it also sees a
+ * revocation that a concurrent call committed meanwhile. The key's credentials row stays: it
+ * routes to a row that still exists, and the lookup finds that row revoked.
+ */
 export async function revokeKey(
   sql: Sql,
   organizationId: string,
   keyId: string,
 ): Promise<{ id: string; revokedAt: Date } | undefined> {
-  const [row] = await sql<{ id: string; revokedAt: Date }[]>`
-    UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
-    WHERE id = ${keyId} AND organization_id = ${organizationId}
+  const [revoked] = await sql<{ id: string; revokedAt: Date }[]>`
+    UPDATE api_keys SET revoked_at = now()
+    WHERE organization_id = ${organizationId} AND id = ${keyId} AND revoked_at IS NULL
     RETURNING id, revoked_at AS "revokedAt"`;
-  return row;
+  if (revoked) return revoked;
+  const [earlier] = await sql<{ id: string; revokedAt: Date }[]>`
+    SELECT id, revoked_at AS "revokedAt"
+    FROM api_keys WHERE organization_id = ${organizationId} AND id = ${keyId} AND revoked_at IS NOT NULL`;
+  return earlier;
 }
 
-/** Operator lookup for the command line, which names a key without its organization. */
+/**
+ * Operator lookup for the command line, which names a key without its organization: a scan of
+ * every organization's keys by id, acceptable for a rare command run by hand.
+ */
 export async function findKeyOrganization(sql: Sql, keyId: string): Promise<string | undefined> {
   const [row] = await sql<{ organizationId: string }[]>`
     SELECT organization_id AS "organizationId" FROM api_keys WHERE id = ${keyId}`;
   return row?.organizationId;
 }
 
+/** Routing row, then the key itself: two round trips, each to one organization's rows. */
 export async function findActiveKeyByHash(
   sql: Sql,
   keyHash: Buffer,
 ): Promise<{ id: string; organizationId: string } | undefined> {
+  const organizationId = await findCredentialOrganization(sql, 'api_key', keyHash);
+  if (organizationId === undefined) return undefined;
   const [row] = await sql<{ id: string; organizationId: string }[]>`
     SELECT id, organization_id AS "organizationId"
-    FROM api_keys WHERE key_hash = ${keyHash} AND revoked_at IS NULL`;
+    FROM api_keys WHERE organization_id = ${organizationId} AND key_hash = ${keyHash} AND revoked_at IS NULL`;
   return row;
 }
 
-export async function stampLastUsed(sql: Sql, keyIds: string[]): Promise<void> {
-  await sql`UPDATE api_keys SET last_used_at = now() WHERE id = ANY(${keyIds}::text[])`;
+export async function stampLastUsed(sql: Sql, organizationId: string, keyId: string): Promise<void> {
+  await sql`UPDATE api_keys SET last_used_at = now() WHERE organization_id = ${organizationId} AND id = ${keyId}`;
 }

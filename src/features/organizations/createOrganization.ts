@@ -1,7 +1,6 @@
-import type { Services } from '../../context.ts';
 import { BadRequest } from '../../http/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { type OrganizationRow, insertOrganization } from './queries.ts';
+import { type Db, type OrganizationRow, insertOrganization } from './queries.ts';
 
 export interface CreateOrganizationInput {
   name: string;
@@ -13,7 +12,8 @@ export async function createOrganization({
   services,
   input,
 }: {
-  services: Services;
+  /** The services, or only a transaction to write in. */
+  services: { sql: Db };
   input: CreateOrganizationInput;
 }): Promise<OrganizationRow> {
   const name = input.name.trim();

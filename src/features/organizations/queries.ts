@@ -1,4 +1,7 @@
-import type { Sql } from '../../db/client.ts';
+import type { Sql, TransactionSql } from '../../db/client.ts';
+
+/** Either the pool or a transaction: first-run setup writes inside one (setUpInstallation.ts). */
+export type Db = Sql | TransactionSql;
 
 export interface OrganizationRow {
   id: string;
@@ -6,11 +9,11 @@ export interface OrganizationRow {
   monthlyEventCap: number | null;
 }
 
-export async function insertOrganization(sql: Sql, row: OrganizationRow): Promise<void> {
+export async function insertOrganization(sql: Db, row: OrganizationRow): Promise<void> {
   await sql`INSERT INTO organizations (id, name, monthly_event_cap) VALUES (${row.id}, ${row.name}, ${row.monthlyEventCap})`;
 }
 
-export async function findOrganization(sql: Sql, id: string): Promise<OrganizationRow | undefined> {
+export async function findOrganization(sql: Db, id: string): Promise<OrganizationRow | undefined> {
   const [row] = await sql<OrganizationRow[]>`
     SELECT id, name, monthly_event_cap AS "monthlyEventCap" FROM organizations WHERE id = ${id}`;
   return row;

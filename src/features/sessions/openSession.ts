@@ -1,4 +1,4 @@
-import type { Sql } from '../../db/client.ts';
+import type { Db } from '../organizations/queries.ts';
 import { deleteDeadSessionsOfUser, insertSession } from './queries.ts';
 import { SESSION_LIFETIME_SECONDS, hashSessionToken, newSecretToken } from './sessionToken.ts';
 
@@ -17,11 +17,11 @@ export interface OpenedSession {
 
 /** Stores a new session (its hash only) for a user whose identity has been proven. */
 export async function openSession(
-  sql: Sql,
+  sql: Db,
   user: { id: string; email: string },
   organization: { id: string; name: string },
 ): Promise<OpenedSession> {
-  await deleteDeadSessionsOfUser(sql, user.id);
+  await deleteDeadSessionsOfUser(sql, organization.id, user.id);
   const token = newSecretToken();
   const csrfToken = newSecretToken();
   await insertSession(sql, {

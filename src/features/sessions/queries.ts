@@ -1,4 +1,7 @@
-import type { Sql } from '../../db/client.ts';
+import type { Sql, TransactionSql } from '../../db/client.ts';
+import { deleteCredentials, findCredentialOrganization } from '../organizations/credentials.ts';
+
+type Db = Sql | TransactionSql;
 
 /** Idle expiry, enforced in every lookup: a session unused this long is dead. */
 export const IDLE_LIMIT = '7 days';
@@ -19,32 +22,86 @@ export interface SessionProfile {
   csrfToken: string;
 }
 
+/** The session and its routing row (organizations/credentials.ts), in one statement. */
 export async function insertSession(
-  sql: Sql,
+  sql: Db,
   row: { idHash: Buffer; userId: string; organizationId: string; csrfToken: string; lifetimeSeconds: number },
 ): Promise<void> {
   await sql`
-    INSERT INTO sessions (id_hash, user_id, organization_id, csrf_token, expires_at)
-    VALUES (${row.idHash}, ${row.userId}, ${row.organizationId}, ${row.csrfToken},
+    WITH route AS (
+      INSERT INTO credentials (hash, kind, organization_id) VALUES (${row.idHash}, 'session', ${row.organizationId})
+    )
+    INSERT INTO sessions (organization_id, id_hash, user_id, csrf_token, expires_at)
+    VALUES (${row.organizationId}, ${row.idHash}, ${row.userId}, ${row.csrfToken},
             now() + make_interval(secs => ${row.lifetimeSeconds}))`;
 }
 
-export async function findActiveSession(sql: Sql, idHash: Buffer): Promise<ActiveSession | undefined> {
+// ---- Session hash → organization ------------------------------------------------------------
+
+const ROUTE_CACHE_LIMIT = 10_000;
+const routeCaches = new WeakMap<Db, Map<string, string>>();
+
+function routeCache(sql: Db): Map<string, string> {
+  let cache = routeCaches.get(sql);
+  if (!cache) routeCaches.set(sql, (cache = new Map()));
+  return cache;
+}
+
+/**
+ * The organization a session cookie's hash belongs to. Sessions are looked up on every dashboard
+ * request, so the routes of live sessions are kept in memory: a route never changes (the hash
+ * is random and its organization fixed), and the session row, read next with both, still decides
+ * whether the session is alive, so a route outliving its session (signed out in another process)
+ * only finds nothing. Only routes whose session was found live are kept, so made-up cookies
+ * cannot fill the cache.
+ */
+export async function findSessionOrganization(sql: Db, idHash: Buffer): Promise<string | undefined> {
+  return routeCache(sql).get(idHash.toString('base64')) ?? findCredentialOrganization(sql, 'session', idHash);
+}
+
+function rememberRoute(sql: Db, idHash: Buffer, organizationId: string): void {
+  const cache = routeCache(sql);
+  if (cache.size >= ROUTE_CACHE_LIMIT) cache.clear();
+  cache.set(idHash.toString('base64'), organizationId);
+}
+
+function forgetRoute(sql: Db, idHash: Buffer): void {
+  routeCache(sql).delete(idHash.toString('base64'));
+}
+
+// ---- Lookups ------------------------------------------------------------------------------------
+
+/** The live session with this hash in this organization. */
+export async function findActiveSession(sql: Db, organizationId: string, idHash: Buffer): Promise<ActiveSession | undefined> {
   const [row] = await sql<ActiveSession[]>`
     SELECT user_id AS "userId", organization_id AS "organizationId", csrf_token AS "csrfToken",
            extract(epoch FROM now() - last_seen_at)::float8 AS "idleSeconds"
     FROM sessions
-    WHERE id_hash = ${idHash} AND expires_at > now() AND last_seen_at > now() - ${IDLE_LIMIT}::interval`;
+    WHERE organization_id = ${organizationId} AND id_hash = ${idHash}
+      AND expires_at > now() AND last_seen_at > now() - ${IDLE_LIMIT}::interval`;
   return row;
 }
 
-export async function touchSession(sql: Sql, idHash: Buffer): Promise<void> {
-  await sql`UPDATE sessions SET last_seen_at = now() WHERE id_hash = ${idHash}`;
+/**
+ * The live session behind a cookie: its route (from memory when it has been seen live before),
+ * then the session row. At most two round trips.
+ */
+export async function findActiveSessionByHash(sql: Db, idHash: Buffer): Promise<ActiveSession | undefined> {
+  const organizationId = await findSessionOrganization(sql, idHash);
+  if (organizationId === undefined) return undefined;
+  const session = await findActiveSession(sql, organizationId, idHash);
+  if (session) rememberRoute(sql, idHash, organizationId);
+  else forgetRoute(sql, idHash);
+  return session;
+}
+
+export async function touchSession(sql: Db, organizationId: string, idHash: Buffer): Promise<void> {
+  await sql`UPDATE sessions SET last_seen_at = now() WHERE organization_id = ${organizationId} AND id_hash = ${idHash}`;
 }
 
 /** The signed-in user and organization behind a live session of this organization. */
 export async function findSessionProfile(
-  sql: Sql,
+  sql: Db,
   organizationId: string,
   idHash: Buffer,
 ): Promise<SessionProfile | undefined> {
@@ -52,20 +109,37 @@ export async function findSessionProfile(
     SELECT u.id AS "userId", u.email, o.id AS "organizationId", o.name AS "organizationName",
            s.csrf_token AS "csrfToken"
     FROM sessions s
-    JOIN users u ON u.id = s.user_id AND u.organization_id = s.organization_id
+    JOIN users u ON u.organization_id = s.organization_id AND u.id = s.user_id
     JOIN organizations o ON o.id = s.organization_id
-    WHERE s.id_hash = ${idHash} AND s.organization_id = ${organizationId}
+    WHERE s.organization_id = ${organizationId} AND s.id_hash = ${idHash}
       AND s.expires_at > now() AND s.last_seen_at > now() - ${IDLE_LIMIT}::interval`;
   return row;
 }
 
-export async function deleteSession(sql: Sql, idHash: Buffer): Promise<void> {
-  await sql`DELETE FROM sessions WHERE id_hash = ${idHash}`;
+// ---- Removal ------------------------------------------------------------------------------------
+
+/** The session and its routing row, in one statement, whether or not the session was still live. */
+export async function deleteSession(sql: Db, organizationId: string, idHash: Buffer): Promise<void> {
+  forgetRoute(sql, idHash);
+  await sql`
+    WITH gone AS (DELETE FROM sessions WHERE organization_id = ${organizationId} AND id_hash = ${idHash})
+    DELETE FROM credentials WHERE hash = ${idHash} AND kind = 'session'`;
 }
 
-/** Housekeeping at sign-in, so dead sessions do not pile up for a user. */
-export async function deleteDeadSessionsOfUser(sql: Sql, userId: string): Promise<void> {
-  await sql`
+/**
+ * Housekeeping at sign-in, so dead sessions do not pile up for a user. Their routing rows go
+ * after them (a row left behind by a failure there routes to nothing).
+ */
+export async function deleteDeadSessionsOfUser(sql: Db, organizationId: string, userId: string): Promise<void> {
+  const dead = await sql<{ idHash: Buffer }[]>`
     DELETE FROM sessions
-    WHERE user_id = ${userId} AND (expires_at <= now() OR last_seen_at <= now() - ${IDLE_LIMIT}::interval)`;
+    WHERE organization_id = ${organizationId} AND user_id = ${userId}
+      AND (expires_at <= now() OR last_seen_at <= now() - ${IDLE_LIMIT}::interval)
+    RETURNING id_hash AS "idHash"`;
+  for (const { idHash } of dead) forgetRoute(sql, idHash);
+  await deleteCredentials(
+    sql,
+    'session',
+    dead.map((row) => row.idHash),
+  );
 }

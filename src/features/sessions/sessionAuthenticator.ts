@@ -2,7 +2,7 @@ import type { Services } from '../../context.ts';
 import type { SessionAuthenticator } from '../../http/auth.ts';
 import { Forbidden, Unauthorized } from '../../http/errors.ts';
 import { readSessionToken } from './cookie.ts';
-import { findActiveSession, touchSession } from './queries.ts';
+import { findActiveSessionByHash, touchSession } from './queries.ts';
 import { SLIDE_INTERVAL_SECONDS, hashSessionToken, sameSecret, sessionIdFromHash } from './sessionToken.ts';
 import { CSRF_HEADER, CSRF_REFUSED } from './signOut.ts';
 
@@ -18,14 +18,14 @@ export function createSessionAuthenticator(services: Services): SessionAuthentic
     const token = readSessionToken(request);
     if (!token) return null;
     const idHash = hashSessionToken(token);
-    const session = await findActiveSession(services.sql, idHash);
+    const session = await findActiveSessionByHash(services.sql, idHash);
     if (!session) throw new Unauthorized('Your dashboard session has ended; sign in again');
 
     if (!SAFE_METHODS.has(request.method)) {
       const sent = request.headers[CSRF_HEADER];
       if (typeof sent !== 'string' || !sameSecret(sent, session.csrfToken)) throw new Forbidden(CSRF_REFUSED);
     }
-    if (session.idleSeconds >= SLIDE_INTERVAL_SECONDS) await touchSession(services.sql, idHash);
+    if (session.idleSeconds >= SLIDE_INTERVAL_SECONDS) await touchSession(services.sql, session.organizationId, idHash);
     return {
       organizationId: session.organizationId,
       actor: { kind: 'user', userId: session.userId, sessionId: sessionIdFromHash(idHash) },

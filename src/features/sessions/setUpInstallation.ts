@@ -21,25 +21,15 @@ const SETUP_LOCK = 7_427_020;
  * first one's user and gets 409.
  */
 export async function setUpInstallation({ services, input }: { services: Services; input: SetupInput }): Promise<OpenedSession> {
-  // A reserved connection is a full `Sql`, so the shared verbs run inside this transaction as is.
-  const tx = await services.sql.reserve();
-  try {
-    await tx`BEGIN`;
+  // The shared verbs take the transaction as their `sql`, so they write inside it as they are.
+  return services.sql.begin(async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${SETUP_LOCK})`;
     if (await hasAnyUser(tx)) throw new Conflict('This installation is already set up; sign in instead');
-    const scoped: Services = { ...services, sql: tx };
-    const organization = await createOrganization({ services: scoped, input: { name: input.organizationName } });
+    const organization = await createOrganization({ services: { sql: tx }, input: { name: input.organizationName } });
     const user = await createUser({
-      services: scoped,
+      services: { sql: tx },
       input: { organizationId: organization.id, email: input.email, password: input.password },
     });
-    const opened = await openSession(tx, user, organization);
-    await tx`COMMIT`;
-    return opened;
-  } catch (error) {
-    await tx`ROLLBACK`.catch(() => {});
-    throw error;
-  } finally {
-    tx.release();
-  }
+    return openSession(tx, user, organization);
+  });
 }

@@ -1,6 +1,6 @@
 import type { Services } from '../../context.ts';
 import { Forbidden } from '../../http/errors.ts';
-import { deleteSession, findActiveSession } from './queries.ts';
+import { deleteSession, findActiveSession, findSessionOrganization } from './queries.ts';
 import { hashSessionToken, sameSecret } from './sessionToken.ts';
 
 export const CSRF_HEADER = 'x-csrf-token';
@@ -20,7 +20,9 @@ export async function signOut({
 }): Promise<void> {
   if (!input.token) return;
   const idHash = hashSessionToken(input.token);
-  const session = await findActiveSession(services.sql, idHash);
+  const organizationId = await findSessionOrganization(services.sql, idHash);
+  if (organizationId === undefined) return;
+  const session = await findActiveSession(services.sql, organizationId, idHash);
   if (session && !(input.csrfToken && sameSecret(input.csrfToken, session.csrfToken))) throw new Forbidden(CSRF_REFUSED);
-  await deleteSession(services.sql, idHash);
+  await deleteSession(services.sql, organizationId, idHash);
 }

@@ -1,7 +1,6 @@
-import type { Services } from '../../context.ts';
 import { BadRequest, Conflict, NotFound } from '../../http/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { findOrganization } from '../organizations/queries.ts';
+import { type Db, findOrganization } from '../organizations/queries.ts';
 import { hashPassword } from './password.ts';
 import { insertUser } from './queries.ts';
 
@@ -14,7 +13,8 @@ export interface CreateUserInput {
   password: string;
 }
 
-export async function createUser({ services, input }: { services: Services; input: CreateUserInput }): Promise<{ id: string; email: string }> {
+/** `services` may be only a transaction to write in (first-run setup). */
+export async function createUser({ services, input }: { services: { sql: Db }; input: CreateUserInput }): Promise<{ id: string; email: string }> {
   const email = input.email.trim();
   if (!EMAIL.test(email) || email.length > 254) throw new BadRequest('email is not a valid address');
   if (input.password.length < MIN_PASSWORD_LENGTH) {

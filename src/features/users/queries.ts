@@ -1,28 +1,49 @@
-import type { Sql } from '../../db/client.ts';
+import type { Sql, TransactionSql } from '../../db/client.ts';
 
+type Db = Sql | TransactionSql;
+
+export interface UserRow {
+  id: string;
+  organizationId: string;
+  email: string;
+  passwordHash: string;
+}
+
+/**
+ * The user and its sign-in email, in one statement. The email's row in user_emails (lower-cased)
+ * keeps emails unique across the installation: when it is taken, neither row is written and
+ * this returns false.
+ */
 export async function insertUser(
-  sql: Sql,
+  sql: Db,
   row: { id: string; organizationId: string; email: string; passwordHash: string },
 ): Promise<boolean> {
   const inserted = await sql`
-    INSERT INTO users (id, organization_id, email, password_hash)
-    VALUES (${row.id}, ${row.organizationId}, ${row.email}, ${row.passwordHash})
-    ON CONFLICT DO NOTHING RETURNING id`;
+    WITH claimed AS (
+      INSERT INTO user_emails (email, organization_id, user_id)
+      VALUES (lower(${row.email}), ${row.organizationId}, ${row.id})
+      ON CONFLICT DO NOTHING
+      RETURNING organization_id, user_id
+    )
+    INSERT INTO users (organization_id, id, email, password_hash)
+    SELECT organization_id, user_id, ${row.email}, ${row.passwordHash} FROM claimed
+    RETURNING id`;
   return inserted.length === 1;
 }
 
-export async function findUserByEmail(
-  sql: Sql,
-  email: string,
-): Promise<{ id: string; organizationId: string; email: string; passwordHash: string } | undefined> {
-  const [row] = await sql<{ id: string; organizationId: string; email: string; passwordHash: string }[]>`
+/** The email's routing row (any case), then the user within its organization. */
+export async function findUserByEmail(sql: Db, email: string): Promise<UserRow | undefined> {
+  const [route] = await sql<{ organizationId: string; userId: string }[]>`
+    SELECT organization_id AS "organizationId", user_id AS "userId" FROM user_emails WHERE email = lower(${email})`;
+  if (!route) return undefined;
+  const [row] = await sql<UserRow[]>`
     SELECT id, organization_id AS "organizationId", email, password_hash AS "passwordHash"
-    FROM users WHERE lower(email) = lower(${email})`;
+    FROM users WHERE organization_id = ${route.organizationId} AND id = ${route.userId}`;
   return row;
 }
 
-/** First-run setup is offered only while this is false. */
-export async function hasAnyUser(sql: Sql): Promise<boolean> {
-  const [row] = await sql<{ found: boolean }[]>`SELECT EXISTS (SELECT 1 FROM users) AS found`;
+/** First-run setup is offered only while this is false. Every user has its row in user_emails. */
+export async function hasAnyUser(sql: Db): Promise<boolean> {
+  const [row] = await sql<{ found: boolean }[]>`SELECT EXISTS (SELECT 1 FROM user_emails) AS found`;
   return row?.found ?? false;
 }
