@@ -197,16 +197,19 @@ const organizationsOf = (rows: readonly { organizationId: string }[]): string[] 
   ...new Set(rows.map((row) => row.organizationId)),
 ];
 
-/** The outbox rows' events, by (organization_id, id): event ids are per organization. */
+/**
+ * The outbox rows' events, by (organization_id, id): event ids are per organization. The keys
+ * drive one primary-key lookup each. (A filter `organization_id = ANY(...)` beside them let the
+ * prepared statement's generic plan walk every event of the organization instead: the fan-out
+ * then cost more database time than the ingest it followed.)
+ */
 export function selectEvents(tx: TransactionSql, keys: readonly OutboxRow[]): Promise<(EventRow & { organizationId: string })[]> {
   return tx<(EventRow & { organizationId: string })[]>`
     SELECT e.organization_id AS "organizationId", e.id, e.project_id AS "projectId", e.category, e.title, e.description,
            e.icon, e.tags, e.metadata, e.url, e.user_id, e.notify, e.favorited,
            (extract(epoch FROM e.created_at) * 1000000)::bigint::text AS "createdMicros"
-    FROM events e
-    WHERE e.organization_id = ANY(${organizationsOf(keys)}::text[])
-      AND (e.organization_id, e.id) IN (
-        SELECT * FROM unnest(${keys.map((k) => k.organizationId)}::text[], ${keys.map((k) => k.eventId)}::int[]))
+    FROM unnest(${keys.map((k) => k.organizationId)}::text[], ${keys.map((k) => k.eventId)}::int[]) AS k(organization_id, id)
+    JOIN events e ON e.organization_id = k.organization_id AND e.id = k.id
     ORDER BY e.organization_id, e.id`;
 }
 
