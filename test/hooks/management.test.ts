@@ -42,9 +42,10 @@ describe('incoming hooks management', () => {
     assert.ok(!String(row.text).includes(token));
     assert.ok(!String(row.text).includes(token.slice(4)));
     // Its routing row holds the same hash.
+    const [stored] = await t.services.sql<{ hash: Buffer }[]>`
+      SELECT token_hash AS hash FROM incoming_hooks WHERE organization_id = ${org.id} AND id = ${hook.id}`;
     const routes = await t.services.sql`
-      SELECT c.kind FROM credentials c JOIN incoming_hooks h ON h.token_hash = c.hash
-      WHERE h.organization_id = ${org.id} AND h.id = ${hook.id} AND c.organization_id = ${org.id}`;
+      SELECT kind FROM credentials WHERE hash = ${stored!.hash} AND organization_id = ${org.id}`;
     assert.deepEqual([...routes], [{ kind: 'hook' }]);
   });
 

@@ -32,7 +32,7 @@ export async function insertDestination(
 ): Promise<DestinationRow | undefined> {
   const [destination] = await sql<DestinationRow[]>`
     WITH d AS (
-      INSERT INTO destinations (organization_id, id, project_id, name, url, format, enabled, secret)
+      INSERT INTO destinations AS d (organization_id, id, project_id, name, url, format, enabled, secret)
       SELECT p.organization_id, ${row.id}, p.id, ${row.name}, ${row.url}, ${row.format}, ${row.enabled}, ${row.secret}
       FROM projects p WHERE p.organization_id = ${organizationId} AND p.id = ${row.projectId}
       RETURNING id, project_id, name, url, format, enabled, secret, last_ok, last_at, last_status, last_error, created_at

@@ -5,7 +5,7 @@ import { deleteEvent as removeEvent } from './queries.ts';
 
 export async function deleteEvent({ ctx, input }: VerbArgs<{ eventId: string }>): Promise<{ id: number; deleted: true }> {
   const eventId = parsePositiveInt32(input.eventId, 'event id');
-  const row = await removeEvent(ctx.services.sql, ctx.organizationId, eventId);
+  const row = await removeEvent(ctx.services.sql, { organizationId: ctx.organizationId, eventId, timeZone: ctx.services.config.timeZone });
   if (!row) throw new NotFound('Event');
   ctx.services.bus.announce({ type: 'event.deleted', organizationId: ctx.organizationId, projectId: row.projectId, id: row.id });
   return { id: row.id, deleted: true };

@@ -111,8 +111,10 @@ export async function insertEvents(
              count(*) OVER (PARTITION BY i.organization_id) AS wanted, coalesce(c.last_id, 0) AS last_seen
       FROM input i
       JOIN projects p ON p.organization_id = i.organization_id AND p.id = i.project_id
-      JOIN organizations o ON o.id = i.organization_id
-      LEFT JOIN id_counters c ON c.organization_id = i.organization_id AND c.kind = 'event'
+      -- Joined on the project's organization_id, not the input's: a distributed engine joins
+      -- colocated tables only on their distribution column.
+      JOIN organizations o ON o.id = p.organization_id
+      LEFT JOIN id_counters c ON c.organization_id = p.organization_id AND c.kind = 'event'
     ),
     -- Runs before any other write (the counters read its result), so every writer locks an
     -- organization's usage row first, its counter next and rollup rows last: no deadlock.
@@ -266,17 +268,21 @@ export async function toggleFavorite(
   return row;
 }
 
-/** Deletes the caller's event and takes it out of the per-day counts in the same statement. */
+/**
+ * Deletes the caller's event and takes it out of the per-day counts in the same statement. The
+ * day is computed with the chart time zone spelled out: a distributed engine refuses the
+ * session-dependent `created_at::date` in RETURNING.
+ */
 export async function deleteEvent(
   sql: Db,
-  organizationId: string,
-  eventId: number,
+  q: { organizationId: string; eventId: number; timeZone: string },
 ): Promise<{ id: number; projectId: string } | undefined> {
+  const { organizationId, eventId } = q;
   const [row] = await sql<{ id: number; projectId: string }[]>`
     WITH gone AS (
       DELETE FROM events e
       WHERE e.organization_id = ${organizationId} AND e.id = ${eventId}
-      RETURNING e.organization_id, e.id, e.project_id, e.category, e.created_at::date AS day
+      RETURNING e.organization_id, e.id, e.project_id, e.category, (e.created_at AT TIME ZONE ${q.timeZone})::date AS day
     ), counted AS (
       UPDATE event_daily_counts c SET count = c.count - 1
       FROM gone g

@@ -28,7 +28,7 @@ export async function insertHook(
 ): Promise<HookRow | undefined> {
   const [hook] = await sql<HookRow[]>`
     WITH h AS (
-      INSERT INTO incoming_hooks (organization_id, id, project_id, name, category, token_hash, token_sealed)
+      INSERT INTO incoming_hooks AS h (organization_id, id, project_id, name, category, token_hash, token_sealed)
       SELECT p.organization_id, ${row.id}, p.id, ${row.name}, ${row.category}, ${row.tokenHash}, ${row.tokenSealed}
       FROM projects p WHERE p.organization_id = ${organizationId} AND p.id = ${row.projectId}
       RETURNING id, project_id, name, category, enabled, token_sealed, created_at, organization_id

@@ -12,7 +12,7 @@ export async function upsertSubscription(
   row: { id: string; projectId: string; userId: string; endpoint: string; p256dh: string; auth: string },
 ): Promise<string | undefined> {
   const [saved] = await sql<{ id: string }[]>`
-    INSERT INTO push_subscriptions (organization_id, id, project_id, user_id, endpoint, p256dh, auth)
+    INSERT INTO push_subscriptions AS s (organization_id, id, project_id, user_id, endpoint, p256dh, auth)
     SELECT p.organization_id, ${row.id}, p.id, u.id, ${row.endpoint}, ${row.p256dh}, ${row.auth}
     FROM projects p JOIN users u ON u.organization_id = p.organization_id
     WHERE p.organization_id = ${organizationId} AND p.id = ${row.projectId} AND u.id = ${row.userId}
