@@ -19,6 +19,34 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  // Layers (docs/architecture.md): each rule names an arrow that must not exist.
+  {
+    files: ['src/db/**/*.ts', 'src/lib/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['**/features/**'], message: 'db/ and lib/ know no feature: pass what they need in (docs/architecture.md).' }],
+      }],
+    },
+  },
+  {
+    files: ['src/features/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{
+          group: ['../app.ts', '../../app.ts', '../server.ts', '../../server.ts', '../cli/**', '../../cli/**'],
+          message: 'Features never import the application root, the process entry or the command line (docs/architecture.md).',
+        }],
+      }],
+    },
+  },
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['../../src/**', '../../../src/**', '../../../../src/**'], message: 'The dashboard talks to the server over its JSON API only.' }],
+      }],
+    },
+  },
   {
     // The dashboard runs in the browser.
     files: ['web/src/**/*.{ts,tsx}'],

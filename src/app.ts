@@ -1,21 +1,14 @@
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify from 'fastify';
 import type { Services } from './context.ts';
 import { featureRoutes } from './features/routes.ts';
 import { createSessionAuthenticator } from './features/sessions/sessionAuthenticator.ts';
+import type { App, RouteEntry } from './http/app.ts';
 import { type DashboardOptions, dashboard } from './http/dashboard.ts';
 import { type SessionAuthenticator, registerAuth } from './http/auth.ts';
 import { registerErrorHandling } from './http/errorHandler.ts';
-
-export type App = FastifyInstance<
-  import('node:http').Server,
-  import('node:http').IncomingMessage,
-  import('node:http').ServerResponse,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
 
 export interface AppOptions {
   services: Services;
@@ -25,21 +18,7 @@ export interface AppOptions {
   dashboard?: DashboardOptions;
 }
 
-export interface RouteEntry {
-  method: string;
-  url: string;
-  public: boolean;
-  /** Left out of /api/openapi.json on purpose (`schema.hide`). */
-  hidden: boolean;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    routeTable: RouteEntry[];
-    /** For public routes (sign-in, setup), which have no request.ctx. */
-    services: Services;
-  }
-}
+export type { App } from './http/app.ts';
 
 /** Largest JSON body of an ordinary request; import raises it for its own route. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;

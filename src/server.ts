@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/open.ts';
+import { syncChartTimeZone } from './features/charts/syncChartTimeZone.ts';
 import { createLogger } from './logger.ts';
 import { createServices } from './services.ts';
 
@@ -19,6 +20,13 @@ export async function serve(): Promise<void> {
   }
 
   const db = await openDatabase(config, { log: (message) => log.info(message), poolSize: 20, clusterLog: (message) => log.debug(message) });
+  try {
+    // Only the server rebuckets charts after a TZ change; commands leave that to its start.
+    await syncChartTimeZone(db.sql, config.timeZone, (message) => log.info(message));
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
   const { services, close: closeServices } = await createServices(config, db.sql, log);
   const app = await buildApp({ services });
 

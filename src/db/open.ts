@@ -1,5 +1,4 @@
 import type { Config } from '../config.ts';
-import { syncChartTimeZone } from '../features/charts/syncChartTimeZone.ts';
 import { type Sql, createClient } from './client.ts';
 import { attachToRunningCluster, startEmbeddedCluster } from './embedded.ts';
 import { migrate } from './migrate.ts';
@@ -38,8 +37,6 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
   const sql = createClient(url, { max: options.poolSize, timeZone: config.timeZone });
   try {
     await migrate(sql, log);
-    // Commands beside a running server leave chart buckets to the server's own start.
-    if (!options.attach) await syncChartTimeZone(sql, config.timeZone, log);
   } catch (error) {
     await sql.end({ timeout: 5 });
     await stopCluster?.();

@@ -1,4 +1,4 @@
-import type { App } from '../app.ts';
+import type { App } from '../http/app.ts';
 import chartRoutes from './charts/routes.ts';
 import destinationRoutes from './destinations/routes.ts';
 import eventRoutes from './events/routes.ts';

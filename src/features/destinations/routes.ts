@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../app.ts';
+import type { App } from '../../http/app.ts';
 import { Deleted, errors } from '../../http/schemas.ts';
 import { createDestination } from './createDestination.ts';
 import { deleteDestination } from './deleteDestination.ts';

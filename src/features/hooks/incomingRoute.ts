@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App } from '../../app.ts';
+import type { App } from '../../http/app.ts';
 import { errors } from '../../http/schemas.ts';
 import { Event } from '../events/schemas.ts';
 import type { ActiveHook } from './queries.ts';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../app.ts';
+import type { App } from '../../http/app.ts';
 import { Deleted, errors } from '../../http/schemas.ts';
 import { deleteInsight } from './deleteInsight.ts';
 import { listInsights } from './listInsights.ts';

@@ -4,7 +4,7 @@ import { EvictingCache } from '../../lib/evictingCache.ts';
 import { sha256 } from '../../lib/ids.ts';
 import { API_KEY_PATTERN } from './keyFormat.ts';
 import { findActiveKeyByHash, stampLastUsed } from './queries.ts';
-import { KEY_REVOKED } from './revokeKey.ts';
+import { KEY_REVOKED } from '../../db/announcements.ts';
 
 export interface KeyPrincipal {
   keyId: string;

@@ -1,8 +1,7 @@
 import type { VerbArgs } from '../../context.ts';
+import { KEY_REVOKED } from '../../db/announcements.ts';
 import { NotFound } from '../../http/errors.ts';
 import { revokeKey as updateRevoked } from './queries.ts';
-
-export const KEY_REVOKED = 'key.revoked';
 
 export async function revokeKey({ ctx, input }: VerbArgs<{ keyId: string }>): Promise<{ id: string; revokedAt: string }> {
   const row = await updateRevoked(ctx.services.sql, ctx.organizationId, input.keyId);

@@ -1,6 +1,6 @@
 import type { VerbArgs } from '../../context.ts';
 import type { Announcement } from '../../db/bus.ts';
-import { KEY_REVOKED } from '../keys/revokeKey.ts';
+import { KEY_REVOKED } from '../../db/announcements.ts';
 import { requireProject } from '../projects/requireProject.ts';
 import { sessionIsActive } from '../sessions/sessionIsActive.ts';
 

@@ -1,4 +1,4 @@
-import type { App } from '../../app.ts';
+import type { App } from '../../http/app.ts';
 import type { Announcement } from '../../db/bus.ts';
 import { EventStream } from './eventStream.ts';
 import { openLiveFeed } from './openLiveFeed.ts';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../app.ts';
+import type { App } from '../../http/app.ts';
 import { errors } from '../../http/schemas.ts';
 import { createProject } from './createProject.ts';
 import { listProjects } from './listProjects.ts';

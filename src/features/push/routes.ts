@@ -1,4 +1,4 @@
-import type { App } from '../../app.ts';
+import type { App } from '../../http/app.ts';
 import { errors } from '../../http/schemas.ts';
 import { getVapidPublicKey } from './getVapidPublicKey.ts';
 import { ProjectIdParams, SubscribeBody, Subscribed, UnsubscribeBody, Unsubscribed, VapidPublicKey } from './schemas.ts';

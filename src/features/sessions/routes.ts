@@ -1,4 +1,4 @@
-import type { App } from '../../app.ts';
+import type { App } from '../../http/app.ts';
 import { errors } from '../../http/schemas.ts';
 import { clearSessionCookie, readSessionToken, setSessionCookie } from './cookie.ts';
 import { describeSession } from './describeSession.ts';

@@ -1,0 +1,31 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Services } from '../context.ts';
+
+/**
+ * The application's Fastify type and its augmentations, apart from app.ts so that route files
+ * can name it without importing the application root (which imports them).
+ */
+export type App = FastifyInstance<
+  import('node:http').Server,
+  import('node:http').IncomingMessage,
+  import('node:http').ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+export interface RouteEntry {
+  method: string;
+  url: string;
+  public: boolean;
+  /** Left out of /api/openapi.json on purpose (`schema.hide`). */
+  hidden: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeTable: RouteEntry[];
+    /** For public routes (sign-in, setup), which have no request.ctx. */
+    services: Services;
+  }
+}
