@@ -2,6 +2,8 @@ import postgres from 'postgres';
 
 export type Sql = postgres.Sql;
 export type TransactionSql = postgres.TransactionSql;
+/** Where a query may run: the pool, or a transaction the caller opened. */
+export type Db = Sql | TransactionSql;
 
 export interface ClientOptions {
   /** Pool size. */

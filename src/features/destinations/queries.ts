@@ -1,8 +1,6 @@
-import type { Sql, TransactionSql } from '../../db/client.ts';
+import type { Db, Sql, TransactionSql } from '../../db/client.ts';
 import type { EventRow } from '../events/queries.ts';
 import type { DeliveryFormat } from './formats.ts';
-
-type Db = Sql | TransactionSql;
 
 export interface DestinationRow {
   id: string;

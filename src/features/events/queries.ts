@@ -1,8 +1,6 @@
-import type { Sql, TransactionSql } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { MAX_ID } from '../../lib/idSpace.ts';
 import type { EventDraft } from './validateEventInput.ts';
-
-type Db = Sql | TransactionSql;
 
 /**
  * The text search matches. It must stay identical to the expression of the `events_search`

@@ -1,7 +1,5 @@
-import type { Sql, TransactionSql } from '../../db/client.ts';
+import type { Db, Sql } from '../../db/client.ts';
 import { deleteCredentials, findCredentialOrganization } from '../organizations/credentials.ts';
-
-type Db = Sql | TransactionSql;
 
 export interface HookRow {
   id: string;

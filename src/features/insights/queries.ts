@@ -1,8 +1,6 @@
-import type { Sql, TransactionSql } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { MAX_ID } from '../../lib/idSpace.ts';
 import type { InsightDraft } from './validateInsightInput.ts';
-
-type Db = Sql | TransactionSql;
 
 export interface InsightRow {
   id: number;

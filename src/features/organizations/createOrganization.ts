@@ -1,6 +1,7 @@
 import { BadRequest } from '../../http/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { type Db, type OrganizationRow, insertOrganization } from './queries.ts';
+import type { Db } from '../../db/client.ts';
+import { type OrganizationRow, insertOrganization } from './queries.ts';
 
 export interface CreateOrganizationInput {
   name: string;

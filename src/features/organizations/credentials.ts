@@ -1,6 +1,4 @@
-import type { Sql, TransactionSql } from '../../db/client.ts';
-
-type Db = Sql | TransactionSql;
+import type { Db } from '../../db/client.ts';
 
 /** What a row of `credentials` routes: a bearer key, a hook URL token or a session cookie. */
 export type CredentialKind = 'api_key' | 'hook' | 'session';

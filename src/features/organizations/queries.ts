@@ -1,7 +1,4 @@
-import type { Sql, TransactionSql } from '../../db/client.ts';
-
-/** Either the pool or a transaction: first-run setup writes inside one (setUpInstallation.ts). */
-export type Db = Sql | TransactionSql;
+import type { Db } from '../../db/client.ts';
 
 export interface OrganizationRow {
   id: string;

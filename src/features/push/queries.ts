@@ -1,6 +1,4 @@
-import type { Sql, TransactionSql } from '../../db/client.ts';
-
-type Db = Sql | TransactionSql;
+import type { Db, Sql, TransactionSql } from '../../db/client.ts';
 
 /**
  * Saves a browser's subscription for one of the caller's projects, or refreshes it (new keys, new

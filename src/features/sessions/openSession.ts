@@ -1,4 +1,4 @@
-import type { Db } from '../organizations/queries.ts';
+import type { Db } from '../../db/client.ts';
 import { deleteDeadSessionsOfUser, insertSession } from './queries.ts';
 import { SESSION_LIFETIME_SECONDS, hashSessionToken, newSecretToken } from './sessionToken.ts';
 

@@ -1,7 +1,5 @@
-import type { Sql, TransactionSql } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { deleteCredentials, findCredentialOrganization } from '../organizations/credentials.ts';
-
-type Db = Sql | TransactionSql;
 
 /** Idle expiry, enforced in every lookup: a session unused this long is dead. */
 export const IDLE_LIMIT = '7 days';

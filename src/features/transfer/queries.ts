@@ -1,6 +1,4 @@
-import type { Sql, TransactionSql } from '../../db/client.ts';
-
-type Db = Sql | TransactionSql;
+import type { Db } from '../../db/client.ts';
 
 export interface ExportProjectRow {
   id: string;

@@ -1,6 +1,7 @@
 import { BadRequest, Conflict, NotFound } from '../../http/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { type Db, findOrganization } from '../organizations/queries.ts';
+import type { Db } from '../../db/client.ts';
+import { findOrganization } from '../organizations/queries.ts';
 import { hashPassword } from './password.ts';
 import { insertUser } from './queries.ts';
 
