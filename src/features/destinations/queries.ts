@@ -190,16 +190,12 @@ export function claimOutbox(tx: TransactionSql, limit: number, scope: Organizati
     RETURNING organization_id AS "organizationId", event_id AS "eventId", project_id AS "projectId"`;
 }
 
-/** The distinct organizations of some rows, for an `organization_id = ANY(...)` filter. */
-const organizationsOf = (rows: readonly { organizationId: string }[]): string[] => [
-  ...new Set(rows.map((row) => row.organizationId)),
-];
-
 /**
  * The outbox rows' events, by (organization_id, id): event ids are per organization. The keys
- * drive one primary-key lookup each. (A filter `organization_id = ANY(...)` beside them let the
- * prepared statement's generic plan walk every event of the organization instead: the fan-out
- * then cost more database time than the ingest it followed.)
+ * drive one index lookup each, here and in the fan-out's other reads (destinations, push
+ * subscriptions). (A filter `organization_id = ANY(...)` beside the keys let the prepared
+ * statement's generic plan walk every event of the organization instead: the fan-out then cost
+ * more database time than the ingest it followed.)
  */
 export function selectEvents(tx: TransactionSql, keys: readonly OutboxRow[]): Promise<(EventRow & { organizationId: string })[]> {
   return tx<(EventRow & { organizationId: string })[]>`
@@ -223,11 +219,10 @@ export function selectEnabledDestinations(
 ): Promise<{ organizationId: string; id: string; projectId: string; format: DeliveryFormat }[]> {
   return tx<{ organizationId: string; id: string; projectId: string; format: DeliveryFormat }[]>`
     SELECT d.organization_id AS "organizationId", d.id, d.project_id AS "projectId", d.format
-    FROM destinations d
-    WHERE d.organization_id = ANY(${organizationsOf(projects)}::text[])
-      AND (d.organization_id, d.project_id) IN (
-        SELECT * FROM unnest(${projects.map((p) => p.organizationId)}::text[], ${projects.map((p) => p.projectId)}::text[]))
-      AND d.enabled`;
+    FROM unnest(${projects.map((p) => p.organizationId)}::text[], ${projects.map((p) => p.projectId)}::text[])
+      AS k(organization_id, project_id)
+    JOIN destinations d ON d.organization_id = k.organization_id AND d.project_id = k.project_id
+    WHERE d.enabled`;
 }
 
 export interface NewDelivery {

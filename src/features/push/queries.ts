@@ -38,10 +38,9 @@ export function selectSubscriptions(
 ): Promise<{ organizationId: string; id: string; projectId: string }[]> {
   return tx<{ organizationId: string; id: string; projectId: string }[]>`
     SELECT s.organization_id AS "organizationId", s.id, s.project_id AS "projectId"
-    FROM push_subscriptions s
-    WHERE s.organization_id = ANY(${[...new Set(projects.map((p) => p.organizationId))]}::text[])
-      AND (s.organization_id, s.project_id) IN (
-        SELECT * FROM unnest(${projects.map((p) => p.organizationId)}::text[], ${projects.map((p) => p.projectId)}::text[]))`;
+    FROM unnest(${projects.map((p) => p.organizationId)}::text[], ${projects.map((p) => p.projectId)}::text[])
+      AS k(organization_id, project_id)
+    JOIN push_subscriptions s ON s.organization_id = k.organization_id AND s.project_id = k.project_id`;
 }
 
 export interface NewPushJob {
