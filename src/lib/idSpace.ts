@@ -5,10 +5,7 @@ export const MAX_ID = 2147483647;
 export const ID_WARNING_THRESHOLD = Math.floor(MAX_ID * 0.9);
 
 /**
- * Whether handing out ids `first`..`last` crossed the warning threshold. Ids are handed out
- * without gaps (the counter moves in the writing transaction), so exactly one allocation
- * crosses it.
+ * Whether handing out this id is the moment to warn. Ids are handed out without gaps (the
+ * counter moves in the writing transaction), so exactly one write hands out this one.
  */
-export function crossesIdWarning(first: number, last: number): boolean {
-  return first <= ID_WARNING_THRESHOLD && last >= ID_WARNING_THRESHOLD;
-}
+export const isIdWarning = (id: number): boolean => id === ID_WARNING_THRESHOLD;

@@ -1,5 +1,5 @@
 import type { Sql } from '../../db/client.ts';
-import { crossesIdWarning } from '../../lib/idSpace.ts';
+import { isIdWarning } from '../../lib/idSpace.ts';
 import { type BatchResult, type InsertedEvent, type Refusal, type UsageMode, insertEvents } from './queries.ts';
 import type { SearchIndexCleaner } from './searchIndexCleaner.ts';
 import type { EventDraft } from './validateEventInput.ts';
@@ -120,15 +120,8 @@ export class IngestBatcher {
   }
 
   private warnOfIdSpace(batch: Pending[], inserted: InsertedEvent[]): void {
-    if (!this.warn) return;
-    const range = new Map<string, { first: number; last: number }>();
     for (const row of inserted) {
-      const organizationId = batch[row.ord]!.draft.organizationId;
-      const seen = range.get(organizationId);
-      range.set(organizationId, { first: Math.min(seen?.first ?? row.id, row.id), last: Math.max(seen?.last ?? row.id, row.id) });
-    }
-    for (const [organizationId, { first, last }] of range) {
-      if (crossesIdWarning(first, last)) this.warn(`organization has used 90% of its event ids (last id ${last})`, organizationId);
+      if (isIdWarning(row.id)) this.warn?.(`organization has used 90% of its event ids (id ${row.id})`, batch[row.ord]!.draft.organizationId);
     }
   }
 

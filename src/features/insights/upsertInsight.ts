@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { VerbArgs } from '../../context.ts';
 import { BadRequest, IdSpaceExhausted, NotFound } from '../../http/errors.ts';
-import { crossesIdWarning } from '../../lib/idSpace.ts';
+import { isIdWarning } from '../../lib/idSpace.ts';
 import { upsertInsight as writeInsight } from './queries.ts';
 import type { UpsertInsightBody } from './schemas.ts';
 import { validateInsightInput } from './validateInsightInput.ts';
@@ -13,8 +13,8 @@ export async function upsertInsight({ ctx, input }: VerbArgs<Static<typeof Upser
   const row = await writeInsight(ctx.services.sql, ctx.organizationId, input.project, draft);
   if (!row) throw new NotFound('Project');
   if (row.outcome === 'exhausted') throw new IdSpaceExhausted('insight');
-  if (row.outcome === 'inserted' && crossesIdWarning(row.id, row.id)) {
-    ctx.services.log.warn({ organizationId: ctx.organizationId }, `organization has used 90% of its insight ids (last id ${row.id})`);
+  if (row.outcome === 'inserted' && isIdWarning(row.id)) {
+    ctx.services.log.warn({ organizationId: ctx.organizationId }, `organization has used 90% of its insight ids (id ${row.id})`);
   }
   ctx.services.bus.announce({ type: 'insight.upserted', organizationId: ctx.organizationId, projectId: row.projectId, id: row.id });
   return { ok: true };
