@@ -273,7 +273,7 @@ async function loadEvents(sql: Sql, organizationId: string, projectId: string, c
             CASE WHEN h.h3 % 10 <> 0 THEN format(v.descs[1 + h.h3 / 10 % array_length(v.descs, 1)], p.name, p.number) END AS description,
             CASE WHEN h.h4 % 10 < 3 THEN v.icons[p.c] END AS icon,
             CASE WHEN h.h4 / 10 % 2 = 0 THEN ('{"plan":"' || v.plans[1 + h.h2 % 4] || '","region":"' || v.regions[1 + h.h3 % 4]
-              || '","channel":"' || v.channels[1 + h.h1 % 4] || '"}')::json END AS tags,
+              || '","channel":"' || v.channels[1 + h.h1 % 4] || '","cohort":"c' || (h.h2 / 7 % 50) || '"}')::json END AS tags,
             CASE WHEN h.h0 / 1000000 % 10 = 0 THEN format(v.big[1 + h.h1 % 16], p.number)::json
                  WHEN h.h0 / 1000000 % 10 < 5 THEN format(v.small[1 + h.h2 % 16], p.number)::json END AS metadata,
             CASE WHEN h.h2 % 10 < 3 THEN 'https://app.example.com/events/' || p.number END AS url,

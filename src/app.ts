@@ -1,14 +1,20 @@
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify from 'fastify';
+import { randomUUID } from 'node:crypto';
+import Fastify, { LogController } from 'fastify';
 import type { Services } from './context.ts';
 import { featureRoutes } from './features/routes.ts';
 import { createSessionAuthenticator } from './features/sessions/sessionAuthenticator.ts';
 import type { App, RouteEntry } from './http/app.ts';
 import { type DashboardOptions, dashboard } from './http/dashboard.ts';
 import { type SessionAuthenticator, registerAuth } from './http/auth.ts';
-import { registerErrorHandling } from './http/errorHandler.ts';
+import { frameworkErrors, registerBoundary } from './http/boundary.ts';
+import { registerDatabaseGate } from './http/databaseGate.ts';
+import { DATABASE_UNAVAILABLE, registerErrorHandling } from './http/errorHandler.ts';
+import { registerMetrics } from './http/metrics.ts';
+import { registerRequestLog } from './http/requestLog.ts';
+import { type UploadLimits, registerUploadLimits } from './http/uploads.ts';
 
 export interface AppOptions {
   services: Services;
@@ -16,6 +22,8 @@ export interface AppOptions {
   sessions?: { authenticate?: SessionAuthenticator };
   /** Where the built dashboard is served from (web/dist by default). */
   dashboard?: DashboardOptions;
+  /** Body time budgets and the bound on concurrent imports; the defaults are documented in the README. */
+  uploadLimits?: Partial<UploadLimits>;
 }
 
 export type { App } from './http/app.ts';
@@ -23,32 +31,40 @@ export type { App } from './http/app.ts';
 /** Largest JSON body of an ordinary request; import raises it for its own route. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
+/** A hop count is what Fastify itself turns a number into (its types only take the function). */
+function fastifyTrustProxy(setting: false | number | string[]) {
+  return typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
+}
+
 /** Builds the whole HTTP application. It never listens: server.ts and the tests do that. */
 export async function buildApp({
   services,
   sessions = { authenticate: createSessionAuthenticator(services) },
   dashboard: dashboardOptions = {},
+  uploadLimits = {},
 }: AppOptions): Promise<App> {
   const app = Fastify({
     loggerInstance: services.log,
+    // Unique across processes sharing a database, unlike Fastify's per-process counter.
+    genReqId: () => randomUUID(),
+    // http/requestLog.ts logs one line per request, quieter for health probes and static files.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: DEFAULT_BODY_LIMIT,
-    trustProxy: true,
+    // The socket's address unless TRUST_PROXY names the proxies in front (the sign-in throttle keys on it).
+    trustProxy: fastifyTrustProxy(services.config.trustProxy),
     return503OnClosing: true,
+    frameworkErrors,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  registerErrorHandling(app);
+  registerErrorHandling(app, (error) => services.health.reportFailure(error));
+  registerDatabaseGate(app, services.health);
+  registerMetrics(app, services);
+  registerRequestLog(app);
 
-  // `curl -X POST -H 'content-type: application/json'` with no body is a request without a body
-  // (favorite, delete), not malformed JSON. Anything else goes through Fastify's safe parser.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body as string;
-    if (text.trim() === '') return done(null, undefined);
-    parseJson(request, text, done);
-  });
+  registerBoundary(app);
+  registerUploadLimits(app, uploadLimits);
 
   // Every route, as registered: the shared security suite walks this list.
   const routeTable: RouteEntry[] = [];
@@ -81,7 +97,10 @@ export async function buildApp({
   await app.register(cookie);
   registerAuth(app, services, services.keys, sessions);
 
-  app.get('/healthz', { config: { public: true }, schema: { hide: true } }, async () => ({ ok: true }));
+  app.get('/healthz', { config: { public: true }, schema: { hide: true } }, async (_request, reply) =>
+    (await services.health.probe()) ? { ok: true } : reply.status(503).header('retry-after', '1').send({ error: DATABASE_UNAVAILABLE }),
+  );
+  app.get('/livez', { config: { public: true }, schema: { hide: true } }, async () => ({ ok: true }));
   app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 
   for (const routes of featureRoutes) await app.register(routes);

@@ -1,3 +1,4 @@
+import { isIPv4, isIPv6 } from 'node:net';
 import path from 'node:path';
 
 /** Every process setting, parsed and checked once. See operations.md "Process". */
@@ -9,6 +10,15 @@ export interface Config {
   databaseUrl: string | undefined;
   timeZone: string;
   allowPrivateWebhookUrls: boolean;
+  /** How often the server prunes events past their project's retention (RETENTION_INTERVAL_SECONDS). */
+  retentionIntervalSeconds: number;
+  /** Bearer token for GET /metrics; unset, /metrics does not exist. */
+  metricsToken: string | undefined;
+  /**
+   * Which forwarded headers to believe (Fastify's `trustProxy`): false (the socket's address is
+   * the client), a hop count, or the addresses/CIDRs of the proxies in front of the server.
+   */
+  trustProxy: false | number | string[];
 }
 
 export class ConfigError extends Error {}
@@ -31,7 +41,39 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     timeZone: resolveTimeZone(env.TZ),
     allowPrivateWebhookUrls: env.ALLOW_PRIVATE_WEBHOOK_URLS === '1',
+    retentionIntervalSeconds: parseRetentionInterval(env.RETENTION_INTERVAL_SECONDS ?? '30'),
+    metricsToken: env.METRICS_TOKEN?.trim() || undefined,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
+}
+
+/** At most 60: the contract prunes an expired event within 60 seconds. */
+function parseRetentionInterval(raw: string): number {
+  const seconds = Number(raw);
+  if (!/^\s*\d+\s*$/.test(raw) || seconds < 1 || seconds > 60) {
+    throw new ConfigError(`RETENTION_INTERVAL_SECONDS must be an integer from 1 to 60, got ${JSON.stringify(raw)}`);
+  }
+  return seconds;
+}
+
+/**
+ * TRUST_PROXY: unset/empty/0 trusts no forwarded header; a number N believes the last N hops of
+ * X-Forwarded-For; a comma-separated list of addresses or CIDRs believes only those proxies.
+ * "true" (trust anyone) is refused on purpose: any client could then choose its own address.
+ */
+export function parseTrustProxy(raw: string | undefined): false | number | string[] {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value === '0' || value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address = '', bits, extra] = entry.split('/');
+    const validBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (address.includes(':') ? 128 : 32));
+    if (extra !== undefined || !validBits || !(isIPv4(address) || isIPv6(address))) {
+      throw new ConfigError(`TRUST_PROXY must be a hop count or a comma-separated list of proxy addresses or CIDRs, got ${JSON.stringify(raw)}`);
+    }
+  }
+  return entries;
 }
 
 function parsePort(raw: string): number {

@@ -3,11 +3,13 @@ import type { Config } from './config.ts';
 import type { Services } from './context.ts';
 import { Bus } from './db/bus.ts';
 import type { Sql } from './db/client.ts';
+import { DatabaseHealth } from './db/health.ts';
 import { DeliveryWorker } from './features/destinations/deliveryWorker.ts';
 import { IngestBatcher } from './features/events/ingestBatcher.ts';
 import { SearchIndexCleaner } from './features/events/searchIndexCleaner.ts';
 import { HookResolver } from './features/hooks/hookResolver.ts';
 import { KeyAuthenticator } from './features/keys/keyAuthenticator.ts';
+import { ProjectPurger } from './features/projects/projectPurger.ts';
 
 /** Wires the long-lived services around an open pool; `listen` subscribes to other processes. */
 export async function createServices(
@@ -18,6 +20,14 @@ export async function createServices(
 ): Promise<{ services: Services; close(): Promise<void> }> {
   const bus = new Bus(sql, (err, message) => log.warn({ err }, message));
   if (listen) await bus.start();
+  const health = new DatabaseHealth(sql);
+  health.start();
+  if (listen) {
+    health.onRecovered(() => {
+      log.info('the database answers again');
+      bus.relisten().catch((err: unknown) => log.warn({ err }, 'listening again after the database came back failed'));
+    });
+  }
   const cleaner = new SearchIndexCleaner(sql);
   const warn = (message: string, organizationId: string) => log.warn({ organizationId }, message);
   const ingest = new IngestBatcher(sql, { cleaner, warn });
@@ -27,14 +37,17 @@ export async function createServices(
   const keys = new KeyAuthenticator(sql, bus, (err, message) => log.error({ err }, message));
   // Built here, started by the server only: a command or a test must not send anyone's webhooks.
   const deliveries = new DeliveryWorker({ sql, bus, config, log });
-  const services: Services = { sql, bus, config, log, ingest, hookIngest, hooks, keys, deliveries };
+  const purger = new ProjectPurger(sql, log);
+  const services: Services = { sql, bus, config, log, health, ingest, hookIngest, hooks, keys, deliveries, purger };
   return {
     services,
     close: async () => {
       await deliveries.stop();
+      await purger.stop();
       await Promise.all([ingest.drain(), hookIngest.drain()]);
       keys.close();
       hooks.close();
+      health.stop();
       await bus.close();
     },
   };

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import type { Ctx, Services } from '../context.ts';
 import { openDatabase } from '../db/open.ts';
-import { HttpError } from '../http/errors.ts';
+import { NotFound } from '../lib/errors.ts';
 import { createKey } from '../features/keys/createKey.ts';
 import { listKeys } from '../features/keys/listKeys.ts';
 import { findKeyOrganization } from '../features/keys/queries.ts';
@@ -12,6 +12,7 @@ import { findOrganization } from '../features/organizations/queries.ts';
 import { createUser } from '../features/users/createUser.ts';
 import { createLogger } from '../logger.ts';
 import { createServices } from '../services.ts';
+import { BackupUsageError, backupCommand, restoreCommand } from './backupCommands.ts';
 import { readPassword } from './readPassword.ts';
 
 const USAGE = `Usage: eventlog <command>
@@ -22,6 +23,10 @@ const USAGE = `Usage: eventlog <command>
   key list <orgId>                               list an organization's API keys
   key revoke <keyId>                             revoke an API key
   user create <email> --org <orgId>              create a dashboard user; password on stdin
+  send <title> --project <id> --category <name>  create an event over HTTP (EVENTLOG_URL, EVENTLOG_KEY)
+       [--description <text>|-] [--icon <emoji>] [--tag key=value]... [--notify] [--user <id>]
+  backup <file>                                  write a consistent backup (the server may run)
+  restore <file>                                 restore a backup into an empty store
 
 Settings come from the environment (DATA_DIR, DATABASE_URL, ...), as for the server.
 Each command prints one JSON object on stdout; failures go to stderr with a non-zero exit.`;
@@ -84,7 +89,7 @@ const commands: Record<string, Command<unknown>> = {
     prepare: (args) => parse(args, 1).positionals[0]!,
     async run(services, organizationId) {
       // An operator's typo deserves an error, not an empty list.
-      if (!(await findOrganization(services.sql, organizationId))) throw new HttpError(404, 'Organization not found');
+      if (!(await findOrganization(services.sql, organizationId))) throw new NotFound('Organization');
       return { keys: await listKeys({ ctx: operator(services, organizationId), input: undefined }) };
     },
   }),
@@ -92,7 +97,7 @@ const commands: Record<string, Command<unknown>> = {
     prepare: (args) => parse(args, 1).positionals[0]!,
     async run(services, keyId) {
       const organizationId = await findKeyOrganization(services.sql, keyId);
-      if (!organizationId) throw new HttpError(404, 'API key not found');
+      if (!organizationId) throw new NotFound('API key');
       return revokeKey({ ctx: operator(services, organizationId), input: { keyId } });
     },
   }),
@@ -105,6 +110,20 @@ const commands: Record<string, Command<unknown>> = {
     run: (services, input) => createUser({ services, input }),
   }),
 };
+
+/** `send` talks to a running server over HTTP; it never opens the database. */
+async function sendCommand(args: string[]): Promise<void> {
+  const { SendUsageError, prepareSend, send } = await import('./send.ts');
+  let request;
+  try {
+    request = await prepareSend(args, process.env);
+  } catch (error) {
+    if (error instanceof SendUsageError) fail(`${error.message}\n\n${USAGE}`, 2);
+    throw error;
+  }
+  const event = await send(request).catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
+  process.stdout.write(`${JSON.stringify(event)}\n`);
+}
 
 function fail(message: string, code = 1): never {
   process.stderr.write(`eventlog: ${message}\n`);
@@ -121,6 +140,8 @@ export async function main(argv: string[]): Promise<void> {
     const { serve } = await import('../server.ts');
     return serve();
   }
+  if (first === 'send') return sendCommand(argv.slice(1));
+  if (first === 'backup' || first === 'restore') return backupOrRestore(first, argv.slice(1));
   const chosen = commands[`${first} ${second ?? ''}`];
   if (!chosen) fail(`unknown command "${argv.slice(0, 2).join(' ')}"\n\n${USAGE}`, 2);
 
@@ -150,5 +171,17 @@ export async function main(argv: string[]): Promise<void> {
     await db.close();
   }
   if (failure) fail(failure instanceof Error ? failure.message : String(failure));
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+async function backupOrRestore(name: 'backup' | 'restore', args: string[]): Promise<void> {
+  let result: unknown;
+  try {
+    const config = loadConfig();
+    result = await (name === 'backup' ? backupCommand(args, config) : restoreCommand(args, config));
+  } catch (error) {
+    if (error instanceof BackupUsageError) fail(`${error.message}\n\n${USAGE}`, 2);
+    fail(error instanceof Error ? error.message : String(error));
+  }
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }

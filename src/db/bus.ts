@@ -1,17 +1,10 @@
+import type { Announcement } from './announcements.ts';
 import type { Sql } from './client.ts';
+
+export type { Announcement } from './announcements.ts';
 
 /** The one NOTIFY channel every process listens on. */
 export const CHANNEL = 'eventlog';
-
-/** What a write announces. Small on purpose: NOTIFY payloads are capped at 8000 bytes. */
-export interface Announcement {
-  type: string;
-  organizationId: string;
-  projectId?: string;
-  id?: number | string;
-  /** On event.created: the event asked for notifications (outgoing webhooks, push). */
-  notify?: boolean;
-}
 
 type Listener = (announcement: Announcement) => void;
 
@@ -22,6 +15,7 @@ type Listener = (announcement: Announcement) => void;
  */
 export class Bus {
   private readonly listeners = new Set<Listener>();
+  private readonly resumeListeners = new Set<() => void>();
   private unlisten: (() => Promise<void>) | undefined;
   /** Payloads announced in this turn of the event loop, sent together by one query. */
   private pending: string[] = [];
@@ -35,6 +29,28 @@ export class Bus {
   async start(): Promise<void> {
     const { unlisten } = await this.sql.listen(CHANNEL, (payload) => this.dispatch(payload));
     this.unlisten = unlisten;
+  }
+
+  /**
+   * LISTEN again after the database came back. The driver re-listens by itself when the listening
+   * connection closes, but only once: when the database is still down at that moment the channel
+   * stays silent, so the health monitor calls this when the database answers again.
+   */
+  async relisten(): Promise<void> {
+    if (!this.unlisten) return;
+    await this.unlisten().catch(() => {});
+    this.unlisten = undefined;
+    await this.start();
+    for (const listener of this.resumeListeners) listener();
+  }
+
+  /**
+   * Told after the bus listens again: announcements made while it was not listening are lost, so
+   * whatever was kept up to date by them (caches of keys and hooks) must not be trusted.
+   */
+  onResume(listener: () => void): () => void {
+    this.resumeListeners.add(listener);
+    return () => this.resumeListeners.delete(listener);
   }
 
   async close(): Promise<void> {

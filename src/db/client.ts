@@ -23,7 +23,9 @@ export function createClient(url: string, options: ClientOptions = {}): Sql {
   return postgres(url, {
     max: options.max ?? 10,
     idle_timeout: 30,
-    connect_timeout: 10,
+    // Short enough that a request never waits long for a database that does not answer; while it
+    // is down the health gate (db/health.ts) refuses requests before they try to connect at all.
+    connect_timeout: 5,
     onnotice: () => {},
     connection: {
       application_name: 'eventlog',
@@ -33,4 +35,18 @@ export function createClient(url: string, options: ClientOptions = {}): Sql {
     },
     transform: { undefined: null },
   } as postgres.Options<Record<string, postgres.PostgresType>>);
+}
+
+function inTransaction(db: Db): db is TransactionSql {
+  return 'savepoint' in db;
+}
+
+/**
+ * Runs `work` in a transaction: the caller's own when `db` already is one (so verbs compose into
+ * one all-or-nothing write), a new one otherwise. The one way code here opens a transaction; no
+ * hand-written BEGIN.
+ */
+export function withTransaction<T>(db: Db, work: (tx: TransactionSql) => Promise<T>, options?: string): Promise<T> {
+  if (inTransaction(db)) return work(db);
+  return (options ? db.begin(options, work) : db.begin(work)) as Promise<T>;
 }

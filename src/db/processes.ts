@@ -6,13 +6,28 @@ import { readFileSync } from 'node:fs';
  * process, so on Linux the kernel's start time and command line are checked as well.
  */
 
+/**
+ * The process exists and has not exited. A killed process that its parent has not reaped yet
+ * (a zombie, state Z in /proc) still answers signal 0, but it holds nothing any more: its lock
+ * or cluster ownership is stale (decision 008).
+ */
 export function isAlive(pid: number | null | undefined): pid is number {
   if (!pid) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  return processState(pid) !== 'Z';
+}
+
+/** Field 3 of /proc/<pid>/stat (R, S, D, Z, ...); null where /proc cannot tell. */
+function processState(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? null;
+  } catch {
+    return null;
   }
 }
 

@@ -4,12 +4,15 @@ import destinationRoutes from './destinations/routes.ts';
 import eventRoutes from './events/routes.ts';
 import hookRoutes from './hooks/routes.ts';
 import insightRoutes from './insights/routes.ts';
+import profileRoutes from './profiles/routes.ts';
 import keyRoutes from './keys/routes.ts';
 import liveRoutes from './live/routes.ts';
+import logSnagRoutes from './logsnag/routes.ts';
+import memberRoutes from './members/routes.ts';
 import projectRoutes from './projects/routes.ts';
 import pushRoutes from './push/routes.ts';
 import sessionRoutes from './sessions/routes.ts';
 import transferRoutes from './transfer/routes.ts';
 
 /** Every feature's HTTP routes, registered by buildApp in this order. */
-export const featureRoutes: Array<(app: App) => Promise<void>> = [projectRoutes, eventRoutes, sessionRoutes, keyRoutes, liveRoutes, insightRoutes, chartRoutes, transferRoutes, hookRoutes, destinationRoutes, pushRoutes];
+export const featureRoutes: Array<(app: App) => Promise<void>> = [projectRoutes, eventRoutes, sessionRoutes, keyRoutes, liveRoutes, insightRoutes, chartRoutes, transferRoutes, hookRoutes, destinationRoutes, pushRoutes, logSnagRoutes, profileRoutes, memberRoutes];

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor, Ctx, Services } from '../context.ts';
 import type { KeyAuthenticator } from '../features/keys/keyAuthenticator.ts';
-import { Unauthorized } from './errors.ts';
+import { Forbidden, Unauthorized } from '../lib/errors.ts';
 
 /** Resolves a request without an Authorization header (a dashboard session), or null. */
 export type SessionAuthenticator = (
@@ -22,7 +22,7 @@ declare module 'fastify' {
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /**
- * Every route under /api authenticates unless it opts out with `config: { public: true }`, so
+ * Every route under /api (and LogSnag's /v1) authenticates unless it opts out with `config: { public: true }`, so
  * a new route cannot forget to. A request that sends Authorization is judged on its key alone;
  * only requests without one may be resolved by a dashboard session.
  */
@@ -35,7 +35,8 @@ export function registerAuth(
   app.decorateRequest('ctx', null as unknown as Ctx);
   app.addHook('onRequest', async (request) => {
     const route = request.routeOptions;
-    if (route.config?.public || !route.url?.startsWith('/api/')) return;
+    const logSnagCompatible = route.url?.startsWith('/v1/') ?? false;
+    if (route.config?.public || (!route.url?.startsWith('/api/') && !logSnagCompatible)) return;
     const header = request.headers.authorization;
     if (header !== undefined) {
       const key = BEARER.exec(header)?.[1];
@@ -48,8 +49,20 @@ export function registerAuth(
       };
       return;
     }
+    // LogSnag's routes take its clients' bearer keys only (extensions.md), never a browser's cookie.
+    if (logSnagCompatible) throw new Unauthorized();
     const session = await sessions.authenticate?.(request);
     if (!session) throw new Unauthorized();
     request.ctx = { services, ...session };
   });
+}
+
+/**
+ * Owner-only actions (extensions.md, "Dashboard members": API keys, members, invitations): an
+ * API key gets 403, so a leaked key cannot mint keys or let people in, and so does a member's
+ * session. `action` names what was refused, e.g. "Managing API keys".
+ */
+export function requireOwner(ctx: Ctx, action: string): void {
+  if (ctx.actor.kind !== 'user') throw new Forbidden(`${action} needs a dashboard session`);
+  if (ctx.actor.role !== 'owner') throw new Forbidden(`${action} needs an owner of this organization; ask one to do it or to make you an owner`);
 }

@@ -1,5 +1,21 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { HttpError } from './errors.ts';
+import { isDatabaseUnavailable } from '../lib/databaseErrors.ts';
+import { type ErrorCode, ServiceError } from '../lib/errors.ts';
+
+/** The one mapping from what went wrong to the HTTP status that says it. */
+const STATUS: Record<ErrorCode, number> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  rate_limited: 429,
+  unavailable: 503,
+  id_space_exhausted: 507,
+};
+
+export const DATABASE_UNAVAILABLE = 'The database is unavailable; try again shortly';
 
 /** Fastify's own client errors, by code, and the words a person should see for them. */
 const FRAMEWORK_MESSAGES: Record<string, string> = {
@@ -14,10 +30,19 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
  * The one place errors become responses: always `{error}`. Client errors say what was wrong;
  * server errors say nothing of their cause, which goes to the log with the request id.
  */
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, onDatabaseUnavailable: (error: unknown) => void = () => {}): void {
+  // The id of every log line of a request, handed to the client so a report can quote it.
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof HttpError) {
-      return reply.status(error.statusCode).send({ error: error.message });
+    if (isDatabaseUnavailable(error)) {
+      onDatabaseUnavailable(error);
+      request.log.warn({ err: error }, 'the database is unavailable');
+      return reply.status(503).header('retry-after', '1').send({ error: DATABASE_UNAVAILABLE });
+    }
+    if (error instanceof ServiceError) {
+      return reply.status(STATUS[error.code]).send({ error: error.message });
     }
     if (error.validation) {
       return reply.status(400).send({ error: validationMessage(error) });

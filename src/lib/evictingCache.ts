@@ -23,6 +23,7 @@ export class EvictingCache<T> {
   private readonly ttlMs: number;
   private readonly limit: number;
   private readonly unsubscribe: () => void;
+  private readonly unsubscribeResume: () => void;
 
   constructor(
     bus: Bus,
@@ -33,10 +34,19 @@ export class EvictingCache<T> {
     this.unsubscribe = bus.subscribe((announcement) => {
       if (options.evictOn.has(announcement.type) && announcement.id !== undefined) this.evict(String(announcement.id));
     });
+    // An eviction announced while the bus was not listening is lost: forget everything instead.
+    this.unsubscribeResume = bus.onResume(() => this.clear());
   }
 
   close(): void {
     this.unsubscribe();
+    this.unsubscribeResume();
+  }
+
+  /** Drops every value: the next lookup of each reads the database again. */
+  clear(): void {
+    this.generation++;
+    this.entries.clear();
   }
 
   /** The value cached under `key`, else what `load` finds (and caches), else null. */

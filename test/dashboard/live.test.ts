@@ -127,8 +127,9 @@ describe('GET /api/live', () => {
       { type: 'event.created', organizationId: org.id, projectId: sibling, id: 1 },
       { type: 'event.created', organizationId: other.id, projectId: project, id: 2 },
       { type: 'insight.upserted', organizationId: org.id, projectId: project, id: 3 },
-      { type: 'project.created', organizationId: org.id, id: 4 },
-      { type: 'something.new', organizationId: org.id, projectId: project, id: 'x' },
+      { type: 'project.created', organizationId: org.id, projectId: sibling },
+      // A type this process does not know (a newer process in a rolling upgrade) is relayed as is.
+      { type: 'something.new', organizationId: org.id, projectId: project, id: 'x' } as unknown as Announcement,
     ]);
 
     const insight = await stream.next((m) => m.event === 'insight.upserted');

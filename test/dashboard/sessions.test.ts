@@ -4,7 +4,8 @@ import { describe, it } from 'node:test';
 import { useTestApp } from '../helpers.ts';
 import { PASSWORD, addUser, browserFor, sessionCookieOf, signInAs, uniqueEmail } from './signedIn.ts';
 
-const t = useTestApp();
+// The tests stand in for clients behind a proxy on loopback, each with its own address.
+const t = useTestApp({ TRUST_PROXY: '127.0.0.1' });
 
 /** Each test signs in from its own address, so the per-address throttle of one never touches another. */
 let lastAddress = 0;

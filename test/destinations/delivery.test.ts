@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { claimDueDeliveries } from '../../src/features/destinations/queries.ts';
+import { claimDueDeliveries } from '../../src/features/destinations/deliveryQueries.ts';
 import { signatureHeaders } from '../../src/features/destinations/signing.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
 import { type Answer, type Receiver, sleep, startReceiver, startWorker, waitUntil } from './support.ts';

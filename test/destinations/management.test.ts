@@ -17,12 +17,14 @@ describe('destinations management', () => {
     const { org, project } = await setup();
     const json = await org.post(`/api/projects/${project}/destinations`, { name: ' Backend ', url: 'https://example.com/in', format: 'json' });
     assert.equal(json.status, 201);
-    assert.deepEqual(Object.keys(json.body), ['id', 'projectId', 'name', 'url', 'format', 'enabled', 'secret', 'lastStatus', 'createdAt']);
+    assert.deepEqual(Object.keys(json.body), ['id', 'projectId', 'name', 'url', 'format', 'enabled', 'secret', 'lastStatus', 'categories', 'disabledReason', 'createdAt']);
     assert.equal(json.body.projectId, project);
     assert.equal(json.body.name, 'Backend');
     assert.equal(json.body.url, 'https://example.com/in');
     assert.equal(json.body.enabled, true);
     assert.equal(json.body.lastStatus, null);
+    assert.equal(json.body.categories, null);
+    assert.equal(json.body.disabledReason, null);
     assert.match(json.body.createdAt, ISO);
     assert.match(json.body.secret, /^whsec_[A-Za-z0-9+/]+=*$/);
     const secretBytes = Buffer.from(json.body.secret.slice(6), 'base64').length;

@@ -93,3 +93,21 @@ describe('address guard', () => {
     assert.equal(receiver.received.length, 0);
   });
 });
+
+describe('address guard on PATCH', () => {
+  it('a new URL is checked as at creation, and a refused one changes nothing', async () => {
+    const org = await t.org();
+    const project = await org.project();
+    const created = await org.post(`/api/projects/${project}/destinations`, { name: 'd', url: 'https://example.com/in', format: 'json' });
+    const patch = (body: unknown) =>
+      t.request({ method: 'PATCH', url: `/api/destinations/${created.body.id}`, body, headers: { authorization: `Bearer ${org.key}` } });
+    const refused = await patch({ url: 'http://169.254.169.254/latest/meta-data' });
+    assert.equal(refused.status, 400);
+    assert.match(refused.body.error, /Refused to connect/);
+    const after = (await org.get(`/api/projects/${project}/destinations`)).body[0];
+    assert.equal(after.url, 'https://example.com/in');
+    const moved = await patch({ url: 'https://example.org/new' });
+    assert.equal(moved.status, 200);
+    assert.equal(moved.body.url, 'https://example.org/new');
+  });
+});

@@ -15,7 +15,7 @@ describe('incoming hooks management', () => {
     const { org, project } = await setup();
     const reply = await org.post(`/api/projects/${project}/hooks`, { name: ' CI ', category: 'deploys' });
     assert.equal(reply.status, 201);
-    assert.deepEqual(Object.keys(reply.body), ['id', 'projectId', 'name', 'category', 'enabled', 'url', 'createdAt']);
+    assert.deepEqual(Object.keys(reply.body), ['id', 'projectId', 'name', 'category', 'enabled', 'template', 'url', 'createdAt']);
     assert.equal(reply.body.projectId, project);
     assert.equal(reply.body.name, 'CI');
     assert.equal(reply.body.category, 'deploys');

@@ -35,7 +35,7 @@ const t = useTestApp({ ALLOW_PRIVATE_WEBHOOK_URLS: '1' });
 // ---------------------------------------------------------------------------------------------
 // What the suite knows about the routes
 
-type Kind = 'project' | 'event' | 'insight' | 'hook' | 'destination' | 'delivery' | 'key';
+type Kind = 'project' | 'event' | 'insight' | 'hook' | 'destination' | 'delivery' | 'key' | 'appUser' | 'member';
 
 /** Path parameter name → the kind of resource it names. */
 const PARAM_KINDS: Record<string, Kind> = {
@@ -46,6 +46,8 @@ const PARAM_KINDS: Record<string, Kind> = {
   destinationId: 'destination',
   deliveryId: 'delivery',
   keyId: 'key',
+  userId: 'appUser',
+  memberId: 'member',
 };
 
 function kindOf(param: string, url: string): Kind | undefined {
@@ -60,6 +62,8 @@ interface Plan {
   body?: (side: Side, ids: Record<string, string>) => unknown;
   /** Only a person signed in to the dashboard may call it (API keys get 403). */
   credential?: 'session';
+  /** Only an owner's session may call it: a member's session gets 403 too. */
+  owner?: true;
   /** Answers with a stream that does not end (server-sent events). */
   stream?: true;
 }
@@ -98,13 +102,31 @@ const PLANS: Record<string, Plan> = {
   'POST /api/destinations/:destinationId/delete': {},
   'GET /api/destinations/:destinationId/deliveries': {},
   'POST /api/destinations/:destinationId/deliveries/:deliveryId/replay': {},
-  'GET /api/keys': { credential: 'session' },
-  'POST /api/keys': { credential: 'session' },
-  'POST /api/keys/:keyId/revoke': { credential: 'session' },
+  'PATCH /api/destinations/:destinationId': { body: (side) => ({ name: side.mark, categories: ['security'] }) },
+  'POST /api/destinations/:destinationId/replay-failed': { body: () => ({ since: 0 }) },
+  'GET /api/destinations/:destinationId/health': {},
+  'GET /api/keys': { credential: 'session', owner: true },
+  'POST /api/keys': { credential: 'session', owner: true },
+  'POST /api/keys/:keyId/revoke': { credential: 'session', owner: true },
+  'GET /api/organization': {},
+  'GET /api/members': { credential: 'session', owner: true },
+  'POST /api/invitations': { credential: 'session', owner: true, body: () => ({ email: `invited-${crypto.randomUUID()}@example.test`, role: 'member' }) },
+  'POST /api/members/:memberId/role': { credential: 'session', owner: true, body: () => ({ role: 'member' }) },
+  'POST /api/members/:memberId/delete': { credential: 'session', owner: true },
   'GET /api/session': { credential: 'session' },
   'GET /api/push/vapid-public-key': {},
   'POST /api/projects/:projectId/push-subscriptions': { credential: 'session', body: () => pushSubscription() },
+  'PATCH /api/projects/:projectId': { body: (side) => ({ name: side.mark }) },
+  'POST /api/identify': { project: 'body', body: (side, ids) => ({ project: ids.project, user_id: side.mark, properties: { mark: side.mark } }) },
+  'GET /api/users': { project: 'query' },
+  'POST /v1/identify': { project: 'body', body: (side, ids) => ({ project: ids.project, user_id: side.mark, properties: { mark: side.mark } }) },
+  'GET /api/users/:userId': { project: 'query' },
   'POST /api/push-subscriptions/delete': { body: () => ({ endpoint: 'https://push.example.test/send/unknown' }) },
+  'POST /api/projects/:projectId/delete': {},
+  'PATCH /api/insight': { project: 'body', body: (side, ids) => ({ project: ids.project, title: side.mark, value: { $inc: 1 } }) },
+  'POST /v1/log': { project: 'body', body: (side, ids) => ({ project: ids.project, channel: 'security', event: side.mark }) },
+  'POST /v1/insight': { project: 'body', body: (side, ids) => ({ project: ids.project, title: side.mark, value: 1 }) },
+  'PATCH /v1/insight': { project: 'body', body: (side, ids) => ({ project: ids.project, title: side.mark, value: { $inc: 1 } }) },
 };
 
 /** /api routes that answer without credentials, on purpose. */
@@ -114,10 +136,11 @@ const PUBLIC_API_ROUTES = new Set([
   'POST /api/setup', // first-run setup (only while there is no user)
   'POST /api/session', // sign-in
   'POST /api/session/delete', // sign-out (checks the session's CSRF token itself)
+  'POST /api/invitations/accept', // the invitation token in the body is the credential
 ]);
 
 /** Routes outside /api are never authenticated (auth.ts): only these may exist. */
-const UNAUTHENTICATED_PATHS = [/^\/$/, /^\/healthz$/, /^\/hook\/:token$/, /^\/app$/, /^\/app\/\*$/];
+const UNAUTHENTICATED_PATHS = [/^\/$/, /^\/healthz$/, /^\/livez$/, /^\/hook\/:token$/, /^\/app$/, /^\/app\/\*$/];
 
 // ---------------------------------------------------------------------------------------------
 // Routes, requests and replies
@@ -136,7 +159,9 @@ function routes(): Route[] {
   return [...seen.values()];
 }
 
-const authenticatedApiRoutes = () => routes().filter((r) => r.url.startsWith('/api/') && !r.public);
+/** /v1/ holds the LogSnag-compatible routes, authenticated like /api/ (auth.ts). */
+const isApiPath = (url: string) => url.startsWith('/api/') || url.startsWith('/v1/');
+const authenticatedApiRoutes = () => routes().filter((r) => isApiPath(r.url) && !r.public);
 
 const PARAM = /:([A-Za-z0-9_]+)(?:\([^)]*\))?/g;
 const paramsOf = (url: string) => [...url.matchAll(PARAM)].map((m) => m[1]!);
@@ -286,10 +311,26 @@ const FIXTURES: Record<Kind, Fixture> = {
       return String(deliveries[0].id);
     },
   },
+  appUser: {
+    needs: ['POST /api/identify'],
+    async make(side) {
+      const project = await resource(side, 'project');
+      await created(await side.org.post('/api/identify', { project, user_id: side.mark, properties: {} }), 'user');
+      return side.mark;
+    },
+  },
   key: {
     needs: [],
     async make(side) {
       return (await createKey({ ctx: side.org.ctx, input: undefined })).id;
+    },
+  },
+  member: {
+    needs: [],
+    async make(side) {
+      const email = `member-${crypto.randomUUID()}@example.test`;
+      const input = { organizationId: side.org.id, email, password: PASSWORD, role: 'member' as const };
+      return (await createUser({ services: t.services, input })).id;
     },
   },
 };
@@ -318,6 +359,16 @@ function sessionOf(side: Side): Promise<Credential | null> {
     return { cookie, csrfToken: String(reply.body.csrfToken ?? '') };
   })();
   return side.session;
+}
+
+/** A signed-in session of a person with the member role in the side's organization. */
+async function memberSessionOf(side: Side): Promise<Credential> {
+  const email = `security-member-${crypto.randomUUID()}@example.test`;
+  await createUser({ services: t.services, input: { organizationId: side.org.id, email, password: PASSWORD, role: 'member' } });
+  const reply = await send('POST', '/api/session', {}, { email, password: PASSWORD });
+  const cookie = [reply.headers['set-cookie'] ?? []].flat().map((line) => String(line).split(';')[0]!).join('; ');
+  if (reply.status !== 200 || !cookie) throw new Error(`signing in as a member failed: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return { cookie, csrfToken: String(reply.body.csrfToken) };
 }
 
 async function credentialOf(side: Side, plan: Plan): Promise<Credential | null> {
@@ -527,6 +578,24 @@ describe('authentication of every /api route', () => {
   });
 });
 
+describe("owner-only routes", () => {
+  it("refuse a member's session with 403 {error} and change nothing", async (tc) => {
+    for (const route of authenticatedApiRoutes().filter((r) => PLANS[routeKey(r)]?.owner)) {
+      const scope = await scopeOf(route);
+      await tc.test(routeKey(route), { skip: scope.pending }, async () => {
+        const side = await newSide('own');
+        const request = await requestNaming(route, scope, Array(inputCount(scope)).fill(side));
+        const reply = await call(route, scope, await memberSessionOf(side), request);
+        assert.equal(reply.status, 403, `expected 403, got ${reply.status} ${JSON.stringify(reply.body)}`);
+        assertErrorBody(reply, "a member's session");
+        // The owner's same request still succeeds: the refusal was the role, not the request.
+        const own = await call(route, scope, (await sessionOf(side))!, request);
+        assert.ok(own.status < 400, `the owner's request must succeed, got ${own.status} ${JSON.stringify(own.body)}`);
+      });
+    }
+  });
+});
+
 describe('organization scope of every route that names a resource', () => {
   /** Registered routes that name a resource, and plan entries whose route does not exist yet. */
   async function scopedRoutes(): Promise<Array<{ route: Route; scope?: Scope }>> {
@@ -614,7 +683,7 @@ describe('organization scope of every route that names a resource', () => {
 describe('routes that answer without credentials', () => {
   it('are only the known public ones', () => {
     const unexpected = routes()
-      .filter((r) => (r.url.startsWith('/api/') ? r.public && !PUBLIC_API_ROUTES.has(routeKey(r)) : !UNAUTHENTICATED_PATHS.some((p) => p.test(r.url))))
+      .filter((r) => (isApiPath(r.url) ? r.public && !PUBLIC_API_ROUTES.has(routeKey(r)) : !UNAUTHENTICATED_PATHS.some((p) => p.test(r.url))))
       .map(routeKey);
     assert.deepEqual(
       unexpected,

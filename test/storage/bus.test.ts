@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Announcement, Bus } from '../../src/db/bus.ts';
 import { type Sql, createClient } from '../../src/db/client.ts';
+import { EvictingCache } from '../../src/lib/evictingCache.ts';
 import { useTestApp } from '../helpers.ts';
 
 const t = useTestApp();
@@ -52,12 +53,12 @@ describe('the bus', () => {
     const bus = new Bus(sender.sql, () => {});
     const organizationId = `bus-${Date.now()}`;
     for (let id = 1; id <= 50; id++) bus.announce({ type: 'event.created', organizationId, projectId: 'p', id });
-    bus.announce([{ type: 'event.created', organizationId, id: 51 }, { type: 'event.created', organizationId, id: 52 }]);
+    bus.announce([{ type: 'event.created', organizationId, projectId: 'p', id: 51 }, { type: 'event.created', organizationId, projectId: 'p', id: 52 }]);
     const mine = await hear(organizationId, 52);
     assert.deepEqual(mine.map((announcement) => announcement.id), Array.from({ length: 52 }, (_, i) => i + 1));
     assert.equal(sender.queries(), 1);
 
-    bus.announce({ type: 'event.deleted', organizationId, id: 53 });
+    bus.announce({ type: 'event.deleted', organizationId, projectId: 'p', id: 53 });
     await hear(organizationId, 53);
     assert.equal(sender.queries(), 2, 'a later turn sends its own query');
   });
@@ -65,7 +66,7 @@ describe('the bus', () => {
   it('sends what is still pending when it closes', async () => {
     const bus = new Bus(t.services.sql, () => {});
     const organizationId = `bus-close-${Date.now()}`;
-    bus.announce({ type: 'event.created', organizationId, id: 1 });
+    bus.announce({ type: 'event.created', organizationId, projectId: 'p', id: 1 });
     await bus.close();
     assert.deepEqual((await hear(organizationId, 1)).map((announcement) => announcement.id), [1]);
   });
@@ -74,8 +75,23 @@ describe('the bus', () => {
     const errors: string[] = [];
     const broken = (() => Promise.reject(new Error('database gone'))) as unknown as Sql;
     const bus = new Bus(broken, (_error, message) => errors.push(message));
-    bus.announce({ type: 'event.created', organizationId: 'nobody', id: 1 });
+    bus.announce({ type: 'event.created', organizationId: 'nobody', projectId: 'p', id: 1 });
     await bus.close();
     assert.deepEqual(errors, ['announcing a write failed']);
+  });
+
+  it('after listening again, caches kept by its announcements forget what they hold', async () => {
+    const bus = new Bus(sql, () => {});
+    await bus.start();
+    const cache = new EvictingCache<{ id: string }>(bus, { evictOn: new Set(['key.revoked']), idOf: (value) => value.id });
+    let loads = 0;
+    const load = async () => ({ id: `key-${++loads}` });
+    assert.deepEqual(await cache.get('k', load), { id: 'key-1' });
+    assert.deepEqual(await cache.get('k', load), { id: 'key-1' }, 'served from the cache');
+    // A revocation announced while the bus was not listening would never be heard.
+    await bus.relisten();
+    assert.deepEqual(await cache.get('k', load), { id: 'key-2' }, 'read again from the database');
+    cache.close();
+    await bus.close();
   });
 });

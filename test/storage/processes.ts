@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { isAlive } from '../../src/db/processes.ts';
 
 /**
  * Runs `bin/eventlog.js` as a real child process, the way an operator does: the server with its
@@ -81,15 +82,8 @@ export function freePort(): Promise<number> {
   });
 }
 
-export function isAlive(pid: number | null | undefined): boolean {
-  if (!pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+/** A zombie (exited, not yet reaped by its parent) is not alive: the server's own rule. */
+export { isAlive };
 
 export async function waitFor<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 15_000): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;

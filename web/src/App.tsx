@@ -2,14 +2,21 @@ import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { Link, Redirect, Route, Router, Switch, useLocation, useRoute } from 'wouter';
 import { useToast } from './components/Toasts.tsx';
 import { LiveProvider, useLiveStatus } from './live.tsx';
+import { AcceptPage } from './pages/Accept.tsx';
 import { ApiKeysPage } from './pages/ApiKeys.tsx';
 import { FeedPage } from './pages/Feed.tsx';
 import { InsightsPage } from './pages/Insights.tsx';
+import { MembersPage } from './pages/Members.tsx';
+import { OrganizationPage } from './pages/Organization.tsx';
 import { PlaygroundPage } from './pages/Playground.tsx';
 import { ProjectsPage } from './pages/Projects.tsx';
 import { SettingsPage } from './pages/Settings.tsx';
+import { DisabledDestinationsWarning } from './pages/settings/DisabledDestinationsWarning.tsx';
 import { SetupPage, SignInPage } from './pages/SignIn.tsx';
 import { TransferPage } from './pages/Transfer.tsx';
+import { UserProfilePage } from './pages/UserProfile.tsx';
+import { UsersPage } from './pages/Users.tsx';
+import { OrganizationProvider, useIsOwner } from './organization.tsx';
 import { lastProject, ProjectsProvider, rememberProject, useProjects } from './projects.tsx';
 import { useSession, useSignedIn } from './session.tsx';
 import { APP_BASE } from './paths.ts';
@@ -39,10 +46,18 @@ export function App() {
       </main>
     );
   }
+  const invitation = acceptToken();
+  if (invitation) return <AcceptPage token={invitation} />;
   if (state.status === 'signedOut') {
     return state.setupNeeded ? <SetupPage /> : <SignInPage notice={state.notice} />;
   }
   return <SignedInApp />;
+}
+
+/** The token of an invitation link (/app/accept/<token>), whoever is signed in. */
+function acceptToken(): string | undefined {
+  const match = new RegExp(`^${APP_BASE}/accept/([^/]+)/?$`).exec(window.location.pathname);
+  return match?.[1];
 }
 
 /**
@@ -60,9 +75,11 @@ function SignedInApp() {
   useState(openRememberedProject);
   return (
     <Router base={APP_BASE}>
-      <ProjectsProvider>
-        <Shell />
-      </ProjectsProvider>
+      <OrganizationProvider>
+        <ProjectsProvider>
+          <Shell />
+        </ProjectsProvider>
+      </OrganizationProvider>
     </Router>
   );
 }
@@ -75,6 +92,8 @@ function Shell() {
         <Route path="/" component={Home} />
         <Route path="/projects" component={ProjectsPage} />
         <Route path="/api" component={ApiKeysPage} />
+        <Route path="/members" component={MembersPage} />
+        <Route path="/organization" component={OrganizationPage} />
         <Route path="/transfer" component={TransferPage} />
         <Route path="/p/:projectId" nest>
           {(params) => <ProjectArea key={params.projectId} projectId={params.projectId} />}
@@ -96,6 +115,7 @@ function TopBar() {
   const session = useSignedIn();
   const { signOut } = useSession();
   const toast = useToast();
+  const isOwner = useIsOwner();
   return (
     <header className="topbar">
       <Link href="/" className="brand">
@@ -105,7 +125,9 @@ function TopBar() {
       <ProjectSwitcher />
       <nav className="global-nav" aria-label="Organization">
         <NavLink href="/projects">Projects</NavLink>
-        <NavLink href="/api">API keys</NavLink>
+        <NavLink href="/organization">Organization</NavLink>
+        {isOwner && <NavLink href="/members">Members</NavLink>}
+        {isOwner && <NavLink href="/api">API keys</NavLink>}
         <NavLink href="/transfer">Export &amp; import</NavLink>
       </nav>
       <div className="account">
@@ -161,6 +183,7 @@ function Home() {
 const TABS = [
   ['/', 'Feed'],
   ['/insights', 'Insights'],
+  ['/users', 'Users'],
   ['/charts', 'Charts'],
   ['/playground', 'Playground'],
   ['/settings', 'Settings'],
@@ -188,9 +211,16 @@ function ProjectArea({ projectId }: { projectId: string }) {
         </nav>
         <LiveIndicator />
       </div>
+      <DisabledDestinationsWarning projectId={projectId} />
       <Switch>
         <Route path="/">
           <FeedPage projectId={projectId} />
+        </Route>
+        <Route path="/users">
+          <UsersPage projectId={projectId} />
+        </Route>
+        <Route path="/users/:userId">
+          {(params) => <UserProfilePage projectId={projectId} userId={decodeURIComponent(params.userId)} />}
         </Route>
         <Route path="/insights">
           <InsightsPage projectId={projectId} />

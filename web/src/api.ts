@@ -37,7 +37,7 @@ export interface RequestOptions {
   quiet401?: boolean;
 }
 
-export async function request<T>(method: 'GET' | 'POST', path: string, options: RequestOptions = {}): Promise<T> {
+export async function request<T>(method: 'GET' | 'POST' | 'PATCH', path: string, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (method !== 'GET') Object.assign(headers, csrfHeaders());
   let body: string | undefined;
@@ -82,6 +82,8 @@ export function messageFromBody(status: number, text: string): string {
 }
 
 export const get = <T>(path: string, options?: RequestOptions) => request<T>('GET', path, options);
+export const patch = <T>(path: string, body?: unknown, options?: RequestOptions) =>
+  request<T>('PATCH', path, { ...options, body });
 export const post = <T>(path: string, body?: unknown, options?: RequestOptions) =>
   request<T>('POST', path, { ...options, body });
 

@@ -1,5 +1,6 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { ApiError, get, post, setCsrfToken, setUnauthorizedHandler } from './api.ts';
+import { APP_BASE } from './paths.ts';
 import type { Session } from './types.ts';
 
 type SessionState =
@@ -13,6 +14,8 @@ interface SessionApi {
   signIn(email: string, password: string): Promise<void>;
   setup(input: { organizationName: string; email: string; password: string }): Promise<void>;
   signOut(): Promise<void>;
+  /** Accepts an invitation link's token: the account is created and signed in. */
+  acceptInvitation(token: string, password: string): Promise<void>;
   retry(): void;
 }
 
@@ -69,6 +72,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setState({ status: 'signedIn', session });
   }, []);
 
+  const acceptInvitation = useCallback(async (token: string, password: string) => {
+    const session = await post<Session>('/api/invitations/accept', { token, password }, { quiet401: true });
+    setCsrfToken(session.csrfToken);
+    // The used link leaves the address bar (and the history) before the dashboard opens.
+    window.history.replaceState(null, '', `${APP_BASE}/`);
+    setState({ status: 'signedIn', session });
+  }, []);
+
   const signOut = useCallback(async () => {
     try {
       await post('/api/session/delete', undefined, { quiet401: true });
@@ -79,8 +90,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const api = useMemo<SessionApi>(
-    () => ({ state, signIn, setup, signOut, retry: () => setAttempt((n) => n + 1) }),
-    [state, signIn, setup, signOut],
+    () => ({ state, signIn, setup, signOut, acceptInvitation, retry: () => setAttempt((n) => n + 1) }),
+    [state, signIn, setup, signOut, acceptInvitation],
   );
   return <SessionContext.Provider value={api}>{children}</SessionContext.Provider>;
 }

@@ -20,7 +20,17 @@ export interface Project {
   id: string;
   organizationId: string;
   name: string;
+  retentionDays?: number | null;
   createdAt: string;
+}
+
+/** A person of the application, by `user_id` (not a dashboard account). */
+export interface AppUser {
+  userId: string;
+  properties: Record<string, string | number | boolean | null>;
+  firstSeen: string | null;
+  lastSeen: string | null;
+  eventCount: number;
 }
 
 export interface EventItem {
@@ -80,6 +90,8 @@ export interface Hook {
   name: string;
   category: string;
   enabled: boolean;
+  /** github, grafana or alertmanager: bodies are read as that service's webhook payload. */
+  template: string | null;
   url: string;
   createdAt: string;
 }
@@ -102,7 +114,18 @@ export interface Destination {
   enabled: boolean;
   secret: string | null;
   lastStatus: DeliveryStatus | null;
+  /** null: every notify event; otherwise only these categories. */
+  categories: string[] | null;
+  /** Why it was disabled automatically (after consecutive failed deliveries). */
+  disabledReason: string | null;
   createdAt: string;
+}
+
+export interface DestinationHealth {
+  window: number;
+  deliveries: number;
+  succeeded: number;
+  successRate: number | null;
 }
 
 export interface TestResult {
@@ -146,4 +169,30 @@ export interface LiveMessage {
   organizationId: string;
   projectId?: string;
   id?: number | string;
+}
+
+export type Role = 'owner' | 'member';
+
+export interface OrganizationInfo {
+  id: string;
+  name: string;
+  monthlyEventCap: number | null;
+  usage: { month: string; events: number };
+  /** The caller's role. */
+  role: Role | null;
+}
+
+export interface Member {
+  id: string;
+  email: string;
+  role: Role;
+  createdAt: string;
+}
+
+export interface Invitation {
+  id: string;
+  email: string;
+  role: Role;
+  url: string;
+  expiresAt: string;
 }

@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { VerbArgs } from '../../context.ts';
-import { BadRequest } from '../../http/errors.ts';
+import { InvalidInput } from '../../lib/errors.ts';
 import { requireProject } from '../projects/requireProject.ts';
 import { selectDayCounts } from './queries.ts';
 import type { Charts, ChartsQuery } from './schemas.ts';
@@ -12,7 +12,7 @@ export const MAX_DAYS = 36_500;
 export function parseDays(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_DAYS;
   const days = /^[0-9]{1,6}$/.test(raw) ? Number(raw) : NaN;
-  if (!(days >= 1 && days <= MAX_DAYS)) throw new BadRequest(`days must be an integer from 1 to ${MAX_DAYS}`);
+  if (!(days >= 1 && days <= MAX_DAYS)) throw new InvalidInput(`days must be an integer from 1 to ${MAX_DAYS}`);
   return days;
 }
 
@@ -23,7 +23,7 @@ export function parseDays(raw: string | undefined): number {
  */
 export async function getCharts({ ctx, input }: VerbArgs<Static<typeof ChartsQuery>>): Promise<Static<typeof Charts>> {
   // Unlike the feed, the spec gives charts a 400 for a missing project.
-  if (!input.project) throw new BadRequest('project is required');
+  if (!input.project) throw new InvalidInput('project is required');
   const days = parseDays(input.days);
   await requireProject(ctx, input.project);
   const rows = await selectDayCounts(ctx.services.sql, {

@@ -1,4 +1,4 @@
-import type { Sql } from '../../db/client.ts';
+import { type Sql, withTransaction } from '../../db/client.ts';
 import {
   anyEventExists,
   clearDayCounts,
@@ -31,7 +31,7 @@ export async function syncChartTimeZone(
   log: (message: string) => void = () => {},
   idsPerStep = IDS_PER_STEP,
 ): Promise<boolean> {
-  return sql.begin(async (tx) => {
+  return withTransaction(sql, async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${CHART_ZONE_LOCK})`;
     const recorded = await recordedChartTimeZone(tx);
     if (recorded === timeZone) return false;

@@ -1,8 +1,9 @@
 import type { VerbArgs } from '../../context.ts';
-import { BadRequest, NotFound } from '../../http/errors.ts';
+import { InvalidInput, NotFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { codePointLength, hasNul } from '../../lib/text.ts';
 import { type DestinationObject, destinationFromRow } from './destinationObject.ts';
+import { checkCategoryFilter } from './categoryFilter.ts';
 import { checkDestinationUrl } from './destinationUrl.ts';
 import type { DeliveryFormat } from './formats.ts';
 import { insertDestination } from './queries.ts';
@@ -16,14 +17,21 @@ export interface CreateDestinationInput {
   url: string;
   format: DeliveryFormat;
   enabled?: boolean;
+  categories?: string[] | null;
+}
+
+export function checkDestinationName(raw: string): string {
+  const name = raw.trim();
+  if (!name) throw new InvalidInput('name is required');
+  if (codePointLength(name) > MAX_DESTINATION_NAME || hasNul(name)) {
+    throw new InvalidInput(`name must be at most ${MAX_DESTINATION_NAME} characters of text`);
+  }
+  return name;
 }
 
 export async function createDestination({ ctx, input }: VerbArgs<CreateDestinationInput>): Promise<DestinationObject> {
-  const name = input.name.trim();
-  if (!name) throw new BadRequest('name is required');
-  if (codePointLength(name) > MAX_DESTINATION_NAME || hasNul(name)) {
-    throw new BadRequest(`name must be at most ${MAX_DESTINATION_NAME} characters of text`);
-  }
+  const name = checkDestinationName(input.name);
+  const categories = checkCategoryFilter(input.categories);
   const url = checkDestinationUrl(input.url, ctx.services.config.allowPrivateWebhookUrls);
   const row = await insertDestination(ctx.services.sql, ctx.organizationId, {
     id: newId(16),
@@ -33,6 +41,7 @@ export async function createDestination({ ctx, input }: VerbArgs<CreateDestinati
     format: input.format,
     enabled: input.enabled ?? true,
     secret: input.format === 'json' ? newSigningSecret() : null,
+    categories,
   });
   if (!row) throw new NotFound('Project');
   ctx.services.bus.announce({ type: 'destination.created', organizationId: ctx.organizationId, projectId: row.projectId, id: row.id });

@@ -1,5 +1,5 @@
 import type { VerbArgs } from '../../context.ts';
-import { NotFound } from '../../http/errors.ts';
+import { NotFound } from '../../lib/errors.ts';
 import { deleteDestination as removeDestination } from './queries.ts';
 
 /** Its queued deliveries and attempt log go with it. */

@@ -4,37 +4,17 @@ import type { Config } from '../../config.ts';
 import type { Bus } from '../../db/bus.ts';
 import type { Sql } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
-import { eventFromRow } from '../events/eventObject.ts';
-import { pushPayload } from '../push/pushPayload.ts';
-import {
-  type ClaimedPushJob,
-  type NewPushJob,
-  claimDuePushJobs,
-  deletePushJob,
-  deleteSubscription,
-  insertPushJobs,
-  reschedulePushJob,
-  selectSubscriptions,
-} from '../push/queries.ts';
+import { countDelivery, countPush } from '../../metrics.ts';
+import { type ClaimedPushJob, claimDuePushJobs, deletePushJob, deleteSubscription, reschedulePushJob } from '../push/queries.ts';
 import { sendPush } from '../push/sendPush.ts';
 import { vapidKeys, vapidSubject } from '../push/vapidKeys.ts';
 import { guardedLookup } from './addressGuard.ts';
-import { type DeliveryFormat, renderDeliveryBody } from './formats.ts';
+import { type ClaimedDelivery, claimDueDeliveries, countQueued, pruneFinishedDeliveries, recordAttempt } from './deliveryQueries.ts';
+import { fanOutBatch } from './fanOutBatch.ts';
 import { type PostResult, postOnce } from './postOnce.ts';
-import {
-  type ClaimedDelivery,
-  type NewDelivery,
-  type ProjectKey,
-  claimDueDeliveries,
-  claimOutbox,
-  insertDeliveries,
-  pruneFinishedDeliveries,
-  recordAttempt,
-  selectEnabledDestinations,
-  selectEvents,
-} from './queries.ts';
 import { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_RETRY_DELAYS_MS, type Verdict, judgeAttempt } from './retryPolicy.ts';
-import { newWebhookId, signatureHeaders } from './signing.ts';
+import { signatureHeaders } from './signing.ts';
+import { TEST_EVENT_ID } from './testDestination.ts';
 
 export interface DeliveryWorkerDeps {
   sql: Sql;
@@ -74,6 +54,13 @@ export interface DeliveryOutcome {
 }
 
 const FAN_OUT_BATCH = 100;
+
+/** A delivery that ended (not one rescheduled for a retry) moves the deliveries counter. */
+function countEnded(outcome: DeliveryOutcome): void {
+  if (outcome.verdict.kind !== 'retry') countDelivery(outcome.verdict.kind === 'succeeded' ? 'succeeded' : 'failed');
+}
+/** Consecutive deliveries that ended in failure after which a destination is disabled (contract). */
+export const DISABLE_AFTER_FAILURES = 20;
 /** Announcements arrive with every event written; a burst of them costs one pass, not one each. */
 const WAKE_DEBOUNCE_MS = 20;
 const USER_AGENT = 'Eventlog-Webhooks/1.0';
@@ -85,7 +72,8 @@ const PRUNE_BATCH = 1000;
 
 /**
  * Moves notify events from the outbox to their receivers, durably. A fan-out pass turns each
- * outbox row into one delivery per enabled destination and one push job per browser subscription,
+ * outbox row into one delivery per enabled destination whose category filter takes the event and
+ * one push job per browser subscription (fanOutBatch.ts),
  * in the transaction that deletes the row (the delete is the claim). A send pass leases due
  * deliveries and pushes, sends them and records each attempt with its consequence (retry later,
  * done, failed). Several processes can run this side by side: an outbox row is taken by whoever
@@ -162,6 +150,11 @@ export class DeliveryWorker {
     this.pushAgent.destroy();
   }
 
+  /** Notify events not yet fanned out plus pending deliveries and push jobs, of every organization. */
+  queueDepth(): Promise<number> {
+    return countQueued(this.deps.sql);
+  }
+
   /** Runs a pass now, or right after the one running. A no-op unless started. */
   wake(): void {
     if (!this.started || this.stopped) return;
@@ -219,58 +212,12 @@ export class DeliveryWorker {
   }
 
   /** One batch of outbox rows into deliveries and push jobs. Returns how many rows it took. */
-  private async fanOut(): Promise<number> {
-    const { sql, config } = this.deps;
-    return sql.begin(async (tx) => {
-      const claimed = await claimOutbox(tx, FAN_OUT_BATCH, this.scopeList);
-      if (claimed.length === 0) return 0;
-      // Event and project ids are unique only within their organization.
-      const events = (await selectEvents(tx, claimed)).map((row) => ({ organizationId: row.organizationId, event: eventFromRow(row) }));
-      const projects = new Map<string, ProjectKey>();
-      for (const { organizationId, event } of events) {
-        projects.set(JSON.stringify([organizationId, event.projectId]), { organizationId, projectId: event.projectId });
-      }
-      const projectKeys = [...projects.values()];
-      const destinations = projectKeys.length ? await selectEnabledDestinations(tx, projectKeys) : [];
-      const subscriptions = projectKeys.length ? await selectSubscriptions(tx, projectKeys) : [];
-      const now = new Date();
-
-      const deliveries: NewDelivery[] = [];
-      const pushes: NewPushJob[] = [];
-      for (const { organizationId, event } of events) {
-        const ofProject = (row: { organizationId: string; projectId: string }) =>
-          row.organizationId === organizationId && row.projectId === event.projectId;
-        const bodies = new Map<DeliveryFormat, string>();
-        for (const destination of destinations) {
-          if (!ofProject(destination)) continue;
-          let body = bodies.get(destination.format);
-          if (body === undefined) bodies.set(destination.format, (body = renderDeliveryBody(destination.format, event, now)));
-          deliveries.push({
-            organizationId,
-            id: newId(16),
-            destinationId: destination.id,
-            eventId: event.id,
-            webhookId: newWebhookId(),
-            body,
-            maxAttempts: this.maxAttempts,
-          });
-        }
-        const payload = pushPayload(event, config.baseUrl);
-        for (const subscription of subscriptions) {
-          if (!ofProject(subscription)) continue;
-          pushes.push({
-            organizationId,
-            id: newId(16),
-            subscriptionId: subscription.id,
-            eventId: event.id,
-            payload,
-            maxAttempts: this.maxAttempts,
-          });
-        }
-      }
-      await insertDeliveries(tx, deliveries);
-      await insertPushJobs(tx, pushes);
-      return claimed.length;
+  private fanOut(): Promise<number> {
+    return fanOutBatch(this.deps.sql, {
+      limit: FAN_OUT_BATCH,
+      scope: this.scopeList,
+      maxAttempts: this.maxAttempts,
+      baseUrl: this.deps.config.baseUrl,
     });
   }
 
@@ -280,7 +227,8 @@ export class DeliveryWorker {
     if (free <= 0) return false;
     const claim = { leaseMs: this.leaseMs, scope: this.scopeList };
     const deliveries = await claimDueDeliveries(this.deps.sql, { ...claim, limit: free, leaseToken: newId(16) });
-    for (const delivery of deliveries) this.track(this.deliver(delivery));
+    // Counted here, not in deliver(): the Test action sends through deliver() too.
+    for (const delivery of deliveries) this.track(this.deliver(delivery).then(countEnded));
     const room = free - deliveries.length;
     const pushes = room > 0 ? await claimDuePushJobs(this.deps.sql, { ...claim, limit: room, leaseToken: newId(16) }) : [];
     for (const job of pushes) this.track(this.push(job));
@@ -316,7 +264,7 @@ export class DeliveryWorker {
         };
     const verdict = judgeAttempt(result, delivery.attempts + 1, delivery.maxAttempts, this.retryDelaysMs);
     const outcome = verdict.kind === 'retry' ? 'pending' : verdict.kind;
-    const recorded = await recordAttempt(this.deps.sql, {
+    const { recorded, disabled } = await recordAttempt(this.deps.sql, {
       organizationId: delivery.organizationId,
       deliveryId: delivery.id,
       leaseToken: delivery.leaseToken,
@@ -328,8 +276,15 @@ export class DeliveryWorker {
       outcome,
       retryInMs: verdict.kind === 'retry' ? verdict.delayMs : 0,
       // A disabled destination's row should keep showing its last real send.
-      updatesLastStatus: delivery.enabled,
+      sent: delivery.enabled,
+      isTest: delivery.eventId === TEST_EVENT_ID,
+      disableAfter: DISABLE_AFTER_FAILURES,
+      disabledReason: autoDisableReason(result),
     });
+    if (disabled) {
+      this.deps.log.warn({ destination: disabled.destinationId }, 'delivery worker: destination disabled after consecutive failures');
+      this.deps.bus.announce({ type: 'destination.updated', organizationId: delivery.organizationId, projectId: disabled.projectId, id: disabled.destinationId });
+    }
     if (!recorded) this.deps.log.warn({ delivery: delivery.id }, 'delivery worker: lease lost before the attempt was recorded');
     if (recorded && verdict.kind === 'retry') this.wakeIn(verdict.delayMs);
     return { ok: verdict.kind === 'succeeded', status: result.status, error: result.error, verdict };
@@ -364,6 +319,7 @@ export class DeliveryWorker {
       timeoutMs: this.attemptTimeoutMs,
     });
     if (result.status === 404 || result.status === 410) {
+      countPush('gone');
       await deleteSubscription(sql, job.organizationId, job.subscriptionId);
       return;
     }
@@ -373,7 +329,14 @@ export class DeliveryWorker {
       this.wakeIn(verdict.delayMs);
       return;
     }
+    countPush(verdict.kind === 'succeeded' ? 'sent' : 'failed');
     if (verdict.kind === 'failed') log.warn({ subscription: job.subscriptionId, status: result.status, reason: result.error }, 'web push failed');
     await deletePushJob(sql, job);
   }
+}
+
+/** The disabledReason of a destination switched off by its run of failures, with the last error. */
+function autoDisableReason(last: PostResult): string {
+  const why = last.status !== null ? `HTTP ${last.status}` : (last.error ?? 'no answer');
+  return `Disabled automatically after ${DISABLE_AFTER_FAILURES} consecutive failed deliveries (last: ${why})`;
 }

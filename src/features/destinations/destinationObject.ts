@@ -17,6 +17,8 @@ export function destinationFromRow(row: DestinationRow): DestinationObject {
       row.lastAt === null
         ? null
         : { ok: row.lastOk === true, at: row.lastAt.toISOString(), status: row.lastStatus, error: row.lastError },
+    categories: row.categories,
+    disabledReason: row.disabledReason,
     createdAt: row.createdAt.toISOString(),
   };
 }

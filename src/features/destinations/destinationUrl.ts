@@ -1,4 +1,4 @@
-import { BadRequest } from '../../http/errors.ts';
+import { InvalidInput } from '../../lib/errors.ts';
 import { hasNul } from '../../lib/text.ts';
 import { refuseIpLiteral } from './addressGuard.ts';
 
@@ -11,19 +11,19 @@ export const MAX_URL_LENGTH = 2048;
  */
 export function checkDestinationUrl(raw: string, allowPrivate: boolean): string {
   const text = raw.trim();
-  if (!text) throw new BadRequest('url is required');
-  if (text.length > MAX_URL_LENGTH || hasNul(text)) throw new BadRequest(`url must be at most ${MAX_URL_LENGTH} characters`);
+  if (!text) throw new InvalidInput('url is required');
+  if (text.length > MAX_URL_LENGTH || hasNul(text)) throw new InvalidInput(`url must be at most ${MAX_URL_LENGTH} characters`);
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new BadRequest('url is not a valid absolute URL');
+    throw new InvalidInput('url is not a valid absolute URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new BadRequest('url must start with http:// or https://');
-  if (!url.hostname) throw new BadRequest('url has no host');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidInput('url must start with http:// or https://');
+  if (!url.hostname) throw new InvalidInput('url has no host');
   if (!allowPrivate) {
     const refused = refuseIpLiteral(url);
-    if (refused) throw new BadRequest(refused.message);
+    if (refused) throw new InvalidInput(refused.message);
   }
   return text;
 }

@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { VerbArgs } from '../../context.ts';
-import { NotFound } from '../../http/errors.ts';
+import { NotFound } from '../../lib/errors.ts';
 import { isoMicroToMicros, microsToIsoMicro, microsToIso } from '../../lib/time.ts';
 import { findDestination, listAttempts, listDeliveries as selectDeliveries } from './queries.ts';
 import type { DeliveryPage } from './schemas.ts';

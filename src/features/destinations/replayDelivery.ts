@@ -1,5 +1,5 @@
 import type { VerbArgs } from '../../context.ts';
-import { BadRequest, NotFound } from '../../http/errors.ts';
+import { InvalidInput, NotFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { insertReplay } from './queries.ts';
 
@@ -21,7 +21,7 @@ export async function replayDelivery({
     maxAttempts: deliveries.maxAttempts,
   });
   if (!replay) throw new NotFound('Delivery');
-  if (!replay.enabled) throw new BadRequest('The destination is disabled; enable it to replay deliveries');
+  if (!replay.enabled) throw new InvalidInput('The destination is disabled; enable it to replay deliveries');
   deliveries.wake();
   return { ok: true };
 }

@@ -3,9 +3,11 @@ import type { App } from '../../http/app.ts';
 import { Deleted, errors } from '../../http/schemas.ts';
 import { createDestination } from './createDestination.ts';
 import { deleteDestination } from './deleteDestination.ts';
+import { destinationHealth } from './destinationHealth.ts';
 import { listDeliveries } from './listDeliveries.ts';
 import { listDestinations } from './listDestinations.ts';
 import { replayDelivery } from './replayDelivery.ts';
+import { replayFailed } from './replayFailed.ts';
 import { rotateSecret } from './rotateSecret.ts';
 import {
   CreateDestinationBody,
@@ -14,12 +16,17 @@ import {
   DeliveryParams,
   Destination,
   DestinationIdParams,
+  Health,
   ProjectIdParams,
+  ReplayFailedBody,
+  ReplayFailedResult,
   Replayed,
   TestResult,
+  UpdateDestinationBody,
 } from './schemas.ts';
 import { setDestinationEnabled } from './setDestinationEnabled.ts';
 import { testDestination } from './testDestination.ts';
+import { updateDestination } from './updateDestination.ts';
 
 const tags = ['outgoing webhooks'];
 
@@ -75,5 +82,49 @@ export default async function destinationRoutes(app: App) {
     '/api/destinations/:destinationId/deliveries/:deliveryId/replay',
     { schema: { tags, params: DeliveryParams, response: { 200: Replayed, ...errors(400, 401, 404) } } },
     async (request) => replayDelivery({ ctx: request.ctx, input: request.params }),
+  );
+
+  app.patch(
+    '/api/destinations/:destinationId',
+    {
+      schema: {
+        tags,
+        operationId: 'updateDestination',
+        summary: 'Change a destination: name, URL (checked by the address guard) or category filter',
+        params: DestinationIdParams,
+        body: UpdateDestinationBody,
+        response: { 200: Destination, ...errors(400, 401, 404) },
+      },
+    },
+    async (request) => updateDestination({ ctx: request.ctx, input: { ...request.body, destinationId: request.params.destinationId } }),
+  );
+
+  app.post(
+    '/api/destinations/:destinationId/replay-failed',
+    {
+      schema: {
+        tags,
+        operationId: 'replayFailedDeliveries',
+        summary: 'Deliver again every event whose latest delivery since `since` failed',
+        params: DestinationIdParams,
+        body: ReplayFailedBody,
+        response: { 200: ReplayFailedResult, ...errors(400, 401, 404) },
+      },
+    },
+    async (request) => replayFailed({ ctx: request.ctx, input: { destinationId: request.params.destinationId, since: request.body.since } }),
+  );
+
+  app.get(
+    '/api/destinations/:destinationId/health',
+    {
+      schema: {
+        tags,
+        operationId: 'getDestinationHealth',
+        summary: 'Success rate of the latest 50 finished deliveries (the Settings row health line)',
+        params: DestinationIdParams,
+        response: { 200: Health, ...errors(401, 404) },
+      },
+    },
+    async (request) => destinationHealth({ ctx: request.ctx, input: request.params }),
   );
 }

@@ -23,7 +23,15 @@ export const Destination = Type.Object({
   enabled: Type.Boolean(),
   secret: Type.Union([Type.String(), Type.Null()], { description: 'whsec_... signing secret of json destinations' }),
   lastStatus: LastStatus,
+  categories: Type.Union([Type.Array(Type.String()), Type.Null()], {
+    description: 'null: every notify event of the project; otherwise only notify events of these categories',
+  }),
+  disabledReason: Type.Union([Type.String(), Type.Null()], { description: 'Why the destination was disabled automatically' }),
   createdAt: Type.String({ format: 'date-time' }),
+});
+
+const CategoryFilter = Type.Union([Type.Array(Type.String(), { minItems: 1 }), Type.Null()], {
+  description: 'null (every category) or a non-empty array of category names',
 });
 
 export const CreateDestinationBody = Type.Object({
@@ -31,6 +39,26 @@ export const CreateDestinationBody = Type.Object({
   url: Type.String(),
   format: Format,
   enabled: Type.Optional(Type.Boolean()),
+  categories: Type.Optional(CategoryFilter),
+});
+
+export const UpdateDestinationBody = Type.Object(
+  {
+    name: Type.Optional(Type.String()),
+    url: Type.Optional(Type.String()),
+    categories: Type.Optional(CategoryFilter),
+  },
+  { additionalProperties: false },
+);
+
+export const ReplayFailedBody = Type.Object({ since: Type.Number({ description: 'Unix seconds' }) });
+export const ReplayFailedResult = Type.Object({ queued: Type.Integer({ description: 'Events queued again' }) });
+
+export const Health = Type.Object({
+  window: Type.Integer({ description: 'How many of the latest finished deliveries are looked at (50)' }),
+  deliveries: Type.Integer({ description: 'Finished deliveries in the window, Test deliveries aside' }),
+  succeeded: Type.Integer(),
+  successRate: Type.Union([Type.Number(), Type.Null()], { description: 'succeeded / deliveries; null before the first' }),
 });
 
 export const TestResult = Type.Object({

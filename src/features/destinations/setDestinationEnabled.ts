@@ -1,5 +1,5 @@
 import type { VerbArgs } from '../../context.ts';
-import { NotFound } from '../../http/errors.ts';
+import { NotFound } from '../../lib/errors.ts';
 import { type DestinationObject, destinationFromRow } from './destinationObject.ts';
 import { setDestinationEnabled as updateEnabled } from './queries.ts';
 

@@ -1,10 +1,11 @@
 import type { Static } from '@sinclair/typebox';
 import type { VerbArgs } from '../../context.ts';
-import { NotFound } from '../../http/errors.ts';
+import { NotFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { EventObject } from '../events/eventObject.ts';
 import { renderDeliveryBody } from './formats.ts';
-import { findDestination, insertLeasedDelivery } from './queries.ts';
+import { insertLeasedDelivery } from './deliveryQueries.ts';
+import { findDestination } from './queries.ts';
 import type { TestResult } from './schemas.ts';
 import { newWebhookId } from './signing.ts';
 
@@ -43,6 +44,7 @@ export async function testDestination({ ctx, input }: VerbArgs<{ destinationId: 
     organizationId: ctx.organizationId,
     id: newId(16),
     leaseToken: newId(16),
+    eventId: TEST_EVENT_ID,
     webhookId: newWebhookId(),
     body: renderDeliveryBody(destination.format, sampleEvent(destination.projectId, config.baseUrl, now), now),
     attempts: 0,
@@ -53,7 +55,7 @@ export async function testDestination({ ctx, input }: VerbArgs<{ destinationId: 
     secret: destination.secret,
     enabled: true,
   };
-  await insertLeasedDelivery(sql, { ...claimed, eventId: TEST_EVENT_ID, leaseMs: deliveries.leaseMs });
+  await insertLeasedDelivery(sql, { ...claimed, leaseMs: deliveries.leaseMs });
   const outcome = await deliveries.deliver(claimed);
   ctx.services.bus.announce({ type: 'destination.updated', organizationId: ctx.organizationId, projectId: destination.projectId, id: destination.id });
   return { ok: outcome.ok, status: outcome.status, error: outcome.error };

@@ -1,6 +1,7 @@
 import type { VerbArgs } from '../../context.ts';
 import type { Bus } from '../../db/bus.ts';
-import { IdSpaceExhausted, NotFound, TooManyRequests } from '../../http/errors.ts';
+import { countEventsCreated } from '../../metrics.ts';
+import { IdSpaceExhausted, NotFound, RateLimited } from '../../lib/errors.ts';
 import type { IngestOutcome } from './ingestBatcher.ts';
 import type { InsertedEvent } from './queries.ts';
 import { type EventObject, eventFromDraft } from './eventObject.ts';
@@ -13,6 +14,7 @@ import { type EventInput, validateEventInput } from './validateEventInput.ts';
 export async function createEvent({ ctx, input }: VerbArgs<EventInput>): Promise<EventObject> {
   const draft = validateEventInput(input);
   const inserted = acceptedEvent(await ctx.services.ingest.insert({ ...draft, organizationId: ctx.organizationId }));
+  countEventsCreated(ctx.actor.kind === 'key' ? 'api' : 'dashboard');
   announceCreated(ctx.services.bus, { organizationId: ctx.organizationId, projectId: draft.projectId, id: inserted.id, notify: draft.notify });
   return eventFromDraft(draft, inserted.id, inserted.createdMicros);
 }
@@ -22,7 +24,7 @@ export function acceptedEvent(outcome: IngestOutcome): InsertedEvent {
   if (outcome === null) throw new NotFound('Project');
   if ('refused' in outcome) {
     if (outcome.refused === 'ids') throw new IdSpaceExhausted('event');
-    throw new TooManyRequests('This organization has reached its monthly event cap');
+    throw new RateLimited('This organization has reached its monthly event cap');
   }
   return outcome;
 }

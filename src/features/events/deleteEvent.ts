@@ -1,7 +1,7 @@
 import type { VerbArgs } from '../../context.ts';
-import { NotFound } from '../../http/errors.ts';
+import { NotFound } from '../../lib/errors.ts';
 import { parsePositiveInt32 } from '../../http/parse.ts';
-import { deleteEvent as removeEvent } from './queries.ts';
+import { deleteEvent as removeEvent } from './deleteQueries.ts';
 
 export async function deleteEvent({ ctx, input }: VerbArgs<{ eventId: string }>): Promise<{ id: number; deleted: true }> {
   const eventId = parsePositiveInt32(input.eventId, 'event id');

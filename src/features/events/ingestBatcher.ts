@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from '../../lib/databaseErrors.ts';
 import type { Sql } from '../../db/client.ts';
 import { isIdWarning } from '../../lib/idSpace.ts';
 import { type BatchResult, type InsertedEvent, type Refusal, type UsageMode, insertEvents } from './queries.ts';
@@ -26,6 +27,10 @@ export interface BatcherOptions {
   cleaner?: SearchIndexCleaner;
   /** Told when an organization's event ids pass 90% of their space. */
   warn?: (message: string, organizationId: string) => void;
+}
+
+function isForeignKeyViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '23503';
 }
 
 /** Errors worth one more try: a deadlock or serialization failure with another writer. */
@@ -100,7 +105,11 @@ export class IngestBatcher {
     try {
       result = await this.insertWithRetry(batch.map((p) => p.draft));
     } catch (error) {
-      if (batch.length === 1) batch[0]!.reject(error);
+      // The project was purged between this statement's snapshot and its foreign-key check: the
+      // row has no project to belong to, which the client hears as the project's 404.
+      if (batch.length === 1 && isForeignKeyViolation(error)) batch[0]!.resolve(null);
+      // A lost database fails every row alike: retrying them one by one would only wait longer.
+      else if (batch.length === 1 || isDatabaseUnavailable(error)) for (const pending of batch) pending.reject(error);
       else await Promise.all(batch.map((pending) => this.write([pending])));
       return;
     }

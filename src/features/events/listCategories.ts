@@ -1,5 +1,5 @@
 import type { VerbArgs } from '../../context.ts';
-import { NotFound } from '../../http/errors.ts';
+import { NotFound } from '../../lib/errors.ts';
 import { requireProject } from '../projects/requireProject.ts';
 import { categoryCounts } from './queries.ts';
 

@@ -1,10 +1,12 @@
 import type { Static } from '@sinclair/typebox';
 import type { VerbArgs } from '../../context.ts';
-import { NotFound } from '../../http/errors.ts';
+import { NotFound } from '../../lib/errors.ts';
 import { requireProject } from '../projects/requireProject.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { eventFromRow } from './eventObject.ts';
-import { type EventRow, type FeedQuery, searchIndexed, searchRecent, selectFeed } from './queries.ts';
+import { parseFeedFilters } from './feedFilters.ts';
+import { type FeedQuery, searchIndexed, searchRecent, selectFeed } from './feedQueries.ts';
+import type { EventRow } from './queries.ts';
 import type { EventPage, ListEventsQuery } from './schemas.ts';
 
 export const DEFAULT_PAGE_SIZE = 50;
@@ -29,6 +31,7 @@ export async function listEvents({ ctx, input }: VerbArgs<Static<typeof ListEven
   await requireProject(ctx, input.project);
   const limit = pageSize(input.limit);
   const query: FeedQuery = {
+    ...parseFeedFilters(input),
     organizationId: ctx.organizationId,
     projectId: input.project,
     category: input.category || undefined,

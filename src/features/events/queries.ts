@@ -1,12 +1,13 @@
 import type { Db } from '../../db/client.ts';
 import { MAX_ID } from '../../lib/idSpace.ts';
+import { MAX_USER_ID } from '../../lib/limits.ts';
 import type { EventDraft } from './validateEventInput.ts';
 
 /**
  * The text search matches. It must stay identical to the expression of the `events_search`
  * trigram index (migrations/002_search.sql), or the planner cannot use the index.
  */
-const searchDocument = (sql: Db) =>
+export const searchDocument = (sql: Db) =>
   sql`(title || E'\\x1f' || coalesce(description, '') || E'\\x1f' || coalesce(tags::text, ''))`;
 
 export interface EventRow {
@@ -26,7 +27,7 @@ export interface EventRow {
   createdMicros: string;
 }
 
-const eventColumns = (sql: Db, alias = 'e') => sql`
+export const eventColumns = (sql: Db, alias = 'e') => sql`
   ${sql(alias)}.id, ${sql(alias)}.project_id AS "projectId", ${sql(alias)}.category, ${sql(alias)}.title,
   ${sql(alias)}.description, ${sql(alias)}.icon, ${sql(alias)}.tags, ${sql(alias)}.metadata, ${sql(alias)}.url,
   ${sql(alias)}.user_id, ${sql(alias)}.notify, ${sql(alias)}.favorited,
@@ -108,7 +109,7 @@ export async function insertEvents(
       SELECT i.*, coalesce(o.monthly_event_cap, ${MAX_ID}) AS cap,
              count(*) OVER (PARTITION BY i.organization_id) AS wanted, coalesce(c.last_id, 0) AS last_seen
       FROM input i
-      JOIN projects p ON p.organization_id = i.organization_id AND p.id = i.project_id
+      JOIN projects p ON p.organization_id = i.organization_id AND p.id = i.project_id AND p.deleted_at IS NULL
       -- Joined on the project's organization_id, not the input's: a distributed engine joins
       -- colocated tables only on their distribution column.
       JOIN organizations o ON o.id = p.organization_id
@@ -164,6 +165,18 @@ export async function insertEvents(
       GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
       ON CONFLICT (organization_id, project_id, day, category) DO UPDATE SET count = event_daily_counts.count + excluded.count
     ),
+    app_users_seen AS (
+      -- The application's users (src/features/profiles/): counts and first/last event per batch
+      -- and user, sorted like the rollups so that concurrent batches cannot deadlock.
+      INSERT INTO app_users AS u (organization_id, project_id, user_id, event_count, first_event_at, last_event_at)
+      SELECT organization_id, project_id, user_id, count(*), min(created_at), max(created_at) FROM owned
+      WHERE user_id IS NOT NULL AND char_length(user_id) <= ${MAX_USER_ID}
+      GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+      ON CONFLICT (organization_id, project_id, user_id) DO UPDATE SET
+        event_count = u.event_count + excluded.event_count,
+        first_event_at = least(u.first_event_at, excluded.first_event_at),
+        last_event_at = greatest(u.last_event_at, excluded.last_event_at)
+    ),
     outbox AS (
       INSERT INTO notify_outbox (organization_id, event_id, project_id)
       SELECT organization_id, id, project_id FROM owned WHERE notify AND ${fanOut}
@@ -190,67 +203,12 @@ export async function insertEvents(
  * (pg_trgm missing).
  */
 export async function cleanSearchPendingList(sql: Db): Promise<number | null> {
+  // The tags index (050) fills its pending list with the same events: merged here too.
   const [row] = await sql<{ pages: string | null }[]>`
     SELECT CASE WHEN to_regclass('events_search') IS NOT NULL
-                THEN gin_clean_pending_list(to_regclass('events_search'))::text END AS pages`;
+                THEN (gin_clean_pending_list(to_regclass('events_search'))
+                      + coalesce(gin_clean_pending_list(to_regclass('events_tags')), 0))::text END AS pages`;
   return row?.pages == null ? null : Number(row.pages);
-}
-
-export interface FeedQuery {
-  organizationId: string;
-  projectId: string;
-  category?: string;
-  /** ILIKE pattern, already escaped. */
-  pattern?: string;
-  before?: { micros: bigint; id: number };
-  limit: number;
-}
-
-const feedFilter = (sql: Db, q: FeedQuery) => sql`
-  e.organization_id = ${q.organizationId} AND e.project_id = ${q.projectId}
-  ${q.category !== undefined ? sql`AND e.category = ${q.category}` : sql``}
-  ${q.before ? sql`AND (e.created_at, e.id) < (timestamptz 'epoch' + ${q.before.micros.toString()}::int8 * interval '1 microsecond', ${q.before.id}::int)` : sql``}`;
-
-/** Newest first along the keyset index; the project must already be known to be the caller's. */
-export function selectFeed(sql: Db, q: FeedQuery): Promise<EventRow[]> {
-  return sql<EventRow[]>`
-    SELECT ${eventColumns(sql)} FROM events e
-    WHERE ${feedFilter(sql, q)}
-    ORDER BY e.created_at DESC, e.id DESC LIMIT ${q.limit}`;
-}
-
-/**
- * Search, first step: the newest `window` rows along the keyset index, filtered. A common term
- * fills a page here after touching a few thousand rows, whatever the table size.
- */
-export function searchRecent(sql: Db, q: FeedQuery & { pattern: string }, window: number): Promise<EventRow[]> {
-  return sql<EventRow[]>`
-    SELECT ${eventColumns(sql)} FROM (
-      SELECT e.id, e.project_id, e.category, e.title, e.description, e.icon, e.tags, e.metadata, e.url,
-             e.user_id, e.notify, e.favorited, e.created_at
-      FROM events e WHERE ${feedFilter(sql, q)}
-      ORDER BY e.created_at DESC, e.id DESC LIMIT ${window}
-    ) e
-    WHERE ${searchDocument(sql)} ILIKE ${q.pattern}
-    ORDER BY e.created_at DESC, e.id DESC LIMIT ${q.limit}`;
-}
-
-/**
- * Search, second step, for terms too rare to fill a page from the recent window: the matching
- * ids come from the trigram index (MATERIALIZED keeps the planner from walking the keyset index
- * backwards through millions of rows instead), then only the page's rows are read in full.
- */
-export function searchIndexed(sql: Db, q: FeedQuery & { pattern: string }): Promise<EventRow[]> {
-  return sql<EventRow[]>`
-    WITH matches AS MATERIALIZED (
-      SELECT e.id, e.created_at FROM events e
-      WHERE ${searchDocument(sql)} ILIKE ${q.pattern} AND ${feedFilter(sql, q)}
-    ), page AS (
-      SELECT id FROM matches ORDER BY created_at DESC, id DESC LIMIT ${q.limit}
-    )
-    SELECT ${eventColumns(sql)} FROM events e JOIN page USING (id)
-    WHERE e.organization_id = ${q.organizationId}
-    ORDER BY e.created_at DESC, e.id DESC`;
 }
 
 /** Flips favorited on the caller's event; undefined when there is no such event for them. */
@@ -262,32 +220,8 @@ export async function toggleFavorite(
   const [row] = await sql<{ id: number; favorited: boolean; projectId: string }[]>`
     UPDATE events e SET favorited = NOT e.favorited
     WHERE e.organization_id = ${organizationId} AND e.id = ${eventId}
+      AND NOT EXISTS (SELECT 1 FROM projects p WHERE p.organization_id = e.organization_id AND p.id = e.project_id AND p.deleted_at IS NOT NULL)
     RETURNING e.id, e.favorited, e.project_id AS "projectId"`;
-  return row;
-}
-
-/**
- * Deletes the caller's event and takes it out of the per-day counts in the same statement. The
- * day is computed with the chart time zone spelled out: a distributed engine refuses the
- * session-dependent `created_at::date` in RETURNING.
- */
-export async function deleteEvent(
-  sql: Db,
-  q: { organizationId: string; eventId: number; timeZone: string },
-): Promise<{ id: number; projectId: string } | undefined> {
-  const { organizationId, eventId } = q;
-  const [row] = await sql<{ id: number; projectId: string }[]>`
-    WITH gone AS (
-      DELETE FROM events e
-      WHERE e.organization_id = ${organizationId} AND e.id = ${eventId}
-      RETURNING e.organization_id, e.id, e.project_id, e.category, (e.created_at AT TIME ZONE ${q.timeZone})::date AS day
-    ), counted AS (
-      UPDATE event_daily_counts c SET count = c.count - 1
-      FROM gone g
-      WHERE c.organization_id = g.organization_id AND c.project_id = g.project_id AND c.day = g.day
-        AND c.category = g.category
-    )
-    SELECT id, project_id AS "projectId" FROM gone`;
   return row;
 }
 

@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../http/app.ts';
 import { Deleted, errors } from '../../http/schemas.ts';
+import { IdempotencyHeaders } from '../idempotency/schemas.ts';
+import { withIdempotency } from '../idempotency/withIdempotency.ts';
 import { createEvent } from './createEvent.ts';
 import { deleteEvent } from './deleteEvent.ts';
 import { listCategories } from './listCategories.ts';
@@ -20,13 +22,29 @@ import { toggleFavorite } from './toggleFavorite.ts';
 export default async function eventRoutes(app: App) {
   app.post(
     '/api/events',
-    { schema: { tags: ['events'], body: CreateEventBody, response: { 201: Event, ...errors(400, 401, 404) } } },
-    async (request, reply) => reply.status(201).send(await createEvent({ ctx: request.ctx, input: request.body })),
+    {
+      schema: {
+        operationId: 'createEvent',
+        summary: 'Create an event',
+        tags: ['events'],
+        headers: IdempotencyHeaders,
+        body: CreateEventBody,
+        response: { 201: Event, ...errors(400, 401, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const { ctx, body } = request;
+      const created = await withIdempotency({ ctx, route: 'POST /api/events', key: request.headers['idempotency-key'], body }, async () => ({
+        status: 201,
+        body: await createEvent({ ctx, input: body }),
+      }));
+      return reply.status(created.status as 201).send(created.body);
+    },
   );
 
   app.get(
     '/api/events',
-    { schema: { tags: ['events'], querystring: ListEventsQuery, response: { 200: EventPage, ...errors(401, 404) } } },
+    { schema: { operationId: 'listEvents', summary: 'List events, newest first (keyset pages)', tags: ['events'], querystring: ListEventsQuery, response: { 200: EventPage, ...errors(400, 401, 404) } } },
     async (request) => listEvents({ ctx: request.ctx, input: request.query }),
   );
 

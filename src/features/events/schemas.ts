@@ -41,6 +41,11 @@ export const ListEventsQuery = Type.Object({
   search: Type.Optional(Type.String()),
   cursor: Type.Optional(Type.String()),
   limit: Type.Optional(Type.String({ description: 'Integer; clamped to 1-100; default 50' })),
+  tag: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())], { description: 'key:value; repeatable; every tag must match' })),
+  user_id: Type.Optional(Type.String({ description: 'Exact user_id' })),
+  favorited: Type.Optional(Type.String({ description: 'true or false' })),
+  since: Type.Optional(Type.String({ description: 'Unix seconds: createdAt >= since' })),
+  until: Type.Optional(Type.String({ description: 'Unix seconds: createdAt < until' })),
 });
 
 export const EventPage = Type.Object({

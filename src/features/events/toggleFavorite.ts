@@ -1,5 +1,5 @@
 import type { VerbArgs } from '../../context.ts';
-import { NotFound } from '../../http/errors.ts';
+import { NotFound } from '../../lib/errors.ts';
 import { parsePositiveInt32 } from '../../http/parse.ts';
 import { toggleFavorite as flip } from './queries.ts';
 

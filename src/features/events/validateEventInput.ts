@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { BadRequest } from '../../http/errors.ts';
+import { InvalidInput } from '../../lib/errors.ts';
 import { codePointLength, hasNul } from '../../lib/text.ts';
 import { unixSecondsToMicros } from '../../lib/time.ts';
 import type { CreateEventBody } from './schemas.ts';
@@ -31,18 +31,18 @@ export interface EventDraft {
 
 function text(field: string, value: string | null | undefined): string | null {
   if (value === undefined || value === null) return null;
-  if (hasNul(value)) throw new BadRequest(`${field} must not contain NUL characters`);
+  if (hasNul(value)) throw new InvalidInput(`${field} must not contain NUL characters`);
   return value;
 }
 
 function required(field: string, value: string): string {
-  if (value.trim() === '') throw new BadRequest(`${field} is required`);
+  if (value.trim() === '') throw new InvalidInput(`${field} is required`);
   return text(field, value) as string;
 }
 
 function limited(field: string, value: string | null, max: number): string | null {
   if (value !== null && codePointLength(value) > max) {
-    throw new BadRequest(`${field} must be at most ${max} characters`);
+    throw new InvalidInput(`${field} must be at most ${max} characters`);
   }
   return value;
 }
@@ -51,7 +51,7 @@ function limited(field: string, value: string | null, max: number): string | nul
 function serialized(field: string, value: unknown): string | null {
   if (value === undefined || value === null) return null;
   const json = JSON.stringify(value);
-  if (json.includes('\\u0000')) throw new BadRequest(`${field} must not contain NUL characters`);
+  if (json.includes('\\u0000')) throw new InvalidInput(`${field} must not contain NUL characters`);
   return json;
 }
 
@@ -63,13 +63,13 @@ export function validateEventInput(input: EventInput): EventDraft {
   const category = limited('category', required('category', input.category), MAX_CATEGORY_LENGTH) as string;
   const metadata = serialized('metadata', input.metadata);
   if (metadata !== null && Buffer.byteLength(metadata) > MAX_METADATA_BYTES) {
-    throw new BadRequest(`metadata must be at most ${MAX_METADATA_BYTES} bytes when serialized`);
+    throw new InvalidInput(`metadata must be at most ${MAX_METADATA_BYTES} bytes when serialized`);
   }
   let createdAtMicros: bigint | null = null;
   if (input.created_at !== undefined && input.created_at !== null) {
     const seconds = input.created_at;
     if (!Number.isFinite(seconds) || seconds < 0 || seconds > MAX_CREATED_AT) {
-      throw new BadRequest(`created_at must be Unix seconds from 0 to ${MAX_CREATED_AT}`);
+      throw new InvalidInput(`created_at must be Unix seconds from 0 to ${MAX_CREATED_AT}`);
     }
     createdAtMicros = unixSecondsToMicros(seconds);
   }

@@ -1,11 +1,12 @@
 import type { VerbArgs } from '../../context.ts';
-import { BadRequest, NotFound } from '../../http/errors.ts';
+import { InvalidInput, NotFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { codePointLength, hasNul } from '../../lib/text.ts';
 import { MAX_CATEGORY_LENGTH } from '../events/validateEventInput.ts';
 import { type HookObject, hookFromRow } from './hookObject.ts';
 import { generateHookToken, hashHookToken, sealHookToken } from './hookToken.ts';
 import { insertHook } from './queries.ts';
+import { checkTemplateName } from './templates/index.ts';
 import { hookTokenKey } from './tokenKey.ts';
 
 export const MAX_HOOK_NAME = 200;
@@ -13,18 +14,20 @@ export const MAX_HOOK_NAME = 200;
 export async function createHook({
   ctx,
   input,
-}: VerbArgs<{ projectId: string; name: string; category: string }>): Promise<HookObject> {
+}: VerbArgs<{ projectId: string; name: string; category: string; template?: string | null }>): Promise<HookObject> {
   const name = input.name.trim();
-  if (!name) throw new BadRequest('name is required');
+  if (!name) throw new InvalidInput('name is required');
   if (codePointLength(name) > MAX_HOOK_NAME || hasNul(name)) {
-    throw new BadRequest(`name must be at most ${MAX_HOOK_NAME} characters of text`);
+    throw new InvalidInput(`name must be at most ${MAX_HOOK_NAME} characters of text`);
   }
   // The same rule an event's category meets, so every event this hook makes can use it.
   const category = input.category;
-  if (category.trim() === '') throw new BadRequest('category is required');
+  if (category.trim() === '') throw new InvalidInput('category is required');
   if (codePointLength(category) > MAX_CATEGORY_LENGTH || hasNul(category)) {
-    throw new BadRequest(`category must be at most ${MAX_CATEGORY_LENGTH} characters of text`);
+    throw new InvalidInput(`category must be at most ${MAX_CATEGORY_LENGTH} characters of text`);
   }
+
+  const template = input.template === undefined || input.template === null ? null : checkTemplateName(input.template);
 
   const { sql, config } = ctx.services;
   const key = await hookTokenKey(sql);
@@ -35,6 +38,7 @@ export async function createHook({
     projectId: input.projectId,
     name,
     category,
+    template,
     tokenHash: hashHookToken(token),
     tokenSealed: sealHookToken(key, id, token),
   });

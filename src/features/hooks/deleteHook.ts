@@ -1,5 +1,5 @@
 import type { VerbArgs } from '../../context.ts';
-import { NotFound } from '../../http/errors.ts';
+import { NotFound } from '../../lib/errors.ts';
 import { deleteHook as removeHook } from './queries.ts';
 
 /** The row and its token's routing row go: the token then finds nothing, like one that never existed. */

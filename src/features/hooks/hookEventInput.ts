@@ -1,9 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { type Static, Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { BadRequest } from '../../http/errors.ts';
+import { InvalidInput } from '../../lib/errors.ts';
+import { assertStorable } from '../../http/boundary.ts';
 import { CreateEventBody } from '../events/schemas.ts';
 import type { EventInput } from '../events/validateEventInput.ts';
+import { type TemplateName, checkTemplateName, templateFields } from './templates/index.ts';
 
 /** What the hook URL received, before any of it is trusted. */
 export interface HookRequest {
@@ -30,14 +32,22 @@ const NUMBER = /^\s*-?\d+(\.\d+)?\s*$/;
  * channel wins: a header, then the query string, then the JSON body or the plain-text body, then
  * the hook's default category. Everything can come from the query string, for GET-only clients.
  */
-export function hookEventInput(defaults: { projectId: string; category: string }, request: HookRequest): EventInput {
+export function hookEventInput(
+  defaults: { projectId: string; category: string; template?: string | null },
+  request: HookRequest,
+): EventInput {
   const header = (name: string) => headerText(request.headers[name]);
   const query = (name: string) => queryText(request.query[name]);
 
   let json: HookJson = {};
   let text: string | undefined;
-  // An empty body is no body, whatever its Content-Type says: the query string may carry it all.
-  if (request.body !== undefined && request.body.length > 0) {
+  // A `?template=` beats the hook's own; with one, the body is the service's payload, not event fields.
+  const templateName = query('template') ?? defaults.template ?? null;
+  const template: TemplateName | null = templateName === null ? null : checkTemplateName(templateName);
+  if (template) {
+    json = templateFields(template, request.headers, request.body);
+  } else if (request.body !== undefined && request.body.length > 0) {
+    // An empty body is no body, whatever its Content-Type says: the query string may carry it all.
     if (isJson(request.headers['content-type'])) json = parseJsonBody(request.body);
     else text = request.body.toString('utf8');
   }
@@ -46,7 +56,7 @@ export function hookEventInput(defaults: { projectId: string; category: string }
   const fromText = text === undefined ? undefined : splitText(text, explicitTitle !== undefined);
   const title = explicitTitle ?? fromText?.title;
   if (title === undefined || title.trim() === '') {
-    throw new BadRequest(
+    throw new InvalidInput(
       'title is required: send it as the first line of a text body, a Title header, a title query parameter or a JSON title field',
     );
   }
@@ -55,7 +65,7 @@ export function hookEventInput(defaults: { projectId: string; category: string }
   const notifyText = header('notify') ?? query('notify');
   const createdAtText = query('created_at');
   const metadataText = query('metadata');
-  return {
+  const input: EventInput = {
     project: defaults.projectId,
     category: header('category') ?? query('category') ?? json.category ?? defaults.category,
     title,
@@ -68,6 +78,9 @@ export function hookEventInput(defaults: { projectId: string; category: string }
     notify: notifyText !== undefined ? parseNotify(notifyText) : (json.notify ?? false),
     created_at: createdAtText !== undefined ? parseCreatedAt(createdAtText) : (json.created_at ?? null),
   };
+  // Headers and the query string reach the event too: the same boundary rule as every JSON body.
+  for (const [field, value] of Object.entries(input)) assertStorable(value, field);
+  return input;
 }
 
 function isJson(contentType: string | undefined): boolean {
@@ -79,15 +92,16 @@ function parseJsonBody(body: Buffer): HookJson {
   try {
     value = JSON.parse(body.toString('utf8'));
   } catch {
-    throw new BadRequest('Request body is not valid JSON');
+    throw new InvalidInput('Request body is not valid JSON');
   }
+  assertStorable(value, 'body');
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new BadRequest('A JSON body must be an object of event fields');
+    throw new InvalidInput('A JSON body must be an object of event fields');
   }
   const error = checkJsonBody.Errors(value).First();
   if (error) {
     const field = error.path.replace(/^\//, '').replaceAll('/', '.');
-    throw new BadRequest(`body${field ? `.${field}` : ''}: ${error.message.toLowerCase()}`);
+    throw new InvalidInput(`body${field ? `.${field}` : ''}: ${error.message.toLowerCase()}`);
   }
   return value as HookJson;
 }
@@ -112,7 +126,7 @@ function parseTags(raw: string): Record<string, string> | null {
     if (part.trim() === '') continue;
     const equals = part.indexOf('=');
     const key = equals < 0 ? '' : part.slice(0, equals).trim();
-    if (!key) throw new BadRequest('Tags must be comma-separated key=value pairs, e.g. "plan=pro, seats=3"');
+    if (!key) throw new InvalidInput('Tags must be comma-separated key=value pairs, e.g. "plan=pro, seats=3"');
     pairs.push([key, part.slice(equals + 1).trim()]);
   }
   // fromEntries defines own properties, so a key such as "__proto__" stays an ordinary tag.
@@ -122,11 +136,11 @@ function parseTags(raw: string): Record<string, string> | null {
 function parseNotify(raw: string): boolean {
   if (TRUE.test(raw.trim())) return true;
   if (FALSE.test(raw.trim())) return false;
-  throw new BadRequest('Notify must be 1 (notify) or 0');
+  throw new InvalidInput('Notify must be 1 (notify) or 0');
 }
 
 function parseCreatedAt(raw: string): number {
-  if (!NUMBER.test(raw)) throw new BadRequest('created_at must be Unix seconds');
+  if (!NUMBER.test(raw)) throw new InvalidInput('created_at must be Unix seconds');
   return Number(raw);
 }
 
@@ -135,9 +149,10 @@ function parseMetadata(raw: string): object {
   try {
     value = JSON.parse(raw);
   } catch {
-    throw new BadRequest('metadata must be JSON text of an object or array');
+    throw new InvalidInput('metadata must be JSON text of an object or array');
   }
-  if (typeof value !== 'object' || value === null) throw new BadRequest('metadata must be a JSON object or array');
+  if (typeof value !== 'object' || value === null) throw new InvalidInput('metadata must be a JSON object or array');
+  assertStorable(value, 'metadata');
   return value;
 }
 

@@ -12,6 +12,7 @@ export function hookFromRow(row: HookRow, baseUrl: string, tokenKey: Buffer): Ho
     name: row.name,
     category: row.category,
     enabled: row.enabled,
+    template: row.template,
     url: `${baseUrl}/hook/${openHookToken(tokenKey, row.id, row.tokenSealed)}`,
     createdAt: row.createdAt.toISOString(),
   };

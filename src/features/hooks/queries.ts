@@ -1,4 +1,4 @@
-import type { Db, Sql } from '../../db/client.ts';
+import { type Db, type Sql, withTransaction } from '../../db/client.ts';
 import { deleteCredentials, findCredentialOrganization } from '../organizations/credentials.ts';
 
 export interface HookRow {
@@ -7,12 +7,13 @@ export interface HookRow {
   name: string;
   category: string;
   enabled: boolean;
+  template: string | null;
   tokenSealed: string;
   createdAt: Date;
 }
 
 const columns = (sql: Db) => sql`
-  h.id, h.project_id AS "projectId", h.name, h.category, h.enabled, h.token_sealed AS "tokenSealed",
+  h.id, h.project_id AS "projectId", h.name, h.category, h.enabled, h.template, h.token_sealed AS "tokenSealed",
   h.created_at AS "createdAt"`;
 
 /**
@@ -22,14 +23,14 @@ const columns = (sql: Db) => sql`
 export async function insertHook(
   sql: Sql,
   organizationId: string,
-  row: { id: string; projectId: string; name: string; category: string; tokenHash: Buffer; tokenSealed: string },
+  row: { id: string; projectId: string; name: string; category: string; template: string | null; tokenHash: Buffer; tokenSealed: string },
 ): Promise<HookRow | undefined> {
   const [hook] = await sql<HookRow[]>`
     WITH h AS (
-      INSERT INTO incoming_hooks AS h (organization_id, id, project_id, name, category, token_hash, token_sealed)
-      SELECT p.organization_id, ${row.id}, p.id, ${row.name}, ${row.category}, ${row.tokenHash}, ${row.tokenSealed}
-      FROM projects p WHERE p.organization_id = ${organizationId} AND p.id = ${row.projectId}
-      RETURNING id, project_id, name, category, enabled, token_sealed, created_at, organization_id
+      INSERT INTO incoming_hooks AS h (organization_id, id, project_id, name, category, template, token_hash, token_sealed)
+      SELECT p.organization_id, ${row.id}, p.id, ${row.name}, ${row.category}, ${row.template}, ${row.tokenHash}, ${row.tokenSealed}
+      FROM projects p WHERE p.organization_id = ${organizationId} AND p.id = ${row.projectId} AND p.deleted_at IS NULL
+      RETURNING id, project_id, name, category, enabled, template, token_sealed, created_at, organization_id
     ),
     route AS (
       INSERT INTO credentials (hash, kind, organization_id) SELECT ${row.tokenHash}, 'hook', organization_id FROM h
@@ -64,7 +65,7 @@ export async function deleteHook(
   organizationId: string,
   hookId: string,
 ): Promise<{ id: string; projectId: string } | undefined> {
-  return sql.begin(async (tx) => {
+  return withTransaction(sql, async (tx) => {
     const [row] = await tx<{ id: string; projectId: string; tokenHash: Buffer }[]>`
       DELETE FROM incoming_hooks
       WHERE organization_id = ${organizationId} AND id = ${hookId}
@@ -80,6 +81,8 @@ export interface ActiveHook {
   projectId: string;
   organizationId: string;
   category: string;
+  /** The template its bodies are read with unless a request names another. */
+  template: string | null;
 }
 
 /**
@@ -92,7 +95,7 @@ export async function findEnabledHookByTokenHash(sql: Sql, tokenHash: Buffer): P
   const organizationId = await findCredentialOrganization(sql, 'hook', tokenHash);
   if (organizationId === undefined) return undefined;
   const [row] = await sql<ActiveHook[]>`
-    SELECT h.id, h.project_id AS "projectId", h.organization_id AS "organizationId", h.category
+    SELECT h.id, h.project_id AS "projectId", h.organization_id AS "organizationId", h.category, h.template
     FROM incoming_hooks h
     WHERE h.organization_id = ${organizationId} AND h.token_hash = ${tokenHash} AND h.enabled`;
   return row;

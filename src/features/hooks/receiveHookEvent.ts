@@ -1,4 +1,5 @@
 import type { Services } from '../../context.ts';
+import { countEventsCreated } from '../../metrics.ts';
 import { acceptedEvent, announceCreated } from '../events/createEvent.ts';
 import { type EventObject, eventFromDraft } from '../events/eventObject.ts';
 import { validateEventInput } from '../events/validateEventInput.ts';
@@ -19,8 +20,9 @@ export async function receiveHookEvent({
   input: { hook: ActiveHook; request: HookRequest };
 }): Promise<EventObject> {
   const { hook } = input;
-  const draft = validateEventInput(hookEventInput({ projectId: hook.projectId, category: hook.category }, input.request));
+  const draft = validateEventInput(hookEventInput({ projectId: hook.projectId, category: hook.category, template: hook.template }, input.request));
   const inserted = acceptedEvent(await services.hookIngest.insert({ ...draft, organizationId: hook.organizationId }));
+  countEventsCreated('hook');
   announceCreated(services.bus, { organizationId: hook.organizationId, projectId: hook.projectId, id: inserted.id, notify: draft.notify });
   return eventFromDraft(draft, inserted.id, inserted.createdMicros);
 }

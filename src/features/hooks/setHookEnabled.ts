@@ -1,5 +1,5 @@
 import type { VerbArgs } from '../../context.ts';
-import { NotFound } from '../../http/errors.ts';
+import { NotFound } from '../../lib/errors.ts';
 import { type HookObject, hookFromRow } from './hookObject.ts';
 import { setHookEnabled as updateEnabled } from './queries.ts';
 import { hookTokenKey } from './tokenKey.ts';

@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { VerbArgs } from '../../context.ts';
-import { NotFound } from '../../http/errors.ts';
+import { NotFound } from '../../lib/errors.ts';
 import { requireProject } from '../projects/requireProject.ts';
 import { listInsights as selectInsights } from './queries.ts';
 import type { Insight } from './schemas.ts';

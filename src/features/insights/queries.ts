@@ -28,7 +28,7 @@ export async function upsertInsight(
   const iconSupplied = draft.icon !== undefined;
   const [row] = await sql<Array<{ id: number | null; projectId: string; outcome: UpsertOutcome['outcome'] }>>`
     WITH project AS (
-      SELECT p.organization_id, p.id FROM projects p WHERE p.organization_id = ${organizationId} AND p.id = ${projectId}
+      SELECT p.organization_id, p.id FROM projects p WHERE p.organization_id = ${organizationId} AND p.id = ${projectId} AND p.deleted_at IS NULL
     ), updated AS (
       UPDATE insights i SET
         value = ${draft.value},
@@ -76,7 +76,7 @@ export async function insertInsights(
   const rows = await sql<{ id: number | null }[]>`
     WITH input AS (
       SELECT i.* FROM json_to_recordset(${document}::text::json) AS i(ord int, title text, value text, icon text)
-      WHERE EXISTS (SELECT 1 FROM projects p WHERE p.organization_id = ${organizationId} AND p.id = ${projectId})
+      WHERE EXISTS (SELECT 1 FROM projects p WHERE p.organization_id = ${organizationId} AND p.id = ${projectId} AND p.deleted_at IS NULL)
     ), counter AS (
       INSERT INTO id_counters AS c (organization_id, kind, last_id)
       SELECT ${organizationId}, 'insight', count(*) FROM input HAVING count(*) > 0
@@ -117,4 +117,61 @@ export async function deleteInsight(
     WHERE i.organization_id = ${organizationId} AND i.id = ${insightId}
     RETURNING i.id, i.project_id AS "projectId"`;
   return row;
+}
+
+/** What an increment did: the counter's new text, or `exhausted` when a new insight found no id left. */
+export type IncrementOutcome = { id: number; projectId: string; value: string } | { outcome: 'exhausted' };
+
+/** Raised by eventlog_insight_increment (migration 052) when the old value or the sum is not a finite number. */
+export const NOT_A_NUMBER = 'EVI01';
+
+/**
+ * Adds `increment` to the insight (project, title), creating it from 0, in one statement: the
+ * arithmetic happens in the row's UPDATE (migration 052 gives the database JavaScript's number
+ * rules), so concurrent increments queue on the row lock and none is lost. An update takes no
+ * id. Undefined when the project is not the organization's. Throws NOT_A_NUMBER (nothing written).
+ */
+export async function incrementInsight(
+  sql: Db,
+  organizationId: string,
+  projectId: string,
+  draft: { title: string; increment: number; icon: string | null | undefined },
+): Promise<IncrementOutcome | undefined> {
+  const iconSupplied = draft.icon !== undefined;
+  const increment = String(draft.increment);
+  const [row] = await sql<Array<{ id: number | null; projectId: string; value: string | null }>>`
+    WITH project AS (
+      SELECT p.organization_id, p.id FROM projects p
+      WHERE p.organization_id = ${organizationId} AND p.id = ${projectId} AND p.deleted_at IS NULL
+    ), updated AS (
+      UPDATE insights i SET
+        value = eventlog_insight_increment(i.value, ${increment}::text::float8),
+        icon = CASE WHEN ${iconSupplied}::bool THEN ${draft.icon ?? null}::text ELSE i.icon END,
+        updated_at = now()
+      FROM project
+      WHERE i.organization_id = project.organization_id AND i.project_id = project.id AND i.title = ${draft.title}
+      RETURNING i.id, i.project_id, i.value
+    ), counter AS (
+      INSERT INTO id_counters AS c (organization_id, kind, last_id)
+      SELECT organization_id, 'insight', 1 FROM project WHERE NOT EXISTS (SELECT 1 FROM updated)
+      ON CONFLICT (organization_id, kind) DO UPDATE SET last_id = c.last_id + 1 WHERE c.last_id < ${MAX_ID}
+      RETURNING last_id
+    ), inserted AS (
+      -- A concurrent first increment wins the unique key; this one then adds to its value.
+      INSERT INTO insights AS i (organization_id, id, project_id, title, value, icon)
+      SELECT ${organizationId}, counter.last_id::int, ${projectId}, ${draft.title},
+             eventlog_insight_increment('0', ${increment}::text::float8), ${draft.icon ?? null}::text
+      FROM counter
+      ON CONFLICT (organization_id, project_id, title) DO UPDATE SET
+        value = eventlog_insight_increment(i.value, ${increment}::text::float8),
+        icon = CASE WHEN ${iconSupplied}::bool THEN excluded.icon ELSE i.icon END,
+        updated_at = excluded.updated_at
+      RETURNING i.id, i.project_id, i.value
+    )
+    SELECT id, project_id AS "projectId", value FROM updated
+    UNION ALL SELECT id, project_id, value FROM inserted
+    UNION ALL SELECT NULL, id, NULL FROM project
+    WHERE NOT EXISTS (SELECT 1 FROM updated) AND NOT EXISTS (SELECT 1 FROM counter)`;
+  if (!row) return undefined;
+  return row.id === null ? { outcome: 'exhausted' } : { id: row.id, projectId: row.projectId, value: row.value! };
 }

@@ -3,7 +3,16 @@ import type { App } from '../../http/app.ts';
 import { Deleted, errors } from '../../http/schemas.ts';
 import { deleteInsight } from './deleteInsight.ts';
 import { listInsights } from './listInsights.ts';
-import { Insight, InsightIdParams, ListInsightsQuery, UpsertInsightBody, UpsertedInsight } from './schemas.ts';
+import { incrementInsight } from './incrementInsight.ts';
+import {
+  IncrementInsightBody,
+  IncrementedInsight,
+  Insight,
+  InsightIdParams,
+  ListInsightsQuery,
+  UpsertInsightBody,
+  UpsertedInsight,
+} from './schemas.ts';
 import { upsertInsight } from './upsertInsight.ts';
 
 const tags = ['insights'];
@@ -11,8 +20,22 @@ const tags = ['insights'];
 export default async function insightRoutes(app: App) {
   app.post(
     '/api/insight',
-    { schema: { tags, body: UpsertInsightBody, response: { 200: UpsertedInsight, ...errors(400, 401, 404) } } },
+    { schema: { operationId: 'upsertInsight', summary: 'Create or update an insight', tags, body: UpsertInsightBody, response: { 200: UpsertedInsight, ...errors(400, 401, 404) } } },
     async (request) => upsertInsight({ ctx: request.ctx, input: request.body }),
+  );
+
+  app.patch(
+    '/api/insight',
+    {
+      schema: {
+        tags,
+        operationId: 'incrementInsight',
+        summary: 'Add to an insight counter',
+        body: IncrementInsightBody,
+        response: { 200: IncrementedInsight, ...errors(400, 401, 404, 507) },
+      },
+    },
+    async (request) => incrementInsight({ ctx: request.ctx, input: request.body }),
   );
 
   app.post(

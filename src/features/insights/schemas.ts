@@ -22,3 +22,12 @@ export const Insight = Type.Object({
   icon: Type.Union([Type.String(), Type.Null()]),
   updatedAt: Type.String({ format: 'date-time' }),
 });
+
+export const IncrementInsightBody = Type.Object({
+  project: Type.String(),
+  title: Type.String(),
+  value: Type.Object({ $inc: Type.Number({ description: 'Finite; negative allowed' }) }, { additionalProperties: false }),
+  icon: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'As in POST /api/insight' })),
+});
+
+export const IncrementedInsight = Type.Object({ ok: Type.Literal(true), value: Type.String({ description: 'The new value, as text' }) });

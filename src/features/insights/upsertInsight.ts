@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { VerbArgs } from '../../context.ts';
-import { BadRequest, IdSpaceExhausted, NotFound } from '../../http/errors.ts';
+import { InvalidInput, IdSpaceExhausted, NotFound } from '../../lib/errors.ts';
 import { isIdWarning } from '../../lib/idSpace.ts';
 import { upsertInsight as writeInsight } from './queries.ts';
 import type { UpsertInsightBody } from './schemas.ts';
@@ -8,7 +8,7 @@ import { validateInsightInput } from './validateInsightInput.ts';
 
 /** POST /api/insight: create the (project, title) card, or update its value (and icon if given). */
 export async function upsertInsight({ ctx, input }: VerbArgs<Static<typeof UpsertInsightBody>>): Promise<{ ok: true }> {
-  if (input.project.trim() === '') throw new BadRequest('project is required');
+  if (input.project.trim() === '') throw new InvalidInput('project is required');
   const draft = validateInsightInput(input);
   const row = await writeInsight(ctx.services.sql, ctx.organizationId, input.project, draft);
   if (!row) throw new NotFound('Project');

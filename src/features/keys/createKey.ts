@@ -1,5 +1,5 @@
 import type { VerbArgs } from '../../context.ts';
-import { NotFound } from '../../http/errors.ts';
+import { NotFound } from '../../lib/errors.ts';
 import { newId, sha256 } from '../../lib/ids.ts';
 import { findOrganization } from '../organizations/queries.ts';
 import { DISPLAY_PREFIX_LENGTH, generateApiKey } from './keyFormat.ts';

@@ -1,6 +1,6 @@
 import type { VerbArgs } from '../../context.ts';
 import { KEY_REVOKED } from '../../db/announcements.ts';
-import { NotFound } from '../../http/errors.ts';
+import { NotFound } from '../../lib/errors.ts';
 import { revokeKey as updateRevoked } from './queries.ts';
 
 export async function revokeKey({ ctx, input }: VerbArgs<{ keyId: string }>): Promise<{ id: string; revokedAt: string }> {

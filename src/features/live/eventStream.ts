@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { liveConnectionClosed, liveConnectionOpened } from '../../metrics.ts';
 
 /** Reconnection delay the browser is told to use. */
 const RETRY_MS = 3000;
@@ -25,6 +26,7 @@ export class EventStream {
       // Proxies such as nginx would otherwise hold events back to fill a buffer.
       'x-accel-buffering': 'no',
     });
+    liveConnectionOpened();
     res.on('close', () => this.finish());
     this.write(`retry: ${RETRY_MS}\n\n`);
   }
@@ -65,6 +67,7 @@ export class EventStream {
   private finish(): void {
     if (this.closed) return;
     this.closed = true;
+    liveConnectionClosed();
     for (const listener of this.closeListeners.splice(0)) listener();
   }
 }

@@ -1,12 +1,12 @@
 import type { VerbArgs } from '../../context.ts';
 import type { Announcement } from '../../db/bus.ts';
-import { KEY_REVOKED } from '../../db/announcements.ts';
+import { KEY_REVOKED, MEMBER_REMOVED, PROJECT_DELETED } from '../../db/announcements.ts';
 import { requireProject } from '../projects/requireProject.ts';
 import { sessionIsActive } from '../sessions/sessionIsActive.ts';
 
 export interface LiveFeedListener {
   announcement(announcement: Announcement): void;
-  /** The credential that opened the feed was revoked: the stream must end now. */
+  /** The credential that opened the feed was revoked, or the project deleted: the stream must end now. */
   revoked(): void;
 }
 
@@ -27,9 +27,18 @@ export async function openLiveFeed({ ctx, input }: VerbArgs<{ projectId: string 
   return {
     subscribe: (listener) =>
       services.bus.subscribe((announcement) => {
-        if (announcement.organizationId === organizationId && announcement.projectId === project.id) {
+        if (announcement.type === PROJECT_DELETED && announcement.organizationId === organizationId && announcement.projectId === project.id) {
+          listener.revoked();
+        } else if (announcement.organizationId === organizationId && announcement.projectId === project.id) {
           listener.announcement(announcement);
         } else if (announcement.type === KEY_REVOKED && actor.kind === 'key' && String(announcement.id) === actor.keyId) {
+          listener.revoked();
+        } else if (
+          announcement.type === MEMBER_REMOVED &&
+          actor.kind === 'user' &&
+          announcement.organizationId === organizationId &&
+          String(announcement.id) === actor.userId
+        ) {
           listener.revoked();
         }
       }),

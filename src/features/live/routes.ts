@@ -19,6 +19,10 @@ export default async function liveRoutes(app: App) {
     { schema: { hide: true, querystring: LiveQuery } },
     async (request, reply) => {
       const feed = await openLiveFeed({ ctx: request.ctx, input: { projectId: request.query.project } });
+      // HEAD (monitors, link checkers) gets the stream's headers at once and no stream to wait on.
+      if (request.method === 'HEAD') {
+        return reply.header('cache-control', 'no-cache, no-transform').type('text/event-stream; charset=utf-8').send('');
+      }
       const stream = new EventStream(reply);
       open.add(stream);
       const unsubscribe = feed.subscribe({

@@ -1,4 +1,4 @@
-import { BadRequest } from '../../http/errors.ts';
+import { InvalidInput } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Db } from '../../db/client.ts';
 import { type OrganizationRow, insertOrganization } from './queries.ts';
@@ -18,10 +18,10 @@ export async function createOrganization({
   input: CreateOrganizationInput;
 }): Promise<OrganizationRow> {
   const name = input.name.trim();
-  if (!name) throw new BadRequest('Organization name must not be empty');
+  if (!name) throw new InvalidInput('Organization name must not be empty');
   const cap = input.monthlyEventCap ?? null;
   if (cap !== null && (!Number.isInteger(cap) || cap < 0 || cap > 2_147_483_647)) {
-    throw new BadRequest('monthly event cap must be a whole number from 0 to 2147483647');
+    throw new InvalidInput('monthly event cap must be a whole number from 0 to 2147483647');
   }
   const row = { id: newId(16), name, monthlyEventCap: cap };
   await insertOrganization(services.sql, row);

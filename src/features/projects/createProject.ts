@@ -1,5 +1,5 @@
 import type { VerbArgs } from '../../context.ts';
-import { BadRequest } from '../../http/errors.ts';
+import { InvalidInput } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { hasNul } from '../../lib/text.ts';
 import { insertProject } from './queries.ts';
@@ -8,9 +8,9 @@ export const MAX_PROJECT_NAME = 200;
 
 export async function createProject({ ctx, input }: VerbArgs<{ name: string }>): Promise<{ id: string; name: string }> {
   const name = input.name.trim();
-  if (!name) throw new BadRequest('name is required');
+  if (!name) throw new InvalidInput('name is required');
   if ([...name].length > MAX_PROJECT_NAME || hasNul(name)) {
-    throw new BadRequest(`name must be at most ${MAX_PROJECT_NAME} characters of text`);
+    throw new InvalidInput(`name must be at most ${MAX_PROJECT_NAME} characters of text`);
   }
   const project = { id: newId(12), organizationId: ctx.organizationId, name };
   await insertProject(ctx.services.sql, project);

@@ -1,9 +1,10 @@
 import type { Static } from '@sinclair/typebox';
 import type { VerbArgs } from '../../context.ts';
+import { projectFromRow } from './projectObject.ts';
 import { listProjects as selectProjects } from './queries.ts';
 import type { Project } from './schemas.ts';
 
 export async function listProjects({ ctx }: VerbArgs<void>): Promise<Static<typeof Project>[]> {
   const rows = await selectProjects(ctx.services.sql, ctx.organizationId);
-  return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
+  return rows.map(projectFromRow);
 }

@@ -4,15 +4,16 @@ export interface ProjectRow {
   id: string;
   organizationId: string;
   name: string;
+  retentionDays: number | null;
   createdAt: Date;
 }
 
 const columns = (sql: Sql) =>
-  sql`id, organization_id AS "organizationId", name, created_at AS "createdAt"`;
+  sql`id, organization_id AS "organizationId", name, retention_days AS "retentionDays", created_at AS "createdAt"`;
 
 export function listProjects(sql: Sql, organizationId: string): Promise<ProjectRow[]> {
   return sql<ProjectRow[]>`
-    SELECT ${columns(sql)} FROM projects WHERE organization_id = ${organizationId}
+    SELECT ${columns(sql)} FROM projects WHERE organization_id = ${organizationId} AND deleted_at IS NULL
     ORDER BY created_at, id`;
 }
 
@@ -23,6 +24,90 @@ export async function insertProject(sql: Sql, row: { id: string; organizationId:
 /** The project if it belongs to the organization; another organization's reads as missing. */
 export async function findProject(sql: Sql, organizationId: string, projectId: string): Promise<ProjectRow | undefined> {
   const [row] = await sql<ProjectRow[]>`
-    SELECT ${columns(sql)} FROM projects WHERE id = ${projectId} AND organization_id = ${organizationId}`;
+    SELECT ${columns(sql)} FROM projects WHERE id = ${projectId} AND organization_id = ${organizationId} AND deleted_at IS NULL`;
   return row;
 }
+
+/** Marks the organization's project deleted: from now on no lookup finds it. Undefined when there is none. */
+export async function markProjectDeleted(sql: Sql, organizationId: string, projectId: string): Promise<string | undefined> {
+  const [row] = await sql<{ id: string }[]>`
+    UPDATE projects SET deleted_at = now()
+    WHERE organization_id = ${organizationId} AND id = ${projectId} AND deleted_at IS NULL
+    RETURNING id`;
+  return row?.id;
+}
+
+/**
+ * Deletes up to `limit` events of a deleted project (their outbox rows go with them); returns
+ * how many. Rows another purger holds are skipped, so two processes never wait on each other.
+ */
+export async function purgeEventBatch(sql: Sql, organizationId: string, projectId: string, limit: number): Promise<number> {
+  const rows = await sql`
+    DELETE FROM events e
+    WHERE e.organization_id = ${organizationId} AND (e.organization_id, e.id) IN (
+      SELECT b.organization_id, b.id FROM events b
+      JOIN projects p ON p.organization_id = b.organization_id AND p.id = b.project_id AND p.deleted_at IS NOT NULL
+      WHERE b.organization_id = ${organizationId} AND b.project_id = ${projectId}
+      LIMIT ${limit} FOR UPDATE OF b SKIP LOCKED)
+    RETURNING e.id`;
+  return rows.length;
+}
+
+/**
+ * Removes what is left of a deleted project: the project row, and through its foreign keys its
+ * categories, day counts, insights, hooks, destinations, push subscriptions and any event
+ * written after the last batch. True when the row was there to delete.
+ */
+export async function deleteProjectRow(sql: Sql, organizationId: string, projectId: string): Promise<boolean> {
+  const [row] = await sql<{ gone: number }[]>`
+    WITH gone AS (
+      DELETE FROM projects
+      WHERE organization_id = ${organizationId} AND id = ${projectId} AND deleted_at IS NOT NULL
+      RETURNING organization_id, id
+    ), hook_routes AS (
+      -- The hooks' token routing rows (organizations/credentials.ts) have no foreign key to cascade.
+      DELETE FROM credentials c USING incoming_hooks h, gone
+      WHERE h.organization_id = gone.organization_id AND h.project_id = gone.id AND c.hash = h.token_hash AND c.kind = 'hook'
+    )
+    SELECT count(*)::int AS gone FROM gone`;
+  return (row?.gone ?? 0) > 0;
+}
+
+/** Deleted projects whose rows are still to be removed, oldest first. */
+export function listDeletedProjects(sql: Sql, limit: number): Promise<Array<{ organizationId: string; projectId: string }>> {
+  return sql<Array<{ organizationId: string; projectId: string }>>`
+    SELECT organization_id AS "organizationId", id AS "projectId" FROM projects
+    WHERE deleted_at IS NOT NULL ORDER BY deleted_at LIMIT ${limit}`;
+}
+
+/**
+ * The organization's live projects whose id is `reference`, or else whose name is exactly it
+ * (LogSnag's clients name projects). An id match comes alone; a name may match several.
+ */
+export function findProjectsByIdOrName(sql: Sql, organizationId: string, reference: string): Promise<ProjectRow[]> {
+  return sql<ProjectRow[]>`
+    WITH by_id AS (
+      SELECT ${columns(sql)} FROM projects
+      WHERE organization_id = ${organizationId} AND id = ${reference} AND deleted_at IS NULL
+    )
+    SELECT * FROM by_id
+    UNION ALL
+    (SELECT ${columns(sql)} FROM projects
+     WHERE organization_id = ${organizationId} AND name = ${reference} AND deleted_at IS NULL
+       AND NOT EXISTS (SELECT 1 FROM by_id)
+     ORDER BY created_at, id LIMIT 2)`;
+}
+/** Renames the project and/or sets its retention; undefined leaves a field as it is. */
+export async function updateProject(
+  sql: Sql,
+  q: { organizationId: string; projectId: string; name?: string; retentionDays?: number | null },
+): Promise<ProjectRow | undefined> {
+  const [row] = await sql<ProjectRow[]>`
+    UPDATE projects SET
+      name = ${q.name === undefined ? sql`name` : sql`${q.name}`},
+      retention_days = ${q.retentionDays === undefined ? sql`retention_days` : sql`${q.retentionDays}::int`}
+    WHERE organization_id = ${q.organizationId} AND id = ${q.projectId} AND deleted_at IS NULL
+    RETURNING ${columns(sql)}`;
+  return row;
+}
+

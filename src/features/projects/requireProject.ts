@@ -1,5 +1,5 @@
 import type { Ctx } from '../../context.ts';
-import { NotFound } from '../../http/errors.ts';
+import { NotFound } from '../../lib/errors.ts';
 import { type ProjectRow, findProject } from './queries.ts';
 
 /** The caller's project, or 404: the same answer for a missing id and another organization's. */

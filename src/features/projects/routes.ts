@@ -1,9 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../http/app.ts';
-import { errors } from '../../http/schemas.ts';
+import { Deleted, errors } from '../../http/schemas.ts';
 import { createProject } from './createProject.ts';
+import { deleteProject } from './deleteProject.ts';
 import { listProjects } from './listProjects.ts';
-import { CreateProjectBody, CreatedProject, Project } from './schemas.ts';
+import { CreateProjectBody, CreatedProject, Project, ProjectIdParams, UpdateProjectBody } from './schemas.ts';
+import { updateProject } from './updateProject.ts';
 
 export default async function projectRoutes(app: App) {
   app.get(
@@ -16,5 +18,34 @@ export default async function projectRoutes(app: App) {
     '/api/projects',
     { schema: { tags: ['projects'], body: CreateProjectBody, response: { 201: CreatedProject, ...errors(400, 401) } } },
     async (request, reply) => reply.status(201).send(await createProject({ ctx: request.ctx, input: request.body })),
+  );
+
+  app.post(
+    '/api/projects/:projectId/delete',
+    {
+      schema: {
+        tags: ['projects'],
+        operationId: 'deleteProject',
+        summary: 'Delete a project and everything in it',
+        params: ProjectIdParams,
+        response: { 200: Deleted(Type.String()), ...errors(401, 403, 404) },
+      },
+    },
+    async (request) => deleteProject({ ctx: request.ctx, input: request.params }),
+  );
+
+  app.patch(
+    '/api/projects/:projectId',
+    {
+      schema: {
+        tags: ['projects'],
+        operationId: 'updateProject',
+        summary: 'Rename a project or set its retention',
+        params: ProjectIdParams,
+        body: UpdateProjectBody,
+        response: { 200: Project, ...errors(400, 401, 404) },
+      },
+    },
+    async (request) => updateProject({ ctx: request.ctx, input: { ...request.body, projectId: request.params.projectId } }),
   );
 }

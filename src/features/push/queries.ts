@@ -13,7 +13,7 @@ export async function upsertSubscription(
     INSERT INTO push_subscriptions AS s (organization_id, id, project_id, user_id, endpoint, p256dh, auth)
     SELECT p.organization_id, ${row.id}, p.id, u.id, ${row.endpoint}, ${row.p256dh}, ${row.auth}
     FROM projects p JOIN users u ON u.organization_id = p.organization_id
-    WHERE p.organization_id = ${organizationId} AND p.id = ${row.projectId} AND u.id = ${row.userId}
+    WHERE p.organization_id = ${organizationId} AND p.id = ${row.projectId} AND p.deleted_at IS NULL AND u.id = ${row.userId}
     ON CONFLICT (organization_id, project_id, endpoint) DO UPDATE
       SET user_id = excluded.user_id, p256dh = excluded.p256dh, auth = excluded.auth
     RETURNING id`;

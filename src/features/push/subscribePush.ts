@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { VerbArgs } from '../../context.ts';
-import { BadRequest, Forbidden, NotFound } from '../../http/errors.ts';
+import { InvalidInput, Forbidden, NotFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { refuseIpLiteral } from '../destinations/addressGuard.ts';
 import { upsertSubscription } from './queries.ts';
@@ -12,24 +12,24 @@ const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
 /** The endpoint must be an https URL (web push is only spoken over TLS), with the keys of RFC 8291. */
 function checkSubscription(input: Static<typeof SubscribeBody>, allowPrivate: boolean): void {
   const { endpoint, keys } = input;
-  if (endpoint.length > MAX_ENDPOINT_LENGTH) throw new BadRequest(`endpoint must be at most ${MAX_ENDPOINT_LENGTH} characters`);
+  if (endpoint.length > MAX_ENDPOINT_LENGTH) throw new InvalidInput(`endpoint must be at most ${MAX_ENDPOINT_LENGTH} characters`);
   let url: URL;
   try {
     url = new URL(endpoint);
   } catch {
-    throw new BadRequest('endpoint is not a valid URL');
+    throw new InvalidInput('endpoint is not a valid URL');
   }
-  if (url.protocol !== 'https:') throw new BadRequest('endpoint must be an https URL');
+  if (url.protocol !== 'https:') throw new InvalidInput('endpoint must be an https URL');
   if (!allowPrivate) {
     const refused = refuseIpLiteral(url);
-    if (refused) throw new BadRequest(refused.message);
+    if (refused) throw new InvalidInput(refused.message);
   }
   const p256dh = BASE64URL.test(keys.p256dh) ? Buffer.from(keys.p256dh, 'base64url') : null;
   if (!p256dh || p256dh.length !== 65 || p256dh[0] !== 0x04) {
-    throw new BadRequest('keys.p256dh must be an uncompressed P-256 public key, base64url-encoded');
+    throw new InvalidInput('keys.p256dh must be an uncompressed P-256 public key, base64url-encoded');
   }
   const auth = BASE64URL.test(keys.auth) ? Buffer.from(keys.auth, 'base64url') : null;
-  if (!auth || auth.length !== 16) throw new BadRequest('keys.auth must be 16 bytes, base64url-encoded');
+  if (!auth || auth.length !== 16) throw new InvalidInput('keys.auth must be 16 bytes, base64url-encoded');
 }
 
 /**

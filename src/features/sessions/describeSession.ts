@@ -1,5 +1,5 @@
 import type { VerbArgs } from '../../context.ts';
-import { Unauthorized } from '../../http/errors.ts';
+import { Unauthorized } from '../../lib/errors.ts';
 import type { SessionInfo } from './openSession.ts';
 import { findSessionProfile } from './queries.ts';
 import { hashFromSessionId } from './sessionToken.ts';

@@ -1,3 +1,4 @@
+import type { Role } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { deleteCredentials, findCredentialOrganization } from '../organizations/credentials.ts';
 
@@ -8,6 +9,8 @@ export interface ActiveSession {
   userId: string;
   organizationId: string;
   csrfToken: string;
+  /** The user's role now: a role change applies to open sessions at once. */
+  role: Role;
   /** Seconds since last_seen_at, so the caller decides whether to slide it. */
   idleSeconds: number;
 }
@@ -72,11 +75,12 @@ function forgetRoute(sql: Db, idHash: Buffer): void {
 /** The live session with this hash in this organization. */
 export async function findActiveSession(sql: Db, organizationId: string, idHash: Buffer): Promise<ActiveSession | undefined> {
   const [row] = await sql<ActiveSession[]>`
-    SELECT user_id AS "userId", organization_id AS "organizationId", csrf_token AS "csrfToken",
-           extract(epoch FROM now() - last_seen_at)::float8 AS "idleSeconds"
-    FROM sessions
-    WHERE organization_id = ${organizationId} AND id_hash = ${idHash}
-      AND expires_at > now() AND last_seen_at > now() - ${IDLE_LIMIT}::interval`;
+    SELECT s.user_id AS "userId", s.organization_id AS "organizationId", s.csrf_token AS "csrfToken", u.role,
+           extract(epoch FROM now() - s.last_seen_at)::float8 AS "idleSeconds"
+    FROM sessions s
+    JOIN users u ON u.organization_id = s.organization_id AND u.id = s.user_id
+    WHERE s.organization_id = ${organizationId} AND s.id_hash = ${idHash}
+      AND s.expires_at > now() AND s.last_seen_at > now() - ${IDLE_LIMIT}::interval`;
   return row;
 }
 

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../context.ts';
-import { Forbidden } from '../../http/errors.ts';
+import { Forbidden } from '../../lib/errors.ts';
 
 /**
  * For actions a leaked API key must not be able to take (minting or revoking keys): the caller

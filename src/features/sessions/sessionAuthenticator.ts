@@ -1,6 +1,6 @@
 import type { Services } from '../../context.ts';
 import type { SessionAuthenticator } from '../../http/auth.ts';
-import { Forbidden, Unauthorized } from '../../http/errors.ts';
+import { Forbidden, Unauthorized } from '../../lib/errors.ts';
 import { readSessionToken } from './cookie.ts';
 import { findActiveSessionByHash, touchSession } from './queries.ts';
 import { SLIDE_INTERVAL_SECONDS, hashSessionToken, sameSecret, sessionIdFromHash } from './sessionToken.ts';
@@ -28,7 +28,7 @@ export function createSessionAuthenticator(services: Services): SessionAuthentic
     if (session.idleSeconds >= SLIDE_INTERVAL_SECONDS) await touchSession(services.sql, session.organizationId, idHash);
     return {
       organizationId: session.organizationId,
-      actor: { kind: 'user', userId: session.userId, sessionId: sessionIdFromHash(idHash) },
+      actor: { kind: 'user', userId: session.userId, sessionId: sessionIdFromHash(idHash), role: session.role },
     };
   };
 }

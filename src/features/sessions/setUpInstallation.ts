@@ -1,5 +1,6 @@
+import { withTransaction } from '../../db/client.ts';
 import type { Services } from '../../context.ts';
-import { Conflict } from '../../http/errors.ts';
+import { Conflict } from '../../lib/errors.ts';
 import { createOrganization } from '../organizations/createOrganization.ts';
 import { createUser } from '../users/createUser.ts';
 import { hasAnyUser } from '../users/queries.ts';
@@ -22,7 +23,7 @@ const SETUP_LOCK = 7_427_020;
  */
 export async function setUpInstallation({ services, input }: { services: Services; input: SetupInput }): Promise<OpenedSession> {
   // The shared verbs take the transaction as their `sql`, so they write inside it as they are.
-  return services.sql.begin(async (tx) => {
+  return withTransaction(services.sql, async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${SETUP_LOCK})`;
     if (await hasAnyUser(tx)) throw new Conflict('This installation is already set up; sign in instead');
     const organization = await createOrganization({ services: { sql: tx }, input: { name: input.organizationName } });

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Services } from '../../context.ts';
-import { TooManyRequests, Unauthorized } from '../../http/errors.ts';
+import { RateLimited, Unauthorized } from '../../lib/errors.ts';
 import { findOrganization } from '../organizations/queries.ts';
 import { hashPassword, verifyPassword } from '../users/password.ts';
 import { findUserByEmail } from '../users/queries.ts';
@@ -31,7 +31,7 @@ export async function signIn({
 }): Promise<OpenedSession> {
   const keys = SignInThrottle.keys(input.ip, input.email);
   if (!throttle.tryAttempt(keys)) {
-    throw new TooManyRequests('Too many failed sign-in attempts; wait 15 minutes and try again');
+    throw new RateLimited('Too many failed sign-in attempts; wait 15 minutes and try again');
   }
   const user = await findUserByEmail(services.sql, input.email.trim());
   const passwordMatches = await verifyPassword(input.password, user?.passwordHash ?? (await dummyPasswordHash()));

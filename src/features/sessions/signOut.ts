@@ -1,5 +1,5 @@
 import type { Services } from '../../context.ts';
-import { Forbidden } from '../../http/errors.ts';
+import { Forbidden } from '../../lib/errors.ts';
 import { deleteSession, findActiveSession, findSessionOrganization } from './queries.ts';
 import { hashSessionToken, sameSecret } from './sessionToken.ts';
 

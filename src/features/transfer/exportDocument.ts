@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { VerbArgs } from '../../context.ts';
-import type { Sql } from '../../db/client.ts';
+import { type Db, withTransaction } from '../../db/client.ts';
 import {
   type ExportEventRow,
   type ExportProjectRow,
@@ -25,7 +25,7 @@ function eventJson(row: ExportEventRow): string {
   );
 }
 
-async function* documentText(db: Sql, organizationId: string, projects: ExportProjectRow[]): AsyncGenerator<string> {
+async function* documentText(db: Db, organizationId: string, projects: ExportProjectRow[]): AsyncGenerator<string> {
   yield '{"version":1,"projects":[';
   for (const [index, project] of projects.entries()) {
     const categories = await selectCategoryNames(db, organizationId, project.id);
@@ -47,22 +47,24 @@ async function* documentText(db: Sql, organizationId: string, projects: ExportPr
  * failed, or the client went away). Projects oldest first; events oldest first within each
  * project, so an import recreates them in the same order.
  */
-export async function exportDocument({ ctx }: VerbArgs<void>): Promise<Readable> {
-  const db = await ctx.services.sql.reserve();
-  let projects: ExportProjectRow[];
-  try {
-    await db`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY`;
-    projects = await selectExportProjects(db, ctx.organizationId);
-  } catch (error) {
-    await db`ROLLBACK`.catch(() => {});
-    db.release();
-    throw error;
-  }
-  const stream = Readable.from(documentText(db, ctx.organizationId, projects), { objectMode: false });
-  stream.once('close', () => {
-    db`ROLLBACK`
-      .catch((error: unknown) => ctx.services.log.warn({ err: error }, 'export: ending its snapshot failed'))
-      .finally(() => db.release());
+export function exportDocument({ ctx }: VerbArgs<void>): Promise<Readable> {
+  return new Promise((resolve, reject) => {
+    let streaming = false;
+    withTransaction(
+      ctx.services.sql,
+      async (tx) => {
+        const projects = await selectExportProjects(tx, ctx.organizationId);
+        const stream = Readable.from(documentText(tx, ctx.organizationId, projects), { objectMode: false });
+        // The snapshot is held until the stream closes: finished, failed, or the client went away.
+        const closed = new Promise((done) => stream.once('close', done));
+        streaming = true;
+        resolve(stream);
+        await closed;
+      },
+      'isolation level repeatable read read only',
+    ).catch((error: unknown) => {
+      if (streaming) ctx.services.log.warn({ err: error }, 'export: ending its snapshot failed');
+      else reject(error);
+    });
   });
-  return stream;
 }

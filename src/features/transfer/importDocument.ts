@@ -1,11 +1,12 @@
 import type { Static } from '@sinclair/typebox';
-import type { VerbArgs } from '../../context.ts';
-import type { TransactionSql } from '../../db/client.ts';
-import { IdSpaceExhausted } from '../../http/errors.ts';
-import { insertEvents } from '../events/queries.ts';
+import type { Ctx, VerbArgs } from '../../context.ts';
+import { type TransactionSql, withTransaction } from '../../db/client.ts';
+import { IdSpaceExhausted } from '../../lib/errors.ts';
+import { ID_WARNING_THRESHOLD } from '../../lib/idSpace.ts';
+import { countEventsCreated } from '../../metrics.ts';
 import { insertInsights } from '../insights/queries.ts';
 import { type ImportInput, type ProjectPlan, planImport } from './planImport.ts';
-import { insertCategories, insertProjects, markFavorited } from './queries.ts';
+import { insertCategories, insertImportedDailyCounts, insertImportedEvents, insertImportedUsers, insertProjects, reserveEventIds } from './queries.ts';
 import type { ImportResult } from './schemas.ts';
 
 /** Rows per insert statement (spec). */
@@ -24,36 +25,52 @@ interface Written {
 }
 
 /**
- * Chunks of 1000 events. Each chunk's statement is built and queued while the previous one runs,
- * so the JSON work overlaps the database's. Returns the ids written of events marked favorited.
+ * Chunks of 1000 events under ids reserved beforehand. Each chunk's statement is built and queued
+ * while the previous one runs, so the JSON work overlaps the database's.
  */
-async function writeEvents(tx: TransactionSql, organizationId: string, plan: ProjectPlan, written: Written): Promise<number[]> {
+async function writeEvents(tx: TransactionSql, organizationId: string, plan: ProjectPlan, firstId: number): Promise<number> {
   const send = (start: number) => {
-    const drafts = plan.events.slice(start, start + IMPORT_CHUNK).map((draft) => ({ ...draft, organizationId }));
-    // Imported history is not news: notify events are stored as such but not fanned out.
-    const pending = insertEvents(tx, drafts, { fanOut: false, usage: 'none' });
+    const rows = plan.events.slice(start, start + IMPORT_CHUNK).map((draft, i) => ({
+      ...draft,
+      id: firstId + start + i,
+      favorited: plan.favorited[start + i]!,
+    }));
+    const pending = insertImportedEvents(tx, organizationId, plan.id, rows);
     // Awaited below; this only keeps a chunk queued behind a failed one from being "unhandled".
     pending.catch(() => {});
     return pending;
   };
-  const favorites: number[] = [];
+  let written = 0;
   let pending = plan.events.length > 0 ? send(0) : undefined;
   for (let start = 0; pending; start += IMPORT_CHUNK) {
     const next = start + IMPORT_CHUNK < plan.events.length ? send(start + IMPORT_CHUNK) : undefined;
-    const { inserted, refused } = await pending;
-    // The whole import rolls back: an organization out of ids gets nothing of it.
-    if (refused.length > 0) throw new IdSpaceExhausted('event');
-    written.events += inserted.length;
-    for (const row of inserted) if (plan.favorited[start + row.ord]) favorites.push(row.id);
+    written += await pending;
     pending = next;
   }
-  return favorites;
+  return written;
 }
 
-async function writeProject(tx: TransactionSql, organizationId: string, plan: ProjectPlan, written: Written): Promise<void> {
-  for (const names of chunks(plan.categories)) await insertCategories(tx, organizationId, plan.id, names);
-  const favorites = await writeEvents(tx, organizationId, plan, written);
-  for (const ids of chunks(favorites)) await markFavorited(tx, organizationId, plan.id, ids);
+/**
+ * One project of the file: its ids in one step (the whole import rolls back when the
+ * organization is out of them), its events, then the counts, users and categories they add up to.
+ * Imported history is not news: notify events are stored as such but not fanned out, and the
+ * monthly usage is not charged.
+ */
+async function writeProject(ctx: Ctx, tx: TransactionSql, plan: ProjectPlan, written: Written): Promise<void> {
+  const { organizationId } = ctx;
+  if (plan.events.length > 0) {
+    const firstId = await reserveEventIds(tx, organizationId, plan.events.length);
+    if (firstId === null) throw new IdSpaceExhausted('event');
+    const lastId = firstId + plan.events.length - 1;
+    if (firstId <= ID_WARNING_THRESHOLD && ID_WARNING_THRESHOLD <= lastId) {
+      ctx.services.log.warn({ organizationId }, `organization has used 90% of its event ids (id ${ID_WARNING_THRESHOLD})`);
+    }
+    written.events += await writeEvents(tx, organizationId, plan, firstId);
+    await insertImportedDailyCounts(tx, organizationId, plan.id);
+    await insertImportedUsers(tx, organizationId, plan.id);
+  }
+  const categories = [...new Set([...plan.categories, ...plan.events.map((event) => event.category)])];
+  for (const names of chunks(categories)) await insertCategories(tx, organizationId, plan.id, names);
   for (const drafts of chunks(plan.insights)) {
     const ids = await insertInsights(tx, organizationId, plan.id, drafts);
     if (ids === 'exhausted') throw new IdSpaceExhausted('insight');
@@ -69,15 +86,16 @@ async function writeProject(tx: TransactionSql, organizationId: string, plan: Pr
 export async function importDocument({ ctx, input }: VerbArgs<ImportInput>): Promise<Static<typeof ImportResult>> {
   const plans = planImport(input);
   const { organizationId } = ctx;
-  const written = await ctx.services.sql.begin(async (tx) => {
+  const written = await withTransaction(ctx.services.sql, async (tx) => {
     const result: Written = { projects: [], events: 0, insights: 0 };
     for (const batch of chunks(plans)) {
       result.projects.push(...(await insertProjects(tx, organizationId, batch.map(({ id, name }) => ({ id, name })))));
     }
     const created = new Set(result.projects);
-    for (const plan of plans) if (created.has(plan.id)) await writeProject(tx, organizationId, plan, result);
+    for (const plan of plans) if (created.has(plan.id)) await writeProject(ctx, tx, plan, result);
     return result;
   });
+  countEventsCreated('import', written.events);
   const created = new Set(written.projects);
   const imported = plans.filter((plan) => created.has(plan.id));
   ctx.services.bus.announce(imported.map((plan) => ({ type: 'import.completed', organizationId, projectId: plan.id })));

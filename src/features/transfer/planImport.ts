@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { BadRequest } from '../../http/errors.ts';
+import { InvalidInput } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { codePointLength, hasNul } from '../../lib/text.ts';
 import { type EventDraft, MAX_CATEGORY_LENGTH, validateEventInput } from '../events/validateEventInput.ts';
@@ -29,17 +29,17 @@ export interface ProjectPlan {
 
 function projectName(path: string, raw: string): string {
   const name = raw.trim();
-  if (!name) throw new BadRequest(`${path}.name is required`);
+  if (!name) throw new InvalidInput(`${path}.name is required`);
   if (codePointLength(name) > MAX_PROJECT_NAME || hasNul(name)) {
-    throw new BadRequest(`${path}.name must be at most ${MAX_PROJECT_NAME} characters of text`);
+    throw new InvalidInput(`${path}.name must be at most ${MAX_PROJECT_NAME} characters of text`);
   }
   return name;
 }
 
 function categoryName(path: string, name: string): string {
-  if (name.trim() === '') throw new BadRequest(`${path} must not be empty`);
-  if (hasNul(name)) throw new BadRequest(`${path} must not contain NUL characters`);
-  if (codePointLength(name) > MAX_CATEGORY_LENGTH) throw new BadRequest(`${path} must be at most ${MAX_CATEGORY_LENGTH} characters`);
+  if (name.trim() === '') throw new InvalidInput(`${path} must not be empty`);
+  if (hasNul(name)) throw new InvalidInput(`${path} must not contain NUL characters`);
+  if (codePointLength(name) > MAX_CATEGORY_LENGTH) throw new InvalidInput(`${path} must be at most ${MAX_CATEGORY_LENGTH} characters`);
   return name;
 }
 
@@ -94,7 +94,7 @@ export function planImport(document: ImportInput): ProjectPlan[] {
   plans.forEach((plan, index) => {
     const earlier = labels.get(plan.label);
     if (earlier !== undefined) {
-      throw new BadRequest(`projects[${index}].id ${JSON.stringify(plan.label)} is also the label of projects[${earlier}]`);
+      throw new InvalidInput(`projects[${index}].id ${JSON.stringify(plan.label)} is also the label of projects[${earlier}]`);
     }
     labels.set(plan.label, index);
   });

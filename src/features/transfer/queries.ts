@@ -1,4 +1,6 @@
 import type { Db } from '../../db/client.ts';
+import { MAX_ID } from '../../lib/idSpace.ts';
+import { MAX_USER_ID } from '../../lib/limits.ts';
 
 export interface ExportProjectRow {
   id: string;
@@ -23,7 +25,7 @@ export interface ExportEventRow {
 
 export function selectExportProjects(sql: Db, organizationId: string): Promise<ExportProjectRow[]> {
   return sql<ExportProjectRow[]>`
-    SELECT id, name FROM projects WHERE organization_id = ${organizationId} ORDER BY created_at, id`;
+    SELECT id, name FROM projects WHERE organization_id = ${organizationId} AND deleted_at IS NULL ORDER BY created_at, id`;
 }
 
 export async function selectCategoryNames(sql: Db, organizationId: string, projectId: string): Promise<string[]> {
@@ -79,14 +81,95 @@ export async function insertCategories(sql: Db, organizationId: string, projectI
   await sql`
     INSERT INTO categories (organization_id, project_id, name)
     SELECT p.organization_id, p.id, c.name FROM json_array_elements_text(${JSON.stringify(names)}::text::json) AS c(name)
-    JOIN projects p ON p.organization_id = ${organizationId} AND p.id = ${projectId}
+    JOIN projects p ON p.organization_id = ${organizationId} AND p.id = ${projectId} AND p.deleted_at IS NULL
     ON CONFLICT DO NOTHING`;
 }
 
-/** The event insert leaves favorited false (only the toggle changes it); import restores it. */
-export async function markFavorited(sql: Db, organizationId: string, projectId: string, eventIds: number[]): Promise<void> {
+/**
+ * Hands the organization `count` consecutive event ids: the first of them, or null when its id
+ * space cannot hold that many more (nothing is taken then).
+ */
+export async function reserveEventIds(sql: Db, organizationId: string, count: number): Promise<number | null> {
+  const [row] = await sql<{ first: number }[]>`
+    INSERT INTO id_counters AS c (organization_id, kind, last_id) VALUES (${organizationId}, 'event', ${count})
+    ON CONFLICT (organization_id, kind) DO UPDATE SET last_id = c.last_id + excluded.last_id
+    WHERE c.last_id + excluded.last_id <= ${MAX_ID}
+    RETURNING (last_id - ${count} + 1)::int AS first`;
+  return row?.first ?? null;
+}
+
+/** A checked row of an import file with the id it was given. */
+export interface ImportedEvent {
+  id: number;
+  category: string;
+  title: string;
+  description: string | null;
+  icon: string | null;
+  /** Serialized JSON, stored as is. */
+  tags: string | null;
+  metadata: string | null;
+  url: string | null;
+  userId: string | null;
+  notify: boolean;
+  favorited: boolean;
+  /** Integer microseconds since the epoch; null means "now". */
+  createdAtMicros: bigint | null;
+}
+
+function importedRowsDocument(rows: ImportedEvent[]): string {
+  const json = rows.map((row) => {
+    const scalars = JSON.stringify({
+      id: row.id,
+      category: row.category,
+      title: row.title,
+      description: row.description,
+      icon: row.icon,
+      url: row.url,
+      user_id: row.userId,
+      notify: row.notify,
+      favorited: row.favorited,
+      created_us: row.createdAtMicros?.toString() ?? null,
+    });
+    return `${scalars.slice(0, -1)},"tags":${row.tags ?? 'null'},"metadata":${row.metadata ?? 'null'}}`;
+  });
+  return `[${json.join(',')}]`;
+}
+
+/**
+ * Imported history, as it was: ids already reserved, favorites kept. A plain insert: the rollups
+ * of a new project are counted once at the end (`insertImportedDailyCounts`), not per statement.
+ */
+export async function insertImportedEvents(sql: Db, organizationId: string, projectId: string, rows: ImportedEvent[]): Promise<number> {
+  const written = await sql`
+    INSERT INTO events (organization_id, id, project_id, category, title, description, icon, tags, metadata, url,
+                        user_id, notify, favorited, created_at)
+    SELECT ${organizationId}, t.id, ${projectId}, t.category, t.title, t.description, t.icon, t.tags, t.metadata, t.url,
+           t.user_id, t.notify, t.favorited, coalesce(timestamptz 'epoch' + t.created_us * interval '1 microsecond', now())
+    FROM json_to_recordset(${importedRowsDocument(rows)}::text::json) AS t(
+      id int, category text, title text, description text, icon text, tags json, metadata json, url text,
+      user_id text, notify bool, favorited bool, created_us int8)`;
+  return written.count;
+}
+
+/** The per-day counts of a project that was just imported, from its events, in one statement. */
+export async function insertImportedDailyCounts(sql: Db, organizationId: string, projectId: string): Promise<void> {
   await sql`
-    UPDATE events e SET favorited = true
+    INSERT INTO event_daily_counts (organization_id, project_id, day, category, count)
+    SELECT e.organization_id, e.project_id, e.created_at::date, e.category, count(*)
+    FROM events e WHERE e.organization_id = ${organizationId} AND e.project_id = ${projectId}
+    GROUP BY 1, 2, 3, 4`;
+}
+
+/**
+ * The application users of a project that was just imported, from its events, in one statement.
+ * A user_id longer than MAX_USER_ID makes no user, as on the ingest path.
+ */
+export async function insertImportedUsers(sql: Db, organizationId: string, projectId: string): Promise<void> {
+  await sql`
+    INSERT INTO app_users (organization_id, project_id, user_id, event_count, first_event_at, last_event_at)
+    SELECT e.organization_id, e.project_id, e.user_id, count(*), min(e.created_at), max(e.created_at)
+    FROM events e
     WHERE e.organization_id = ${organizationId} AND e.project_id = ${projectId}
-      AND e.id IN (SELECT value::int FROM json_array_elements_text(${JSON.stringify(eventIds)}::text::json))`;
+      AND e.user_id IS NOT NULL AND char_length(e.user_id) <= ${MAX_USER_ID}
+    GROUP BY 1, 2, 3`;
 }

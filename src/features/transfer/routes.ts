@@ -24,6 +24,8 @@ export default async function transferRoutes(app: App) {
     '/api/import',
     {
       bodyLimit: IMPORT_BODY_LIMIT,
+      // The long body budget and the bound on concurrent imports (http/uploads.ts).
+      config: { largeUpload: true },
       schemaErrorFormatter: formatImportSchemaError,
       schema: { tags, body: ImportDocument, response: { 200: ImportResult, ...errors(400, 401, 413) } },
     },

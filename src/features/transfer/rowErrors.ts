@@ -1,5 +1,5 @@
 import type { FastifySchemaValidationError } from 'fastify';
-import { BadRequest, HttpError } from '../../http/errors.ts';
+import { InvalidInput, ServiceError } from '../../lib/errors.ts';
 
 /** `/projects/0/events/12/category` -> `projects[0].events[12].category`. */
 export function rowPath(instancePath: string): string {
@@ -32,13 +32,13 @@ function oneOf(types: string[]): string {
  */
 export function formatImportSchemaError(errors: FastifySchemaValidationError[]): Error {
   const first = errors[0];
-  if (!first) return new BadRequest('The import document is invalid');
+  if (!first) return new InvalidInput('The import document is invalid');
   const path = rowPath(first.instancePath);
   const subject = path || 'the request body';
   switch (first.keyword) {
     case 'required': {
       const field = String(first.params.missingProperty);
-      return new BadRequest(`${path ? `${path}.` : ''}${field} is required`);
+      return new InvalidInput(`${path ? `${path}.` : ''}${field} is required`);
     }
     case 'type':
     case 'anyOf': {
@@ -46,12 +46,12 @@ export function formatImportSchemaError(errors: FastifySchemaValidationError[]):
       const types = errors
         .filter((error) => error.instancePath === first.instancePath && error.keyword === 'type')
         .flatMap((error) => [error.params.type].flat().map(String));
-      return new BadRequest(`${subject} must be ${oneOf(types)}`);
+      return new InvalidInput(`${subject} must be ${oneOf(types)}`);
     }
     case 'const':
-      return new BadRequest(`${subject} must be ${JSON.stringify(first.params.allowedValue)}`);
+      return new InvalidInput(`${subject} must be ${JSON.stringify(first.params.allowedValue)}`);
     default:
-      return new BadRequest(`${subject} ${first.message ?? 'is invalid'}`);
+      return new InvalidInput(`${subject} ${first.message ?? 'is invalid'}`);
   }
 }
 
@@ -60,7 +60,7 @@ export function atRow<T>(path: string, check: () => T): T {
   try {
     return check();
   } catch (error) {
-    if (error instanceof HttpError && error.statusCode === 400) throw new BadRequest(`${path}.${error.message}`);
+    if (error instanceof ServiceError && error.code === 'invalid') throw new InvalidInput(`${path}.${error.message}`);
     throw error;
   }
 }

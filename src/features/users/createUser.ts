@@ -1,4 +1,5 @@
-import { BadRequest, Conflict, NotFound } from '../../http/errors.ts';
+import type { Role } from '../../context.ts';
+import { InvalidInput, Conflict, NotFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Db } from '../../db/client.ts';
 import { findOrganization } from '../organizations/queries.ts';
@@ -6,20 +7,28 @@ import { hashPassword } from './password.ts';
 import { insertUser } from './queries.ts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+/** The address as it is stored, or a 400 when it is not one. */
+export function validEmail(input: string): string {
+  const email = input.trim();
+  if (!EMAIL.test(email) || email.length > 254) throw new InvalidInput('email is not a valid address');
+  return email;
+}
 export const MIN_PASSWORD_LENGTH = 8;
 
 export interface CreateUserInput {
   organizationId: string;
   email: string;
   password: string;
+  /** `eventlog user create` and first-run setup make owners; an invitation says which. */
+  role?: Role;
 }
 
 /** `services` may be only a transaction to write in (first-run setup). */
 export async function createUser({ services, input }: { services: { sql: Db }; input: CreateUserInput }): Promise<{ id: string; email: string }> {
-  const email = input.email.trim();
-  if (!EMAIL.test(email) || email.length > 254) throw new BadRequest('email is not a valid address');
+  const email = validEmail(input.email);
   if (input.password.length < MIN_PASSWORD_LENGTH) {
-    throw new BadRequest(`password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+    throw new InvalidInput(`password must be at least ${MIN_PASSWORD_LENGTH} characters`);
   }
   if (!(await findOrganization(services.sql, input.organizationId))) throw new NotFound('Organization');
   const id = newId(16);
@@ -28,6 +37,7 @@ export async function createUser({ services, input }: { services: { sql: Db }; i
     organizationId: input.organizationId,
     email,
     passwordHash: await hashPassword(input.password),
+    role: input.role ?? 'owner',
   });
   if (!inserted) throw new Conflict('A user with this email already exists');
   return { id, email };

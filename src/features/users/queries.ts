@@ -1,9 +1,11 @@
+import type { Role } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 
 export interface UserRow {
   id: string;
   organizationId: string;
   email: string;
+  role: Role;
   passwordHash: string;
 }
 
@@ -14,7 +16,7 @@ export interface UserRow {
  */
 export async function insertUser(
   sql: Db,
-  row: { id: string; organizationId: string; email: string; passwordHash: string },
+  row: { id: string; organizationId: string; email: string; passwordHash: string; role: Role },
 ): Promise<boolean> {
   const inserted = await sql`
     WITH claimed AS (
@@ -23,8 +25,8 @@ export async function insertUser(
       ON CONFLICT DO NOTHING
       RETURNING organization_id, user_id
     )
-    INSERT INTO users (organization_id, id, email, password_hash)
-    SELECT organization_id, user_id, ${row.email}, ${row.passwordHash} FROM claimed
+    INSERT INTO users (organization_id, id, email, password_hash, role)
+    SELECT organization_id, user_id, ${row.email}, ${row.passwordHash}, ${row.role} FROM claimed
     RETURNING id`;
   return inserted.length === 1;
 }
@@ -35,7 +37,7 @@ export async function findUserByEmail(sql: Db, email: string): Promise<UserRow |
     SELECT organization_id AS "organizationId", user_id AS "userId" FROM user_emails WHERE email = lower(${email})`;
   if (!route) return undefined;
   const [row] = await sql<UserRow[]>`
-    SELECT id, organization_id AS "organizationId", email, password_hash AS "passwordHash"
+    SELECT id, organization_id AS "organizationId", email, role, password_hash AS "passwordHash"
     FROM users WHERE organization_id = ${route.organizationId} AND id = ${route.userId}`;
   return row;
 }

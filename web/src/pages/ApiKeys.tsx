@@ -1,31 +1,18 @@
-import { useCallback, useEffect, useState } from 'react';
-import { describeError, get, post } from '../api.ts';
+import { useState } from 'react';
+import { post } from '../api.ts';
 import { CopyButton } from '../components/CopyButton.tsx';
 import { ConfirmDialog, Dialog } from '../components/Dialog.tsx';
 import { RelativeTime } from '../components/Time.tsx';
 import { useToast } from '../components/Toasts.tsx';
 import type { ApiKey, CreatedKey } from '../types.ts';
+import { useLoaded } from '../useLoaded.ts';
 
 export function ApiKeysPage() {
   const toast = useToast();
-  const [keys, setKeys] = useState<ApiKey[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { data: keys, error, reload: load, setData: setKeys } = useLoaded<ApiKey[]>('/api/keys');
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      setKeys(await get<ApiKey[]>('/api/keys'));
-      setError(null);
-    } catch (failure) {
-      setError(describeError(failure));
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const create = async () => {
     setCreating(true);

@@ -11,6 +11,7 @@ import { forgetProject } from '../projects.tsx';
 import type { CategoryCount, EventItem, EventPage } from '../types.ts';
 import { CategoryPanel } from './feed/CategoryPanel.tsx';
 import { EventCard, tagSearchText } from './feed/EventCard.tsx';
+import { type FeedQuery, FilterChips, filterParams, useFeedQuery } from './feed/FeedFilters.tsx';
 import { mergeFirstPage } from './feed/mergeFirstPage.ts';
 
 const PAGE_SIZE = 50;
@@ -19,20 +20,20 @@ const CATEGORY_REFRESH_MS = 800;
 /** Within this many pixels of the top, new events are merged in place instead of announced. */
 const TOP_SLACK_PX = 120;
 
-interface Filters {
+interface Filters extends FeedQuery {
   projectId: string;
-  category: string | null;
-  search: string;
 }
 
 function eventsUrl(filters: Filters, cursor: string | null): string {
-  return withQuery('/api/events', {
+  const url = withQuery('/api/events', {
     project: filters.projectId,
     category: filters.category,
     search: filters.search,
     cursor,
     limit: PAGE_SIZE,
   });
+  const extra = filterParams(filters).toString();
+  return extra ? `${url}&${extra}` : url;
 }
 
 const isAtTop = () => window.scrollY <= TOP_SLACK_PX;
@@ -46,9 +47,9 @@ function linkedEventOf(search: string): number | null {
 export function FeedPage({ projectId }: { projectId: string }) {
   const toast = useToast();
   const [, navigate] = useLocation();
-  const [category, setCategory] = useState<string | null>(null);
-  const [searchInput, setSearchInput] = useState('');
-  const [search, setSearch] = useState('');
+  const [query, updateQuery] = useFeedQuery();
+  const { category, search } = query;
+  const [searchInput, setSearchInput] = useState(search);
   const [events, setEvents] = useState<EventItem[]>([]);
   const [nextCursor, setNextCursor] = useState<string | null>(null);
   const [status, setStatus] = useState<'loading' | 'ready' | 'error'>('loading');
@@ -65,7 +66,8 @@ export function FeedPage({ projectId }: { projectId: string }) {
 
   // Live messages and the scroll observer run outside React's render: they read the latest
   // state through these refs.
-  const filters: Filters = { projectId, category, search };
+  const filters: Filters = { ...query, projectId };
+  const firstPageUrl = eventsUrl(filters, null);
   const filtersRef = useRef(filters);
   filtersRef.current = filters;
   const eventsRef = useRef(events);
@@ -86,11 +88,20 @@ export function FeedPage({ projectId }: { projectId: string }) {
   const refreshAgain = useRef<boolean | null>(null);
   const ownFavorites = useRef(new Set<number>());
 
-  // Debounced search box.
+  // Debounced search box, written to the URL; Back or a link brings its text back into the box.
+  const writtenSearch = useRef(search);
   useEffect(() => {
-    const timer = setTimeout(() => setSearch(searchInput), SEARCH_DELAY_MS);
+    if (search !== writtenSearch.current) setSearchInput(search);
+    writtenSearch.current = search;
+  }, [search]);
+  useEffect(() => {
+    if (searchInput === search) return;
+    const timer = setTimeout(() => {
+      writtenSearch.current = searchInput;
+      updateQuery({ search: searchInput }, { replace: true });
+    }, SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [searchInput]);
+  }, [searchInput, search, updateQuery]);
 
   // First page, requested as soon as the page mounts and again whenever the filters change.
   useEffect(() => {
@@ -99,7 +110,7 @@ export function FeedPage({ projectId }: { projectId: string }) {
     setStatus('loading');
     setLoadError(null);
     setPendingCount(0);
-    get<EventPage>(eventsUrl({ projectId, category, search }, null), { signal: controller.signal }).then(
+    get<EventPage>(firstPageUrl, { signal: controller.signal }).then(
       (page) => {
         if (current !== generation.current) return;
         setEvents(page.events);
@@ -121,7 +132,7 @@ export function FeedPage({ projectId }: { projectId: string }) {
       },
     );
     return () => controller.abort();
-  }, [projectId, category, search, reloadCount, toast, navigate]);
+  }, [projectId, firstPageUrl, reloadCount, toast, navigate]);
 
   const loadCategories = useCallback(async () => {
     try {
@@ -297,19 +308,23 @@ export function FeedPage({ projectId }: { projectId: string }) {
     }
   };
 
+  /** A tag filter (`key:value`); an object or array value, which no tag filter matches, is searched as text. */
   const filterByTag = (key: string, value: unknown) => {
-    const text = tagSearchText(key, value);
-    setSearchInput(text);
-    setSearch(text);
+    if (value !== null && typeof value === 'object') {
+      updateQuery({ search: tagSearchText(key, value) });
+    } else {
+      const tag = `${key}:${String(value)}`;
+      if (!query.tags.includes(tag)) updateQuery({ tags: [...query.tags, tag] });
+    }
     window.scrollTo({ top: 0 });
   };
 
   const chooseCategory = (name: string | null) => {
-    setCategory(name);
+    updateQuery({ category: name });
     window.scrollTo({ top: 0 });
   };
 
-  const filtered = Boolean(category || search);
+  const filtered = Boolean(category || search || query.tags.length || query.userId || query.favorited || query.range);
 
   return (
     <main className="page feed-layout">
@@ -339,7 +354,7 @@ export function FeedPage({ projectId }: { projectId: string }) {
                 aria-label="Clear search"
                 onClick={() => {
                   setSearchInput('');
-                  setSearch('');
+                  updateQuery({ search: '' });
                 }}
               >
                 ×
@@ -347,6 +362,8 @@ export function FeedPage({ projectId }: { projectId: string }) {
             )}
           </div>
         </div>
+
+        <FilterChips query={query} update={updateQuery} />
 
         {/* A zero-height sticky anchor: the pill floats over the list without moving it. */}
         <div className="pill-anchor">

@@ -1,11 +1,24 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { describeError, get, withQuery } from '../api.ts';
+import { describeError, get, post, withQuery } from '../api.ts';
+import { ConfirmDialog } from '../components/Dialog.tsx';
 import { RelativeTime } from '../components/Time.tsx';
 import { useToast } from '../components/Toasts.tsx';
 import { RESYNC, useLive } from '../live.tsx';
 import type { Insight } from '../types.ts';
+import { InsightEditor } from './InsightEditor.tsx';
 
 const REFRESH_DELAY_MS = 250;
+
+/** Plain decimal text, as counters hold it; other values (hex, words, "") are shown as written. */
+const DECIMAL = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
+const numberFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 20 });
+
+/** A counter's number in the reader's locale (1234.5 → "1,234.5" or "1.234,5"); anything else as written. */
+export function displayValue(value: string): string {
+  if (!DECIMAL.test(value)) return value;
+  const number = Number(value);
+  return Number.isFinite(number) ? numberFormat.format(number) : value;
+}
 
 export function InsightsPage({ projectId }: { projectId: string }) {
   const toast = useToast();
@@ -13,6 +26,9 @@ export function InsightsPage({ projectId }: { projectId: string }) {
   const [error, setError] = useState<string | null>(null);
   const [changed, setChanged] = useState<Set<number>>(new Set());
   const previous = useRef(new Map<number, string>());
+  const [editing, setEditing] = useState<Insight | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Insight | null>(null);
+  const [busy, setBusy] = useState(false);
 
   const load = useCallback(async () => {
     try {
@@ -49,9 +65,30 @@ export function InsightsPage({ projectId }: { projectId: string }) {
     }, REFRESH_DELAY_MS);
   });
 
+  const remove = async () => {
+    if (!deleting) return;
+    setBusy(true);
+    try {
+      await post(`/api/insight/${deleting.id}/delete`);
+      const id = deleting.id;
+      setInsights((list) => list?.filter((item) => item.id !== id) ?? null);
+      toast.success(`Insight “${deleting.title}” deleted`);
+      setDeleting(null);
+    } catch (failure) {
+      toast.error(failure, 'Could not delete the insight');
+    } finally {
+      setBusy(false);
+    }
+  };
+
   return (
     <main className="page">
-      <h1>Insights</h1>
+      <div className="section-head">
+        <h1>Insights</h1>
+        <button type="button" className="button button-primary" onClick={() => setEditing('new')}>
+          New insight
+        </button>
+      </div>
       {error && (
         <div className="banner banner-error" role="alert">
           <span>Could not load insights: {error}</span>
@@ -75,21 +112,58 @@ export function InsightsPage({ projectId }: { projectId: string }) {
       {insights && insights.length > 0 && (
         <ul className="insight-grid" aria-live="polite">
           {insights.map((insight) => (
-            <li key={`${insight.id}-${insight.updatedAt}`} className={changed.has(insight.id) ? 'card insight flash' : 'card insight'}>
+            <li
+              key={`${insight.id}-${insight.updatedAt}`}
+              className={changed.has(insight.id) ? 'card insight flash' : 'card insight'}
+              data-testid="insight-card"
+            >
               <div className="insight-head">
                 <span className="insight-icon" aria-hidden="true">
                   {insight.icon || '◆'}
                 </span>
                 <h2 className="insight-title">{insight.title}</h2>
               </div>
-              <p className="insight-value">{insight.value === '' ? <span className="muted">(empty)</span> : insight.value}</p>
+              <p className="insight-value" title={insight.value}>
+                {insight.value === '' ? <span className="muted">(empty)</span> : displayValue(insight.value)}
+              </p>
               <p className="muted small">
                 Updated <RelativeTime iso={insight.updatedAt} />
               </p>
+              <div className="row-actions">
+                <button type="button" className="button button-small" onClick={() => setEditing(insight)} aria-label={`Edit ${insight.title}`}>
+                  Edit
+                </button>
+                <button
+                  type="button"
+                  className="button button-small button-danger-outline"
+                  onClick={() => setDeleting(insight)}
+                  aria-label={`Delete ${insight.title}`}
+                >
+                  Delete
+                </button>
+              </div>
             </li>
           ))}
         </ul>
       )}
+      {editing && (
+        <InsightEditor
+          projectId={projectId}
+          insight={editing === 'new' ? null : editing}
+          onClose={() => setEditing(null)}
+          onSaved={() => void load()}
+        />
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete insight?"
+        message={<p>“{deleting?.title}” disappears from this project. Clients that update it will create it again.</p>}
+        confirmLabel="Delete insight"
+        danger
+        busy={busy}
+        onConfirm={() => void remove()}
+        onCancel={() => setDeleting(null)}
+      />
     </main>
   );
 }

@@ -57,7 +57,9 @@ export function SignInPage({ notice }: { notice?: string }) {
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
         <p className="muted small">
-          No account? An operator can create one with <code>npx eventlog user create &lt;email&gt; --org &lt;orgId&gt;</code>.
+          No account? Ask an owner of your organization for an invitation link, or an operator can create one with{' '}
+          <code>npx eventlog user create &lt;email&gt; --org &lt;orgId&gt;</code>; the organization id is on the Organization page of
+          the dashboard (and in the output of <code>eventlog org create</code>).
         </p>
       </form>
     </main>

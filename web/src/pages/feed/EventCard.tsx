@@ -1,3 +1,4 @@
+import { Link } from 'wouter';
 import { BellIcon, BracesIcon, StarIcon, TrashIcon } from '../../components/Icons.tsx';
 import { Markup, safeHref } from '../../components/Markup.tsx';
 import { RelativeTime } from '../../components/Time.tsx';
@@ -69,9 +70,9 @@ export function EventCard({ event, linked = false, onFavorite, onDelete, onMetad
               </button>
             ))}
           {event.user_id && (
-            <span className="user-id" title="User id">
+            <Link href={`/users/${encodeURIComponent(event.user_id)}`} className="user-id" title="The user's profile">
               <span className="muted">user</span> {event.user_id}
-            </span>
+            </Link>
           )}
           <span className="event-time">
             <RelativeTime iso={event.createdAt} />

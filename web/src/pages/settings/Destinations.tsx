@@ -1,30 +1,22 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { describeError, get, post } from '../../api.ts';
-import { CopyButton } from '../../components/CopyButton.tsx';
+import { type FormEvent, useState } from 'react';
+import { post } from '../../api.ts';
 import { ConfirmDialog } from '../../components/Dialog.tsx';
-import { RelativeTime } from '../../components/Time.tsx';
 import { useToast } from '../../components/Toasts.tsx';
 import { RESYNC, useLive } from '../../live.tsx';
 import type { Destination, DestinationFormat, TestResult } from '../../types.ts';
+import { useLoaded } from '../../useLoaded.ts';
 import { DeliveryLog } from './DeliveryLog.tsx';
-
-const FORMATS: Array<[DestinationFormat, string]> = [
-  ['json', 'Signed JSON'],
-  ['text', 'Text message ({text})'],
-  ['embed', 'Embed ({embeds})'],
-];
-const formatLabel = (format: DestinationFormat) => FORMATS.find(([value]) => value === format)?.[1] ?? format;
+import { DestinationRow, FORMATS, parseCategories } from './DestinationRow.tsx';
 
 type Pending = { kind: 'delete' | 'rotate'; destination: Destination } | null;
 
 export function DestinationsSection({ projectId }: { projectId: string }) {
   const toast = useToast();
-  const [destinations, setDestinations] = useState<Destination[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
   const [format, setFormat] = useState<DestinationFormat>('json');
   const [enabled, setEnabled] = useState(true);
+  const [categories, setCategories] = useState('');
   const [busy, setBusy] = useState(false);
   const [pending, setPending] = useState<Pending>(null);
   const [testing, setTesting] = useState<string | null>(null);
@@ -32,18 +24,7 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
   const [logOf, setLogOf] = useState<Destination | null>(null);
 
   const base = `/api/projects/${encodeURIComponent(projectId)}/destinations`;
-  const load = useCallback(async () => {
-    try {
-      setDestinations(await get<Destination[]>(base));
-      setError(null);
-    } catch (failure) {
-      setError(describeError(failure));
-    }
-  }, [base]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { data: destinations, error, reload: load, setData: setDestinations } = useLoaded<Destination[]>(base);
 
   // Changes made elsewhere (another tab, the API) show up here without a reload.
   useLive((message) => {
@@ -57,10 +38,11 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
     event.preventDefault();
     setBusy(true);
     try {
-      const destination = await post<Destination>(base, { name, url, format, enabled });
+      const destination = await post<Destination>(base, { name, url, format, enabled, categories: parseCategories(categories) });
       setDestinations((list) => [...(list ?? []), destination]);
       setName('');
       setUrl('');
+      setCategories('');
       toast.success(`Destination “${destination.name}” added`);
     } catch (failure) {
       toast.error(failure, 'Could not add the destination');
@@ -113,7 +95,8 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
     <section className="card settings-section" aria-labelledby="destinations-title">
       <h2 id="destinations-title">Outgoing webhooks</h2>
       <p className="muted">
-        Events sent with <code>notify: true</code> are delivered to every enabled destination, with up to 3 attempts.
+        Events sent with <code>notify: true</code> are delivered to every enabled destination whose categories match, with up
+        to 3 attempts. A destination whose deliveries fail 20 times in a row is disabled automatically.
       </p>
       <form className="form-grid" onSubmit={create}>
         <label className="field">
@@ -133,6 +116,10 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
         <label className="field span-2">
           <span>URL</span>
           <input name="destinationUrl" type="url" required value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/webhooks/eventlog" />
+        </label>
+        <label className="field span-2">
+          <span>Categories (comma-separated; empty for every category)</span>
+          <input name="destinationNewCategories" value={categories} onChange={(e) => setCategories(e.target.value)} placeholder="All categories" />
         </label>
         <label className="toggle">
           <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
@@ -154,53 +141,20 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
       )}
       {destinations?.length === 0 && <p className="muted">No destinations yet.</p>}
       <ul className="row-list">
-        {destinations?.map((destination) => {
-          const result = tests[destination.id];
-          return (
-            <li key={destination.id} className="row" data-testid="destination-row">
-              <div className="row-head">
-                <strong>{destination.name}</strong>
-                <span className="chip">{formatLabel(destination.format)}</span>
-                <span className={destination.enabled ? 'status status-ok' : 'status status-off'}>{destination.enabled ? 'Enabled' : 'Disabled'}</span>
-              </div>
-              <p className="mono small break">{destination.url}</p>
-              {destination.secret && (
-                <div className="secret-line">
-                  <label className="visually-hidden" htmlFor={`secret-${destination.id}`}>
-                    Signing secret for {destination.name}
-                  </label>
-                  <input id={`secret-${destination.id}`} className="mono" readOnly value={destination.secret} onFocus={(e) => e.target.select()} />
-                  <CopyButton text={destination.secret} what={`signing secret of ${destination.name}`} />
-                  <button type="button" className="button button-small" onClick={() => setPending({ kind: 'rotate', destination })}>
-                    Rotate secret
-                  </button>
-                </div>
-              )}
-              <LastStatus destination={destination} />
-              {result && (
-                <p className={result.ok ? 'banner banner-success' : 'banner banner-error'} role="status" data-testid="destination-test-result">
-                  Test {result.ok ? 'delivered' : 'failed'}
-                  {result.status !== null && ` · HTTP ${result.status}`}
-                  {result.error && ` · ${result.error}`}
-                </p>
-              )}
-              <div className="row-actions">
-                <button type="button" className="button button-small" disabled={testing === destination.id} onClick={() => void test(destination)}>
-                  {testing === destination.id ? 'Testing…' : 'Test'}
-                </button>
-                <button type="button" className="button button-small" onClick={() => void action(destination, destination.enabled ? 'disable' : 'enable')}>
-                  {destination.enabled ? 'Disable' : 'Enable'}
-                </button>
-                <button type="button" className="button button-small" onClick={() => setLogOf(destination)}>
-                  Attempt log
-                </button>
-                <button type="button" className="button button-small button-danger-outline" onClick={() => setPending({ kind: 'delete', destination })}>
-                  Delete
-                </button>
-              </div>
-            </li>
-          );
-        })}
+        {destinations?.map((destination) => (
+          <DestinationRow
+            key={destination.id}
+            destination={destination}
+            test={tests[destination.id]}
+            testing={testing === destination.id}
+            onChanged={replace}
+            onTest={() => void test(destination)}
+            onToggle={() => void action(destination, destination.enabled ? 'disable' : 'enable')}
+            onRotate={() => setPending({ kind: 'rotate', destination })}
+            onLog={() => setLogOf(destination)}
+            onDelete={() => setPending({ kind: 'delete', destination })}
+          />
+        ))}
       </ul>
       <ConfirmDialog
         open={pending !== null}
@@ -219,17 +173,5 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
       />
       <DeliveryLog destination={logOf} onClose={() => setLogOf(null)} />
     </section>
-  );
-}
-
-function LastStatus({ destination }: { destination: Destination }) {
-  const last = destination.lastStatus;
-  if (!last) return <p className="muted small">No deliveries yet.</p>;
-  return (
-    <p className={last.ok ? 'last-status ok small' : 'last-status failed small'} data-testid="destination-last-status">
-      {last.ok ? 'Last delivery succeeded' : 'Last delivery failed'}
-      {last.status !== null && ` · HTTP ${last.status}`}
-      {last.error && ` · ${last.error}`} · <RelativeTime iso={last.at} />
-    </p>
   );
 }

@@ -1,11 +1,12 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { describeError, get, post } from '../../api.ts';
+import { type FormEvent, useState } from 'react';
+import { post } from '../../api.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { ConfirmDialog } from '../../components/Dialog.tsx';
 import { RelativeTime } from '../../components/Time.tsx';
 import { useToast } from '../../components/Toasts.tsx';
 import { RESYNC, useLive } from '../../live.tsx';
 import type { Hook } from '../../types.ts';
+import { useLoaded } from '../../useLoaded.ts';
 
 export function hookCurl(hook: Hook): string {
   return `curl -X POST '${hook.url}' \\\n  -H "Content-Type: text/plain" \\\n  --data-binary $'Payment received\\nOrder #1042 paid in full'`;
@@ -13,25 +14,12 @@ export function hookCurl(hook: Hook): string {
 
 export function HooksSection({ projectId }: { projectId: string }) {
   const toast = useToast();
-  const [hooks, setHooks] = useState<Hook[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { data: hooks, error, reload: load, setData: setHooks } = useLoaded<Hook[]>(`/api/projects/${encodeURIComponent(projectId)}/hooks`);
   const [name, setName] = useState('');
   const [category, setCategory] = useState('');
+  const [template, setTemplate] = useState('');
   const [busy, setBusy] = useState(false);
   const [deleting, setDeleting] = useState<Hook | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      setHooks(await get<Hook[]>(`/api/projects/${encodeURIComponent(projectId)}/hooks`));
-      setError(null);
-    } catch (failure) {
-      setError(describeError(failure));
-    }
-  }, [projectId]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   // Changes made elsewhere (another tab, the API) show up here without a reload.
   useLive((message) => {
@@ -42,10 +30,11 @@ export function HooksSection({ projectId }: { projectId: string }) {
     event.preventDefault();
     setBusy(true);
     try {
-      const hook = await post<Hook>(`/api/projects/${encodeURIComponent(projectId)}/hooks`, { name, category });
+      const hook = await post<Hook>(`/api/projects/${encodeURIComponent(projectId)}/hooks`, { name, category, template: template || null });
       setHooks((list) => [...(list ?? []), hook]);
       setName('');
       setCategory('');
+      setTemplate('');
       toast.success(`Incoming webhook “${hook.name}” created`);
     } catch (failure) {
       toast.error(failure, 'Could not create the webhook');
@@ -93,6 +82,15 @@ export function HooksSection({ projectId }: { projectId: string }) {
           <span>Default category</span>
           <input name="hookCategory" required maxLength={100} value={category} onChange={(e) => setCategory(e.target.value)} placeholder="payments" />
         </label>
+        <div className="field">
+          <label htmlFor="hook-template">Payload</label>
+          <select id="hook-template" name="hookTemplate" value={template} onChange={(e) => setTemplate(e.target.value)}>
+            <option value="">Event fields or text</option>
+            <option value="github">GitHub webhook</option>
+            <option value="grafana">Grafana alert</option>
+            <option value="alertmanager">Alertmanager alert</option>
+          </select>
+        </div>
         <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? 'Creating…' : 'Create webhook'}
         </button>
@@ -112,6 +110,7 @@ export function HooksSection({ projectId }: { projectId: string }) {
             <div className="row-head">
               <strong>{hook.name}</strong>
               <span className="chip">#{hook.category}</span>
+              {hook.template && <span className="chip">{hook.template} payloads</span>}
               <span className={hook.enabled ? 'status status-ok' : 'status status-off'}>{hook.enabled ? 'Enabled' : 'Paused'}</span>
               <span className="muted small">
                 created <RelativeTime iso={hook.createdAt} />

@@ -1,0 +1,176 @@
+import type {
+  CreateEventBody,
+  CreateEventResponse,
+  IdentifyUserResponse,
+  IncrementInsightBody,
+  IncrementInsightResponse,
+  ListEventsQuery,
+  ListEventsResponse,
+  UpsertInsightBody,
+  UpsertInsightResponse,
+} from './generated.js';
+import { type Transport, send } from './request.js';
+
+export { EventlogError } from './request.js';
+
+/** An event as the server returns it. */
+export type EventlogEvent = CreateEventResponse;
+
+export interface EventlogOptions {
+  /** An API key (`ev_...`). Required unless `disabled`. */
+  token?: string;
+  /** The project id every call writes to and reads from. */
+  project: string;
+  /** Where the server answers; default `http://localhost:3000`. */
+  baseUrl?: string;
+  /** Every call becomes a no-op that sends nothing (tests, local development). */
+  disabled?: boolean;
+  /** Per attempt; default 10 000 ms. A timed-out attempt is retried like a network error. */
+  timeoutMs?: number;
+  /** First backoff delay, doubled each retry; default 500 ms. */
+  retryDelayMs?: number;
+  /** Longest wait between attempts, `Retry-After` included; default 30 000 ms. */
+  maxRetryDelayMs?: number;
+  /** Another fetch implementation; default the global `fetch`. */
+  fetch?: typeof fetch;
+}
+
+export interface TrackOptions {
+  category: string;
+  title: string;
+  description?: string | null;
+  icon?: string | null;
+  tags?: Record<string, string | number | boolean> | null;
+  notify?: boolean;
+  /** The user of your application this event belongs to. */
+  userId?: string | null;
+  url?: string | null;
+  metadata?: CreateEventBody['metadata'];
+  /** When it happened: a Date, or Unix seconds; default now. */
+  timestamp?: Date | number;
+}
+
+export interface InsightOptions {
+  title: string;
+  value: UpsertInsightBody['value'];
+  icon?: string | null;
+}
+
+export interface IncrementOptions {
+  title: string;
+  /** Added to the current value (negative subtracts). */
+  value: number;
+  icon?: string | null;
+}
+
+/** Filters of `events.list`; pages are fetched as the loop asks for them. */
+export type ListOptions = Omit<ListEventsQuery, 'project' | 'cursor' | 'limit' | 'favorited' | 'since' | 'until'> & {
+  /** Only favorites (true) or only the others (false). */
+  favorited?: boolean;
+  /** Unix seconds: events created at or after. */
+  since?: number;
+  /** Unix seconds: events created before. */
+  until?: number;
+  /** Events per page (1-100); default 50. */
+  pageSize?: number;
+};
+
+/** A user's properties: flat values; null removes a property. */
+export type UserProperties = Record<string, string | number | boolean | null>;
+
+export class Eventlog {
+  readonly #project: string;
+  readonly #transport: Transport | null;
+
+  readonly insight = {
+    /** Sets an insight's value (creates it when missing). Retried like `track`. */
+    track: async (options: InsightOptions): Promise<UpsertInsightResponse | undefined> => {
+      if (!this.#transport) return undefined;
+      const body: UpsertInsightBody = { project: this.#project, title: options.title, value: options.value, ...optional('icon', options.icon) };
+      return send(this.#transport, { method: 'POST', path: 'api/insight', body, retry: true });
+    },
+    /** Adds to a counter insight in one atomic step. Never retried: a retry could add twice. */
+    increment: async (options: IncrementOptions): Promise<IncrementInsightResponse | undefined> => {
+      if (!this.#transport) return undefined;
+      const body: IncrementInsightBody = { project: this.#project, title: options.title, value: { $inc: options.value }, ...optional('icon', options.icon) };
+      return send(this.#transport, { method: 'PATCH', path: 'api/insight', body, retry: false });
+    },
+  };
+
+  readonly events = {
+    /** Every event matching the filters, newest first, one keyset page at a time. */
+    list: (options: ListOptions = {}): AsyncIterableIterator<EventlogEvent> => this.#list(options),
+  };
+
+  constructor(options: EventlogOptions) {
+    this.#project = options.project;
+    if (options.disabled) {
+      this.#transport = null;
+      return;
+    }
+    if (!options.token) throw new TypeError('Eventlog: `token` (an API key) is required unless `disabled` is set');
+    if (!options.project) throw new TypeError('Eventlog: `project` (a project id) is required');
+    const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.#transport = {
+      baseUrl: options.baseUrl ?? 'http://localhost:3000',
+      token: options.token,
+      fetch: fetchImpl,
+      timeoutMs: options.timeoutMs ?? 10_000,
+      retryDelayMs: options.retryDelayMs ?? 500,
+      maxRetryDelayMs: options.maxRetryDelayMs ?? 30_000,
+    };
+  }
+
+  /**
+   * Creates an event. One random Idempotency-Key per call, reused by its retries, so a retry
+   * after a lost reply never creates a second event.
+   */
+  async track(options: TrackOptions): Promise<EventlogEvent | undefined> {
+    if (!this.#transport) return undefined;
+    const { timestamp, userId, ...fields } = options;
+    const body: CreateEventBody = {
+      project: this.#project,
+      ...fields,
+      ...optional('user_id', userId),
+      ...optional('created_at', timestamp instanceof Date ? timestamp.getTime() / 1000 : timestamp),
+    };
+    const headers = { 'idempotency-key': randomKey() };
+    return send(this.#transport, { method: 'POST', path: 'api/events', body, headers, retry: true });
+  }
+
+  /** Merges properties into the user's profile (a key set to null is removed). Retried like `track`. */
+  async identify(userId: string, properties: UserProperties): Promise<IdentifyUserResponse | undefined> {
+    if (!this.#transport) return undefined;
+    const body = { project: this.#project, user_id: userId, properties };
+    return send(this.#transport, { method: 'POST', path: 'api/identify', body, retry: true });
+  }
+
+  async *#list(options: ListOptions): AsyncIterableIterator<EventlogEvent> {
+    const transport = this.#transport;
+    if (!transport) return;
+    const { pageSize, ...filters } = options;
+    let cursor: string | undefined;
+    do {
+      const page: ListEventsResponse = await send(transport, {
+        method: 'GET',
+        path: 'api/events',
+        query: { ...filters, project: this.#project, cursor, limit: pageSize },
+        retry: true,
+      });
+      yield* page.events;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+  }
+}
+
+/** `{name: value}` when the caller gave the field, `{}` when not (undefined means "not given"). */
+function optional<K extends string, V>(name: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [name]: value } as Record<K, V>);
+}
+
+function randomKey(): string {
+  const crypto = globalThis.crypto;
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  // randomUUID needs a secure context in browsers; getRandomValues does not.
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}

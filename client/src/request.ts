@@ -1,0 +1,115 @@
+/** A failed call: `status` is the HTTP status (0 when no answer came), `message` the server's `error`. */
+export class EventlogError extends Error {
+  readonly status: number;
+
+  constructor(status: number, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'EventlogError';
+    this.status = status;
+  }
+}
+
+export interface Transport {
+  baseUrl: string;
+  token: string;
+  fetch: typeof fetch;
+  timeoutMs: number;
+  /** First backoff delay; doubled on each retry, with jitter. */
+  retryDelayMs: number;
+  /** Longest wait between attempts, Retry-After included. */
+  maxRetryDelayMs: number;
+}
+
+export interface Call {
+  method: 'GET' | 'POST' | 'PATCH';
+  path: string;
+  query?: Record<string, string | number | boolean | Array<string | number | boolean> | undefined>;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Safe to send again: an idempotent call, or one carrying an Idempotency-Key. */
+  retry: boolean;
+}
+
+/** Every attempt in all: the first and at most three retries (extensions.md, "Client library"). */
+export const MAX_ATTEMPTS = 4;
+
+/** Sends the call, retrying network errors, 429 and 5xx when `retry` allows; answers the parsed JSON. */
+export async function send<T>(transport: Transport, call: Call): Promise<T> {
+  const url = buildUrl(transport.baseUrl, call.path, call.query);
+  const init: RequestInit = {
+    method: call.method,
+    headers: {
+      accept: 'application/json',
+      authorization: `Bearer ${transport.token}`,
+      ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...call.headers,
+    },
+    body: call.body === undefined ? undefined : JSON.stringify(call.body),
+  };
+  const attempts = call.retry ? MAX_ATTEMPTS : 1;
+  for (let attempt = 1; ; attempt++) {
+    let response: Response;
+    try {
+      response = await transport.fetch(url, { ...init, signal: AbortSignal.timeout(transport.timeoutMs) });
+    } catch (error) {
+      if (attempt >= attempts) throw new EventlogError(0, `Request failed: ${describe(error)}`, { cause: error });
+      await wait(backoff(transport, attempt));
+      continue;
+    }
+    if (response.ok) return (await readJson(response)) as T;
+    const retryable = response.status === 429 || response.status >= 500;
+    if (!retryable || attempt >= attempts) throw await errorOf(response);
+    await response.body?.cancel();
+    await wait(retryAfter(response, transport) ?? backoff(transport, attempt));
+  }
+}
+
+/** Repeated parameters (`tag`) become repeated keys: `tag=a:1&tag=b:2`. */
+export function buildUrl(baseUrl: string, path: string, query: Call['query'] = {}): string {
+  const url = new URL(path, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(name, String(item));
+  }
+  return url.href;
+}
+
+function backoff(transport: Transport, attempt: number): number {
+  const exponential = transport.retryDelayMs * 2 ** (attempt - 1);
+  return Math.min(transport.maxRetryDelayMs, exponential / 2 + Math.random() * (exponential / 2));
+}
+
+/** Retry-After in seconds or as an HTTP date, capped; undefined when absent or unreadable. */
+function retryAfter(response: Response, transport: Transport): number | undefined {
+  const header = response.headers.get('retry-after');
+  if (!header) return undefined;
+  const seconds = Number(header);
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - Date.now();
+  return Number.isNaN(ms) ? undefined : Math.min(transport.maxRetryDelayMs, Math.max(0, ms));
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  return text ? JSON.parse(text) : undefined;
+}
+
+async function errorOf(response: Response): Promise<EventlogError> {
+  let message = `HTTP ${response.status}`;
+  try {
+    const body = (await readJson(response)) as { error?: unknown } | undefined;
+    if (body && typeof body.error === 'string') message = body.error;
+  } catch {
+    // Not JSON (a proxy's error page): the status says enough.
+  }
+  return new EventlogError(response.status, message);
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as { cause?: unknown }).cause;
+    return cause instanceof Error ? `${error.message} (${cause.message})` : error.message;
+  }
+  return String(error);
+}
+
+const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

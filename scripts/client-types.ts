@@ -1,0 +1,164 @@
+// `npm run client:types`: writes client/src/generated.ts, the client's request and response
+// types, from the server's OpenAPI document (every operation that has an operationId).
+// `--check` writes nothing and exits 1 when the file is stale; `npm run lint` runs it, so CI
+// fails on types that no longer match the server.
+import fs from 'node:fs';
+import path from 'node:path';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import type { Services } from '../src/context.ts';
+import { createLogger } from '../src/logger.ts';
+
+const TARGET = path.resolve(import.meta.dirname, '../client/src/generated.ts');
+
+interface Schema {
+  type?: string | string[];
+  nullable?: boolean;
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  allOf?: Schema[];
+  items?: Schema;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  additionalProperties?: boolean | Schema;
+  description?: string;
+}
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  description?: string;
+  schema?: Schema;
+}
+interface Operation {
+  operationId?: string;
+  summary?: string;
+  parameters?: Parameter[];
+  requestBody?: { content?: Record<string, { schema?: Schema }> };
+  responses?: Record<string, { content?: Record<string, { schema?: Schema }> }>;
+}
+interface Document {
+  paths: Record<string, Record<string, Operation>>;
+}
+
+/** The document the server serves; the routes are registered, nothing touches a database. */
+async function openApiDocument(): Promise<Document> {
+  // Enough of the services to build the routes: nothing is listened on or queried.
+  const services = { log: createLogger('silent'), config: loadConfig({}) } as unknown as Services;
+  const app = await buildApp({ services, sessions: { authenticate: async () => null } });
+  await app.ready();
+  const document = app.swagger() as unknown as Document;
+  await app.close();
+  return document;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+const comment = (text: string | undefined, indent: string) => (text ? `${indent}/** ${text.replace(/\*\//g, '* /')} */\n` : '');
+
+function typeOf(schema: Schema | undefined, indent: string): string {
+  if (!schema || Object.keys(schema).filter((key) => key !== 'description').length === 0) return 'unknown';
+  let base: string;
+  if (schema.enum) base = schema.enum.map((value) => JSON.stringify(value)).join(' | ');
+  else if (schema.const !== undefined) base = JSON.stringify(schema.const);
+  else if (schema.anyOf ?? schema.oneOf) base = union((schema.anyOf ?? schema.oneOf)!.map((member) => typeOf(member, indent)));
+  else if (schema.allOf) base = schema.allOf.map((member) => `(${typeOf(member, indent)})`).join(' & ');
+  else {
+    const types = [schema.type ?? (schema.properties ? 'object' : undefined)].flat();
+    base = union(types.map((type) => primitive(type, schema, indent)));
+  }
+  return schema.nullable && !base.split(' | ').includes('null') ? `${base} | null` : base;
+}
+
+function union(members: string[]): string {
+  const unique = [...new Set(members)];
+  return unique.includes('unknown') ? 'unknown' : unique.join(' | ');
+}
+
+function primitive(type: string | undefined, schema: Schema, indent: string): string {
+  switch (type) {
+    case 'string':
+      return 'string';
+    case 'integer':
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'null':
+      return 'null';
+    case 'array':
+      return `Array<${typeOf(schema.items, indent)}>`;
+    case 'object':
+      return objectType(schema, indent);
+    default:
+      return 'unknown';
+  }
+}
+
+function objectType(schema: Schema, indent: string): string {
+  const inner = `${indent}  `;
+  const required = new Set(schema.required ?? []);
+  const lines = Object.entries(schema.properties ?? {}).map(([name, property]) => {
+    const key = IDENTIFIER.test(name) ? name : JSON.stringify(name);
+    return `${comment(property.description, inner)}${inner}${key}${required.has(name) ? '' : '?'}: ${typeOf(property, inner)};\n`;
+  });
+  const extra = schema.additionalProperties;
+  if (extra !== undefined && extra !== false) {
+    const named = lines.length > 0;
+    lines.push(`${inner}[key: string]: ${extra === true || named ? 'unknown' : typeOf(extra, inner)};\n`);
+  }
+  return lines.length ? `{\n${lines.join('')}${indent}}` : 'Record<string, never>';
+}
+
+function parametersType(parameters: Parameter[]): string {
+  return objectType(
+    {
+      properties: Object.fromEntries(parameters.map((parameter) => [parameter.name, { ...parameter.schema, description: parameter.description ?? parameter.schema?.description }])),
+      required: parameters.filter((parameter) => parameter.required).map((parameter) => parameter.name),
+    },
+    '',
+  );
+}
+
+function render(document: Document): string {
+  const out = [
+    '// Generated by `npm run client:types` from the server\'s /api/openapi.json. Do not edit:',
+    '// change the route schemas and run it again (`npm run lint` fails while this file is stale).',
+    '',
+  ];
+  const operations = Object.entries(document.paths)
+    .flatMap(([url, methods]) => Object.entries(methods).map(([method, operation]) => ({ url, method: method.toUpperCase(), operation })))
+    .filter((entry) => entry.operation.operationId)
+    .sort((a, b) => a.operation.operationId!.localeCompare(b.operation.operationId!));
+  for (const { url, method, operation } of operations) {
+    const name = pascal(operation.operationId!);
+    out.push(`// ${method} ${url}${operation.summary ? ` — ${operation.summary}` : ''}`);
+    for (const place of ['query', 'header', 'path'] as const) {
+      const parameters = (operation.parameters ?? []).filter((parameter) => parameter.in === place);
+      if (parameters.length) out.push(`export type ${name}${pascal(place === 'header' ? 'headers' : place)} = ${parametersType(parameters)};`);
+    }
+    const body = operation.requestBody?.content?.['application/json']?.schema;
+    if (body) out.push(`export type ${name}Body = ${typeOf(body, '')};`);
+    const success = Object.keys(operation.responses ?? {}).sort().find((status) => /^2\d\d$/.test(status));
+    const response = success ? operation.responses![success]!.content?.['application/json']?.schema : undefined;
+    out.push(`export type ${name}Response = ${response ? typeOf(response, '') : 'void'};`);
+    out.push('');
+  }
+  return `${out.join('\n').trimEnd()}\n`;
+}
+
+const text = render(await openApiDocument());
+if (process.argv.includes('--check')) {
+  const current = fs.existsSync(TARGET) ? fs.readFileSync(TARGET, 'utf8') : '';
+  if (current !== text) {
+    process.stderr.write(`${path.relative(process.cwd(), TARGET)} is out of date with the route schemas: run \`npm run client:types\`\n`);
+    process.exit(1);
+  }
+  process.stdout.write('client types are up to date\n');
+} else {
+  fs.mkdirSync(path.dirname(TARGET), { recursive: true });
+  fs.writeFileSync(TARGET, text);
+  process.stdout.write(`wrote ${path.relative(process.cwd(), TARGET)}\n`);
+}

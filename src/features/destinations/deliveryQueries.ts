@@ -1,0 +1,279 @@
+import type { Db, Sql, TransactionSql } from '../../db/client.ts';
+import type { EventRow } from '../events/queries.ts';
+import type { DeliveryFormat } from './formats.ts';
+
+// ---- The delivery worker ---------------------------------------------------------------------
+
+/** Restricts a query to some organizations' rows (see DeliveryWorkerOptions.onlyOrganizations). */
+export type OrganizationScope = readonly string[] | undefined;
+
+/** `AND <alias>.organization_id = ANY(scope)`, or nothing without a scope. */
+function inScope(sql: Db, alias: string, scope: OrganizationScope) {
+  return scope ? sql`AND ${sql(alias)}.organization_id = ANY(${scope as string[]}::text[])` : sql``;
+}
+
+/** An outbox row taken for fan-out: a notify event of one organization. */
+export interface OutboxRow {
+  organizationId: string;
+  eventId: number;
+  projectId: string;
+}
+
+/**
+ * Takes the oldest outbox rows by deleting them in the fan-out transaction: a concurrent claimer
+ * waits on their row locks and then skips the rows this one deleted, so no row is fanned out
+ * twice, and a fan-out that fails rolls the delete back with everything else.
+ */
+export function claimOutbox(tx: TransactionSql, limit: number, scope: OrganizationScope): Promise<OutboxRow[]> {
+  return tx<OutboxRow[]>`
+    DELETE FROM notify_outbox
+    WHERE (organization_id, event_id) IN (
+      SELECT o.organization_id, o.event_id FROM notify_outbox o
+      ${scope ? tx`WHERE o.organization_id = ANY(${scope as string[]}::text[])` : tx``}
+      ORDER BY o.created_at LIMIT ${limit}
+    )
+    RETURNING organization_id AS "organizationId", event_id AS "eventId", project_id AS "projectId"`;
+}
+
+/**
+ * The outbox rows' events, by (organization_id, id): event ids are per organization. The keys
+ * drive one index lookup each, here and in the fan-out's other reads (destinations, push
+ * subscriptions). (A filter `organization_id = ANY(...)` beside the keys let the prepared
+ * statement's generic plan walk every event of the organization instead: the fan-out then cost
+ * more database time than the ingest it followed.)
+ */
+export function selectEvents(tx: TransactionSql, keys: readonly OutboxRow[]): Promise<(EventRow & { organizationId: string })[]> {
+  return tx<(EventRow & { organizationId: string })[]>`
+    SELECT e.organization_id AS "organizationId", e.id, e.project_id AS "projectId", e.category, e.title, e.description,
+           e.icon, e.tags, e.metadata, e.url, e.user_id, e.notify, e.favorited,
+           (extract(epoch FROM e.created_at) * 1000000)::bigint::text AS "createdMicros"
+    FROM unnest(${keys.map((k) => k.organizationId)}::text[], ${keys.map((k) => k.eventId)}::int[]) AS k(organization_id, id)
+    JOIN events e ON e.organization_id = k.organization_id AND e.id = k.id
+    -- A deleted project's events are not sent anywhere, even before its purge removes them.
+    JOIN projects p ON p.organization_id = e.organization_id AND p.id = e.project_id AND p.deleted_at IS NULL
+    ORDER BY e.organization_id, e.id`;
+}
+
+/** The (organization, project, category) of a fanned-out event: what chooses its destinations. */
+export interface RoutingKey {
+  organizationId: string;
+  projectId: string;
+  category: string;
+}
+
+/**
+ * The enabled destinations each key's events go to, matched by project and by the destination's
+ * category filter (NULL takes every category): one statement for a whole batch of outbox rows,
+ * whatever the number of destinations. A destination comes back once per key it matches.
+ */
+export function selectRoutedDestinations(
+  tx: TransactionSql,
+  keys: readonly RoutingKey[],
+): Promise<(RoutingKey & { id: string; format: DeliveryFormat })[]> {
+  return tx<(RoutingKey & { id: string; format: DeliveryFormat })[]>`
+    SELECT d.organization_id AS "organizationId", d.id, d.project_id AS "projectId", k.category, d.format
+    FROM unnest(${keys.map((k) => k.organizationId)}::text[], ${keys.map((k) => k.projectId)}::text[],
+                ${keys.map((k) => k.category)}::text[]) AS k(organization_id, project_id, category)
+    JOIN destinations d ON d.organization_id = k.organization_id AND d.project_id = k.project_id
+    WHERE d.enabled AND (d.categories IS NULL OR k.category = ANY(d.categories))`;
+}
+
+export interface NewDelivery {
+  organizationId: string;
+  id: string;
+  destinationId: string;
+  eventId: number;
+  webhookId: string;
+  body: string;
+  maxAttempts: number;
+}
+
+export async function insertDeliveries(tx: TransactionSql, rows: NewDelivery[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx`
+    INSERT INTO deliveries (organization_id, id, destination_id, event_id, webhook_id, body, max_attempts, next_attempt_at, created_at)
+    -- clock_timestamp(): rows of one batch keep their order in the newest-first log.
+    SELECT organization_id, id, destination_id, event_id, webhook_id, body, max_attempts, now(), clock_timestamp()
+    FROM json_to_recordset(${JSON.stringify(rows.map(toRecord))}::text::json) AS t(
+      organization_id text, id text, destination_id text, event_id int, webhook_id text, body text, max_attempts int)`;
+}
+
+const toRecord = (row: NewDelivery) => ({
+  organization_id: row.organizationId,
+  id: row.id,
+  destination_id: row.destinationId,
+  event_id: row.eventId,
+  webhook_id: row.webhookId,
+  body: row.body,
+  max_attempts: row.maxAttempts,
+});
+
+/** A delivery this process holds the lease of, with what sending it needs. */
+export interface ClaimedDelivery {
+  organizationId: string;
+  id: string;
+  leaseToken: string;
+  /** 0 for a Test delivery. */
+  eventId: number;
+  webhookId: string;
+  body: string;
+  /** Attempts already made. */
+  attempts: number;
+  maxAttempts: number;
+  destinationId: string;
+  url: string;
+  format: DeliveryFormat;
+  secret: string | null;
+  enabled: boolean;
+}
+
+/**
+ * Leases due deliveries (locked_until), which keeps other claimers off until this process records
+ * the attempt or its lease runs out. The outer WHERE repeats the subquery's conditions: a
+ * concurrent claimer that picked the same rows waits on their row locks, and then this re-check,
+ * evaluated on the rows as they are after the first claimer's commit, makes it skip them.
+ */
+export function claimDueDeliveries(
+  sql: Sql,
+  q: { limit: number; leaseMs: number; leaseToken: string; scope: OrganizationScope },
+): Promise<ClaimedDelivery[]> {
+  return sql<ClaimedDelivery[]>`
+    UPDATE deliveries l
+    SET locked_until = now() + ${q.leaseMs} * interval '1 millisecond', lease_token = ${q.leaseToken}
+    FROM destinations d
+    WHERE (l.organization_id, l.id) IN (
+      SELECT c.organization_id, c.id FROM deliveries c
+      WHERE c.status = 'pending' AND c.next_attempt_at <= now()
+        AND (c.locked_until IS NULL OR c.locked_until < now())
+        ${inScope(sql, 'c', q.scope)}
+      ORDER BY c.next_attempt_at LIMIT ${q.limit}
+    )
+      AND l.status = 'pending' AND l.next_attempt_at <= now()
+      AND (l.locked_until IS NULL OR l.locked_until < now())
+      AND d.organization_id = l.organization_id AND d.id = l.destination_id
+    RETURNING l.organization_id AS "organizationId", l.id, l.lease_token AS "leaseToken", l.event_id AS "eventId",
+              l.webhook_id AS "webhookId",
+              l.body, l.attempts, l.max_attempts AS "maxAttempts", d.id AS "destinationId", d.url, d.format, d.secret,
+              d.enabled`;
+}
+
+/** Deletes up to `limit` finished deliveries created over `olderThanMs` ago; attempts cascade. */
+export async function pruneFinishedDeliveries(
+  sql: Sql,
+  q: { olderThanMs: number; limit: number; scope: OrganizationScope },
+): Promise<number> {
+  const deleted = await sql`
+    DELETE FROM deliveries WHERE (organization_id, id) IN (
+      SELECT c.organization_id, c.id FROM deliveries c
+      WHERE c.status <> 'pending' AND c.created_at < now() - ${q.olderThanMs} * interval '1 millisecond'
+        ${inScope(sql, 'c', q.scope)}
+      LIMIT ${q.limit})`;
+  return deleted.count;
+}
+
+/** A Test delivery: created already leased to the caller, who sends it at once. */
+export async function insertLeasedDelivery(
+  sql: Sql,
+  row: NewDelivery & { leaseToken: string; leaseMs: number },
+): Promise<void> {
+  await sql`
+    INSERT INTO deliveries (organization_id, id, destination_id, event_id, webhook_id, body, max_attempts, next_attempt_at,
+                            locked_until, lease_token)
+    VALUES (${row.organizationId}, ${row.id}, ${row.destinationId}, ${row.eventId}, ${row.webhookId}, ${row.body},
+            ${row.maxAttempts}, now(), now() + ${row.leaseMs} * interval '1 millisecond', ${row.leaseToken})`;
+}
+
+export interface AttemptRecord {
+  organizationId: string;
+  deliveryId: string;
+  leaseToken: string;
+  at: Date;
+  status: number | null;
+  durationMs: number | null;
+  error: string | null;
+  response: string | null;
+  outcome: 'pending' | 'succeeded' | 'failed';
+  /** Wait before the next attempt, when outcome is pending. */
+  retryInMs: number;
+  /**
+   * Whether the delivery was really sent (the destination was enabled when it was claimed). Only
+   * such a delivery, when it ends, becomes the destination's lastStatus and counts in its run of
+   * failures; a "Not sent" one keeps both as they were.
+   */
+  sent: boolean;
+  /** Test deliveries (event id 0) neither count in the run of failures nor reset it. */
+  isTest: boolean;
+  /** The run of consecutive failed deliveries that disables the destination. */
+  disableAfter: number;
+  /** Saved as disabledReason when this attempt's delivery completes the run. */
+  disabledReason: string;
+}
+
+/** What recording an attempt came to. */
+export interface Recorded {
+  /** False when the lease was lost (another process took the delivery over): nothing was written. */
+  recorded: boolean;
+  /** The destination this attempt disabled automatically, if it did. */
+  disabled: { destinationId: string; projectId: string } | null;
+}
+
+/**
+ * Records an attempt and its consequence in one statement: the delivery's new state, the attempt
+ * log row and, when the delivery ended, the destination's last status and its run of consecutive
+ * failures, which disables it when the run reaches disableAfter. The destination's row is locked
+ * by this UPDATE, so concurrent endings of its deliveries count one after the other.
+ */
+export async function recordAttempt(sql: Sql, r: AttemptRecord): Promise<Recorded> {
+  const ended = r.outcome !== 'pending';
+  const failed = r.outcome === 'failed';
+  // Chosen here rather than by a CASE around now() in the SET list.
+  const nextAttemptAt = ended ? sql`NULL` : sql`now() + ${r.retryInMs} * interval '1 millisecond'`;
+  const updatesDestination = ended && r.sent;
+  const counts = !r.isTest;
+  const newer = sql`(d.last_at IS NULL OR d.last_at <= ${r.at})`;
+  const reachesRun = sql`(${counts && failed} AND d.enabled AND d.failure_run + 1 >= ${r.disableAfter})`;
+  const rows = await sql<{ id: string; disabledDestination: string | null; projectId: string | null }[]>`
+    WITH l AS (
+      UPDATE deliveries SET
+        attempts = attempts + 1,
+        status = ${r.outcome},
+        next_attempt_at = ${nextAttemptAt},
+        locked_until = NULL,
+        lease_token = NULL
+      WHERE organization_id = ${r.organizationId} AND id = ${r.deliveryId} AND lease_token = ${r.leaseToken}
+      RETURNING organization_id, id, destination_id, attempts
+    ), logged AS (
+      INSERT INTO delivery_attempts (organization_id, delivery_id, attempt, at, status, duration_ms, error, response)
+      SELECT organization_id, id, attempts, ${r.at}, ${r.status}, ${r.durationMs}, ${r.error}, ${r.response} FROM l
+    ), destination AS (
+      UPDATE destinations d SET
+        last_ok = CASE WHEN ${newer} THEN ${r.outcome === 'succeeded'} ELSE d.last_ok END,
+        last_at = CASE WHEN ${newer} THEN ${r.at}::timestamptz ELSE d.last_at END,
+        last_status = CASE WHEN ${newer} THEN ${r.status}::int ELSE d.last_status END,
+        last_error = CASE WHEN ${newer} THEN ${r.error}::text ELSE d.last_error END,
+        failure_run = CASE WHEN NOT ${counts} THEN d.failure_run WHEN ${failed} THEN d.failure_run + 1 ELSE 0 END,
+        enabled = CASE WHEN ${reachesRun} THEN false ELSE d.enabled END,
+        disabled_reason = CASE WHEN ${reachesRun} THEN ${r.disabledReason}::text ELSE d.disabled_reason END
+      FROM l
+      WHERE d.organization_id = ${r.organizationId} AND d.organization_id = l.organization_id AND d.id = l.destination_id
+        AND ${updatesDestination}
+      -- RETURNING sees the new row: the run has just reached the limit and switched it off.
+      RETURNING d.id, d.project_id,
+                (${counts && failed} AND d.failure_run = ${r.disableAfter} AND NOT d.enabled AND d.disabled_reason IS NOT NULL) AS disabled_now
+    )
+    SELECT l.id, (SELECT x.id FROM destination x WHERE x.disabled_now) AS "disabledDestination",
+           (SELECT x.project_id FROM destination x WHERE x.disabled_now) AS "projectId"
+    FROM l`;
+  const [row] = rows;
+  if (!row) return { recorded: false, disabled: null };
+  return { recorded: true, disabled: row.disabledDestination ? { destinationId: row.disabledDestination, projectId: row.projectId as string } : null };
+}
+
+/** The metrics' queue depth: the outbox, pending deliveries (a partial index) and push jobs. */
+export async function countQueued(sql: Sql): Promise<number> {
+  const [row] = await sql<{ depth: string }[]>`
+    SELECT (SELECT count(*) FROM notify_outbox)
+         + (SELECT count(*) FROM deliveries WHERE status = 'pending')
+         + (SELECT count(*) FROM push_jobs) AS depth`;
+  return Number(row!.depth);
+}

@@ -1,0 +1,82 @@
+import { type Sql, withTransaction } from '../../db/client.ts';
+import { newId } from '../../lib/ids.ts';
+import { eventFromRow } from '../events/eventObject.ts';
+import { pushPayload } from '../push/pushPayload.ts';
+import { type NewPushJob, insertPushJobs, selectSubscriptions } from '../push/queries.ts';
+import {
+  type NewDelivery,
+  type OrganizationScope,
+  type RoutingKey,
+  claimOutbox,
+  insertDeliveries,
+  selectEvents,
+  selectRoutedDestinations,
+} from './deliveryQueries.ts';
+import { type DeliveryFormat, renderDeliveryBody } from './formats.ts';
+import { newWebhookId } from './signing.ts';
+
+/**
+ * One fan-out pass over a batch of outbox rows, in one transaction: the rows are claimed by
+ * deleting them, and each notify event becomes one delivery per enabled destination of its
+ * project whose category filter takes it (one statement for the whole batch, decision 060) and
+ * one push job per browser subscription. Returns how many outbox rows it took.
+ */
+export function fanOutBatch(
+  sql: Sql,
+  q: { limit: number; scope: OrganizationScope; maxAttempts: number; baseUrl: string },
+): Promise<number> {
+  return withTransaction(sql, async (tx) => {
+    const claimed = await claimOutbox(tx, q.limit, q.scope);
+    if (claimed.length === 0) return 0;
+    // Event and project ids are unique only within their organization.
+    const events = (await selectEvents(tx, claimed)).map((row) => ({ organizationId: row.organizationId, event: eventFromRow(row) }));
+    const projects = new Map<string, { organizationId: string; projectId: string }>();
+    const routes = new Map<string, RoutingKey>();
+    for (const { organizationId, event } of events) {
+      const { projectId, category } = event;
+      projects.set(JSON.stringify([organizationId, projectId]), { organizationId, projectId });
+      routes.set(JSON.stringify([organizationId, projectId, category]), { organizationId, projectId, category });
+    }
+    const projectKeys = [...projects.values()];
+    const destinations = routes.size ? await selectRoutedDestinations(tx, [...routes.values()]) : [];
+    const subscriptions = projectKeys.length ? await selectSubscriptions(tx, projectKeys) : [];
+    const now = new Date();
+
+    const deliveries: NewDelivery[] = [];
+    const pushes: NewPushJob[] = [];
+    for (const { organizationId, event } of events) {
+      const ofProject = (row: { organizationId: string; projectId: string }) =>
+        row.organizationId === organizationId && row.projectId === event.projectId;
+      const bodies = new Map<DeliveryFormat, string>();
+      for (const destination of destinations) {
+        if (!ofProject(destination) || destination.category !== event.category) continue;
+        let body = bodies.get(destination.format);
+        if (body === undefined) bodies.set(destination.format, (body = renderDeliveryBody(destination.format, event, now)));
+        deliveries.push({
+          organizationId,
+          id: newId(16),
+          destinationId: destination.id,
+          eventId: event.id,
+          webhookId: newWebhookId(),
+          body,
+          maxAttempts: q.maxAttempts,
+        });
+      }
+      const payload = pushPayload(event, q.baseUrl);
+      for (const subscription of subscriptions) {
+        if (!ofProject(subscription)) continue;
+        pushes.push({
+          organizationId,
+          id: newId(16),
+          subscriptionId: subscription.id,
+          eventId: event.id,
+          payload,
+          maxAttempts: q.maxAttempts,
+        });
+      }
+    }
+    await insertDeliveries(tx, deliveries);
+    await insertPushJobs(tx, pushes);
+    return claimed.length;
+  });
+}

@@ -1,0 +1,31 @@
+import type { VerbArgs } from '../../context.ts';
+import { NotFound } from '../../lib/errors.ts';
+import { checkCategoryFilter } from './categoryFilter.ts';
+import { checkDestinationName } from './createDestination.ts';
+import { type DestinationObject, destinationFromRow } from './destinationObject.ts';
+import { checkDestinationUrl } from './destinationUrl.ts';
+import { updateDestination as update } from './queries.ts';
+
+export interface UpdateDestinationInput {
+  destinationId: string;
+  name?: string;
+  url?: string;
+  categories?: string[] | null;
+}
+
+/**
+ * PATCH: the fields given replace the saved ones, each checked as at creation (the URL by the
+ * address guard). Deliveries already queued keep their URL-independent body and go to the new
+ * URL; the filter applies to the events fanned out from now on.
+ */
+export async function updateDestination({ ctx, input }: VerbArgs<UpdateDestinationInput>): Promise<DestinationObject> {
+  const change = {
+    ...(input.name !== undefined ? { name: checkDestinationName(input.name) } : {}),
+    ...(input.url !== undefined ? { url: checkDestinationUrl(input.url, ctx.services.config.allowPrivateWebhookUrls) } : {}),
+    ...(input.categories !== undefined ? { categories: checkCategoryFilter(input.categories) } : {}),
+  };
+  const row = await update(ctx.services.sql, ctx.organizationId, input.destinationId, change);
+  if (!row) throw new NotFound('Destination');
+  ctx.services.bus.announce({ type: 'destination.updated', organizationId: ctx.organizationId, projectId: row.projectId, id: row.id });
+  return destinationFromRow(row);
+}

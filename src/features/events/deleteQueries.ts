@@ -1,0 +1,117 @@
+import type { Db } from '../../db/client.ts';
+
+// Deleting events (one by the API, many by retention) and the counts that must follow them.
+
+/**
+ * What a statement that deletes events must also do, as CTEs over its `gone` CTE (organization_id,
+ * id, project_id, category, day, user_id, created_at): take them out of the per-day counts and out
+ * of their users' counts, and move a user's first/last event time when it was a deleted one. The
+ * subqueries see the statement's snapshot, where the deleted rows still exist, so they skip them
+ * by id. Rows are locked in key order first, as the insert does, so that a delete or a prune and a
+ * concurrent batch cannot deadlock.
+ */
+const forgetDeletedEvents = (sql: Db) => sql`
+    gone_days AS (
+      SELECT organization_id, project_id, day, category, count(*)::int AS n FROM gone GROUP BY 1, 2, 3, 4
+    ),
+    locked_days AS (
+      SELECT c.organization_id, c.project_id, c.day, c.category, g.n FROM event_daily_counts c
+      JOIN gone_days g ON c.organization_id = g.organization_id AND c.project_id = g.project_id AND c.day = g.day
+                      AND c.category = g.category
+      ORDER BY 1, 2, 3, 4 FOR UPDATE OF c
+    ),
+    counted AS (
+      UPDATE event_daily_counts c SET count = c.count - g.n
+      FROM locked_days g
+      WHERE c.organization_id = g.organization_id AND c.project_id = g.project_id AND c.day = g.day
+        AND c.category = g.category
+    ),
+    gone_users AS (
+      SELECT organization_id, project_id, user_id, count(*)::int AS n, min(created_at) AS first_gone, max(created_at) AS last_gone
+      FROM gone WHERE user_id IS NOT NULL GROUP BY 1, 2, 3
+    ),
+    locked_users AS (
+      SELECT g.* FROM app_users u
+      JOIN gone_users g ON u.organization_id = g.organization_id AND u.project_id = g.project_id AND u.user_id = g.user_id
+      ORDER BY 1, 2, 3 FOR UPDATE OF u
+    ),
+    users_counted AS (
+      UPDATE app_users u SET
+        event_count = greatest(u.event_count - g.n, 0),
+        first_event_at = CASE WHEN u.first_event_at < g.first_gone THEN u.first_event_at ELSE (
+          SELECT min(e.created_at) FROM events e
+          WHERE e.organization_id = g.organization_id AND e.project_id = g.project_id AND e.user_id = g.user_id
+            AND e.id NOT IN (SELECT id FROM gone)) END,
+        last_event_at = CASE WHEN u.last_event_at > g.last_gone THEN u.last_event_at ELSE (
+          SELECT max(e.created_at) FROM events e
+          WHERE e.organization_id = g.organization_id AND e.project_id = g.project_id AND e.user_id = g.user_id
+            AND e.id NOT IN (SELECT id FROM gone)) END
+      FROM locked_users g
+      WHERE u.organization_id = g.organization_id AND u.project_id = g.project_id AND u.user_id = g.user_id
+    )`;
+
+/**
+ * Deletes the caller's event and takes it out of the per-day counts and its user's counts in the
+ * same statement. The day is computed with the chart time zone spelled out: a distributed engine
+ * refuses the session-dependent `created_at::date` in RETURNING.
+ */
+export async function deleteEvent(
+  sql: Db,
+  q: { organizationId: string; eventId: number; timeZone: string },
+): Promise<{ id: number; projectId: string } | undefined> {
+  const { organizationId, eventId } = q;
+  const [row] = await sql<{ id: number; projectId: string }[]>`
+    WITH gone AS (
+      DELETE FROM events e
+      WHERE e.organization_id = ${organizationId} AND e.id = ${eventId}
+        AND NOT EXISTS (SELECT 1 FROM projects p WHERE p.organization_id = e.organization_id AND p.id = e.project_id AND p.deleted_at IS NOT NULL)
+      RETURNING e.organization_id, e.id, e.project_id, e.category, (e.created_at AT TIME ZONE ${q.timeZone})::date AS day,
+                e.user_id, e.created_at
+    ), ${forgetDeletedEvents(sql)}
+    SELECT id, project_id AS "projectId" FROM gone`;
+  return row;
+}
+
+/**
+ * Retention: deletes up to `batch` of the project's events created before `retentionDays` x 24 h
+ * ago, oldest first, exactly as deleteEvent does. Rows another process is deleting are skipped
+ * (SKIP LOCKED), so two pruners never wait for each other nor delete a row twice. Returns how many
+ * were deleted.
+ */
+export async function pruneEvents(
+  sql: Db,
+  q: { organizationId: string; projectId: string; retentionDays: number; batch: number; timeZone: string },
+): Promise<number> {
+  const [row] = await sql<{ pruned: number }[]>`
+    WITH batch AS (
+      SELECT e.organization_id, e.id FROM events e
+      WHERE e.organization_id = ${q.organizationId} AND e.project_id = ${q.projectId}
+        AND e.created_at < now() - ${q.retentionDays} * interval '24 hours'
+      ORDER BY e.created_at, e.id LIMIT ${q.batch}
+      FOR UPDATE SKIP LOCKED
+    ), gone AS (
+      DELETE FROM events e USING batch b
+      WHERE e.organization_id = b.organization_id AND e.id = b.id
+      RETURNING e.organization_id, e.id, e.project_id, e.category, (e.created_at AT TIME ZONE ${q.timeZone})::date AS day,
+                e.user_id, e.created_at
+    ), ${forgetDeletedEvents(sql)}
+    SELECT count(*)::int AS pruned FROM gone`;
+  return row?.pruned ?? 0;
+}
+
+/** Every project with a retention period, across organizations: the pruner's work list. */
+export function projectsWithRetention(sql: Db): Promise<Array<{ organizationId: string; projectId: string; retentionDays: number }>> {
+  return sql<Array<{ organizationId: string; projectId: string; retentionDays: number }>>`
+    SELECT organization_id AS "organizationId", id AS "projectId", retention_days AS "retentionDays"
+    FROM projects WHERE retention_days IS NOT NULL AND deleted_at IS NULL ORDER BY organization_id, id`;
+}
+
+/**
+ * Whether this transaction may prune the project: one process at a time per project, the others
+ * skip it instead of waiting (the lock ends with the transaction).
+ */
+export async function tryLockProjectForPruning(tx: Db, organizationId: string, projectId: string): Promise<boolean> {
+  const [row] = await tx<{ locked: boolean }[]>`
+    SELECT pg_try_advisory_xact_lock(hashtextextended('eventlog.retention/' || ${organizationId} || '/' || ${projectId}, 0)) AS locked`;
+  return row!.locked;
+}

@@ -1,0 +1,76 @@
+import type { Db } from '../../db/client.ts';
+import type { FeedFilters } from './feedFilters.ts';
+import { type EventRow, eventColumns, searchDocument } from './queries.ts';
+
+// The feed's reads: one project's events, newest first, filtered, along the keyset index.
+
+export interface FeedQuery extends FeedFilters {
+  organizationId: string;
+  projectId: string;
+  category?: string;
+  /** ILIKE pattern, already escaped. */
+  pattern?: string;
+  before?: { micros: bigint; id: number };
+  limit: number;
+}
+
+const micros = (sql: Db, value: bigint) => sql`(timestamptz 'epoch' + ${value.toString()}::int8 * interval '1 microsecond')`;
+
+/**
+ * One `tag` parameter: the tags contain one of its alternatives. `tags::jsonb` must stay
+ * identical to the expression of the `events_tags` index (migrations/050).
+ */
+const tagFilter = (sql: Db, alternatives: string[]) =>
+  sql`AND (${alternatives.slice(1).reduce((any, json) => sql`${any} OR e.tags::jsonb @> ${json}::text::jsonb`, sql`e.tags::jsonb @> ${alternatives[0]!}::text::jsonb`)})`;
+
+const feedFilter = (sql: Db, q: FeedQuery) => sql`
+  e.organization_id = ${q.organizationId} AND e.project_id = ${q.projectId}
+  ${q.category !== undefined ? sql`AND e.category = ${q.category}` : sql``}
+  ${q.userId !== undefined ? sql`AND e.user_id = ${q.userId}` : sql``}
+  ${q.favorited === true ? sql`AND e.favorited` : q.favorited === false ? sql`AND NOT e.favorited` : sql``}
+  ${q.sinceMicros !== undefined ? sql`AND e.created_at >= ${micros(sql, q.sinceMicros)}` : sql``}
+  ${q.untilMicros !== undefined ? sql`AND e.created_at < ${micros(sql, q.untilMicros)}` : sql``}
+  ${(q.tags ?? []).reduce((all, alternatives) => sql`${all} ${tagFilter(sql, alternatives)}`, sql``)}
+  ${q.before ? sql`AND (e.created_at, e.id) < (timestamptz 'epoch' + ${q.before.micros.toString()}::int8 * interval '1 microsecond', ${q.before.id}::int)` : sql``}`;
+
+/** Newest first along the keyset index; the project must already be known to be the caller's. */
+export function selectFeed(sql: Db, q: FeedQuery): Promise<EventRow[]> {
+  return sql<EventRow[]>`
+    SELECT ${eventColumns(sql)} FROM events e
+    WHERE ${feedFilter(sql, q)}
+    ORDER BY e.created_at DESC, e.id DESC LIMIT ${q.limit}`;
+}
+
+/**
+ * Search, first step: the newest `window` rows along the keyset index, filtered. A common term
+ * fills a page here after touching a few thousand rows, whatever the table size.
+ */
+export function searchRecent(sql: Db, q: FeedQuery & { pattern: string }, window: number): Promise<EventRow[]> {
+  return sql<EventRow[]>`
+    SELECT ${eventColumns(sql)} FROM (
+      SELECT e.id, e.project_id, e.category, e.title, e.description, e.icon, e.tags, e.metadata, e.url,
+             e.user_id, e.notify, e.favorited, e.created_at
+      FROM events e WHERE ${feedFilter(sql, q)}
+      ORDER BY e.created_at DESC, e.id DESC LIMIT ${window}
+    ) e
+    WHERE ${searchDocument(sql)} ILIKE ${q.pattern}
+    ORDER BY e.created_at DESC, e.id DESC LIMIT ${q.limit}`;
+}
+
+/**
+ * Search, second step, for terms too rare to fill a page from the recent window: the matching
+ * ids come from the trigram index (MATERIALIZED keeps the planner from walking the keyset index
+ * backwards through millions of rows instead), then only the page's rows are read in full.
+ */
+export function searchIndexed(sql: Db, q: FeedQuery & { pattern: string }): Promise<EventRow[]> {
+  return sql<EventRow[]>`
+    WITH matches AS MATERIALIZED (
+      SELECT e.id, e.created_at FROM events e
+      WHERE ${searchDocument(sql)} ILIKE ${q.pattern} AND ${feedFilter(sql, q)}
+    ), page AS (
+      SELECT id FROM matches ORDER BY created_at DESC, id DESC LIMIT ${q.limit}
+    )
+    SELECT ${eventColumns(sql)} FROM events e JOIN page USING (id)
+    WHERE e.organization_id = ${q.organizationId}
+    ORDER BY e.created_at DESC, e.id DESC`;
+}

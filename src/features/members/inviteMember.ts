@@ -1,0 +1,45 @@
+import { withTransaction } from '../../db/client.ts';
+import type { Role, VerbArgs } from '../../context.ts';
+import { Conflict } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { validEmail } from '../users/createUser.ts';
+import { ACCEPT_PATH, INVITATION_LIFETIME_SECONDS, hashInvitationToken, newInvitationToken } from './invitationToken.ts';
+import { isMemberEmail, replaceInvitation } from './queries.ts';
+
+export interface InvitationObject {
+  id: string;
+  email: string;
+  role: Role;
+  url: string;
+  expiresAt: string;
+}
+
+/**
+ * POST /api/invitations: a link that lets one person join with a role. An email that has an
+ * account in another organization is invited like any other, so the inviter learns nothing about
+ * other organizations; the accept answers 409 then. The link is shown this once.
+ */
+export async function inviteMember({ ctx, input }: VerbArgs<{ email: string; role: Role }>): Promise<InvitationObject> {
+  const { sql, config } = ctx.services;
+  const email = validEmail(input.email);
+  const token = newInvitationToken();
+  const invitation = await withTransaction(sql, async (tx) => {
+    if (await isMemberEmail(tx, ctx.organizationId, email)) throw new Conflict('This email is already a member of this organization');
+    return replaceInvitation(tx, {
+      organizationId: ctx.organizationId,
+      id: newId(16),
+      email,
+      role: input.role,
+      tokenHash: hashInvitationToken(token),
+      invitedBy: ctx.actor.kind === 'user' ? ctx.actor.userId : null,
+      lifetimeSeconds: INVITATION_LIFETIME_SECONDS,
+    });
+  });
+  return {
+    id: invitation.id,
+    email: invitation.email,
+    role: invitation.role,
+    url: `${config.baseUrl}${ACCEPT_PATH}${token}`,
+    expiresAt: invitation.expiresAt.toISOString(),
+  };
+}

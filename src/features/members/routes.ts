@@ -1,0 +1,129 @@
+import { Type } from '@sinclair/typebox';
+import type { App } from '../../http/app.ts';
+import { requireOwner } from '../../http/auth.ts';
+import { errors } from '../../http/schemas.ts';
+import { setSessionCookie } from '../sessions/cookie.ts';
+import { SessionInfo } from '../sessions/schemas.ts';
+import { acceptInvitation } from './acceptInvitation.ts';
+import { changeRole } from './changeRole.ts';
+import { describeOrganization } from './describeOrganization.ts';
+import { inviteMember } from './inviteMember.ts';
+import { listMembers } from './listMembers.ts';
+import { removeMember } from './removeMember.ts';
+import { AcceptBody, Invitation, InvitationBody, Member, MemberIdParams, Organization, RemovedMember, RoleBody } from './schemas.ts';
+
+const tags = ['members'];
+const ownerSession = [{ session: [] }];
+const ACTION = 'Managing members and invitations';
+// Invitation links and session CSRF tokens: never kept by a cache on the way.
+const NO_STORE = 'no-store';
+
+export default async function memberRoutes(app: App) {
+  const { services } = app;
+
+  app.get(
+    '/api/organization',
+    {
+      schema: {
+        tags,
+        summary: "The caller's organization and this month's events against its monthly cap",
+        operationId: 'getOrganization',
+        response: { 200: Organization, ...errors(401) },
+      },
+    },
+    async (request) => describeOrganization({ ctx: request.ctx, input: undefined }),
+  );
+
+  app.get(
+    '/api/members',
+    {
+      schema: {
+        tags,
+        summary: 'List the people who can sign in to this organization (owners only)',
+        operationId: 'listMembers',
+        security: ownerSession,
+        response: { 200: Type.Array(Member), ...errors(401, 403) },
+      },
+    },
+    async (request) => {
+      requireOwner(request.ctx, ACTION);
+      return listMembers({ ctx: request.ctx, input: undefined });
+    },
+  );
+
+  app.post(
+    '/api/invitations',
+    {
+      schema: {
+        tags,
+        summary: 'Invite a person by email with a role; the link is valid 7 days, once (owners only)',
+        operationId: 'createInvitation',
+        security: ownerSession,
+        body: InvitationBody,
+        response: { 201: Invitation, ...errors(400, 401, 403, 409) },
+      },
+    },
+    async (request, reply) => {
+      requireOwner(request.ctx, ACTION);
+      const invitation = await inviteMember({ ctx: request.ctx, input: request.body });
+      return reply.status(201).header('cache-control', NO_STORE).send(invitation);
+    },
+  );
+
+  app.post(
+    '/api/invitations/accept',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'Accept an invitation: set a password and sign in (takes no credential)',
+        operationId: 'acceptInvitation',
+        security: [],
+        body: AcceptBody,
+        response: { 200: SessionInfo, ...errors(400, 409) },
+      },
+    },
+    async (request, reply) => {
+      const opened = await acceptInvitation({ services, input: request.body });
+      setSessionCookie(reply, services.config, opened.token);
+      return reply.header('cache-control', NO_STORE).send(opened.info);
+    },
+  );
+
+  app.post(
+    '/api/members/:memberId/role',
+    {
+      schema: {
+        tags,
+        summary: "Change a member's role; applies to their open sessions at once (owners only)",
+        operationId: 'changeMemberRole',
+        security: ownerSession,
+        params: MemberIdParams,
+        body: RoleBody,
+        response: { 200: Member, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      requireOwner(request.ctx, ACTION);
+      return changeRole({ ctx: request.ctx, input: { ...request.params, ...request.body } });
+    },
+  );
+
+  app.post(
+    '/api/members/:memberId/delete',
+    {
+      schema: {
+        tags,
+        summary: 'Remove a member: deletes the account and ends its sessions at once (owners only)',
+        operationId: 'removeMember',
+        security: ownerSession,
+        params: MemberIdParams,
+        response: { 200: RemovedMember, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      requireOwner(request.ctx, ACTION);
+      return removeMember({ ctx: request.ctx, input: request.params });
+    },
+  );
+}

@@ -1,0 +1,44 @@
+import { Type } from '@sinclair/typebox';
+
+export const Role = Type.Union([Type.Literal('owner'), Type.Literal('member')], {
+  description: 'owner: everything; member: everything except API keys, members and invitations, and deleting projects',
+});
+
+export const Member = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  role: Role,
+  createdAt: Type.String({ format: 'date-time' }),
+});
+
+export const MemberIdParams = Type.Object({ memberId: Type.String({ maxLength: 100 }) });
+
+export const RoleBody = Type.Object({ role: Role });
+
+export const InvitationBody = Type.Object({ email: Type.String({ maxLength: 320 }), role: Role });
+
+export const Invitation = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  role: Role,
+  url: Type.String({ description: "Opens the dashboard's accept page; its last path segment is the token. Valid 7 days, once." }),
+  expiresAt: Type.String({ format: 'date-time' }),
+});
+
+export const AcceptBody = Type.Object({
+  token: Type.String({ maxLength: 200, description: 'The last path segment of the invitation url' }),
+  password: Type.String({ maxLength: 1024 }),
+});
+
+export const RemovedMember = Type.Object({ id: Type.String(), deleted: Type.Literal(true) });
+
+export const Organization = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  monthlyEventCap: Type.Union([Type.Integer(), Type.Null()], { description: 'null: no cap' }),
+  usage: Type.Object({
+    month: Type.String({ description: 'The calendar month in UTC, YYYY-MM' }),
+    events: Type.Integer({ description: 'Events created this month, as the monthly cap counts them' }),
+  }),
+  role: Type.Union([Role, Type.Null()], { description: "The caller's role in the organization; null for an API key" }),
+});

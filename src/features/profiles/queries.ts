@@ -1,0 +1,81 @@
+import type { Db } from '../../db/client.ts';
+
+export interface AppUserRow {
+  userId: string;
+  properties: Record<string, string | number | boolean | null>;
+  eventCount: number;
+  /** Microseconds since the epoch as decimal text; null when the user has never been seen. */
+  firstSeenMicros: string | null;
+  lastSeenMicros: string | null;
+}
+
+const micros = (sql: Db, expression: ReturnType<Db>) =>
+  sql`(extract(epoch FROM ${expression}) * 1000000)::bigint::text`;
+
+const userColumns = (sql: Db) => sql`
+  u.user_id AS "userId", u.properties, u.event_count AS "eventCount",
+  ${micros(sql, sql`least(u.first_event_at, u.first_identify_at)`)} AS "firstSeenMicros",
+  ${micros(sql, sql`greatest(u.last_event_at, u.last_identify_at)`)} AS "lastSeenMicros"`;
+
+export interface UserKey {
+  organizationId: string;
+  projectId: string;
+  userId: string;
+}
+
+/**
+ * Identify, step one: the user's row exists and is locked for this transaction, with its
+ * properties, so the merge in JavaScript (and its limits, measured as JSON.stringify writes
+ * them) cannot lose a concurrent identify's keys.
+ */
+export async function lockUserProperties(tx: Db, key: UserKey): Promise<AppUserRow['properties']> {
+  await tx`
+    INSERT INTO app_users (organization_id, project_id, user_id)
+    VALUES (${key.organizationId}, ${key.projectId}, ${key.userId})
+    ON CONFLICT DO NOTHING`;
+  const [row] = await tx<{ properties: AppUserRow['properties'] }[]>`
+    SELECT properties FROM app_users
+    WHERE organization_id = ${key.organizationId} AND project_id = ${key.projectId} AND user_id = ${key.userId}
+    FOR UPDATE`;
+  return row!.properties;
+}
+
+/** Identify, step two: the merged properties, and the identify call counted as seen now. */
+export async function writeIdentify(tx: Db, key: UserKey, propertiesJson: string): Promise<void> {
+  await tx`
+    UPDATE app_users SET properties = ${propertiesJson}::text::json,
+      first_identify_at = least(first_identify_at, now()), last_identify_at = greatest(last_identify_at, now())
+    WHERE organization_id = ${key.organizationId} AND project_id = ${key.projectId} AND user_id = ${key.userId}`;
+}
+
+export async function findUser(sql: Db, key: UserKey): Promise<AppUserRow | undefined> {
+  const [row] = await sql<AppUserRow[]>`
+    SELECT ${userColumns(sql)} FROM app_users u
+    WHERE u.organization_id = ${key.organizationId} AND u.project_id = ${key.projectId} AND u.user_id = ${key.userId}`;
+  return row;
+}
+
+export interface UserListQuery {
+  organizationId: string;
+  projectId: string;
+  /** ILIKE pattern, already escaped. */
+  pattern?: string;
+  /** The last user of the previous page: its last seen (null: never seen) and id. */
+  after?: { lastSeenMicros: string | null; userId: string };
+  limit: number;
+}
+
+/** Most recently seen first, along app_users_recent; users never seen come last. */
+export function selectUsers(sql: Db, q: UserListQuery): Promise<AppUserRow[]> {
+  const afterSeen = q.after?.lastSeenMicros == null
+    ? sql`'-infinity'::timestamptz`
+    : sql`(timestamptz 'epoch' + ${q.after.lastSeenMicros}::int8 * interval '1 microsecond')`;
+  return sql<AppUserRow[]>`
+    SELECT ${userColumns(sql)} FROM app_users u
+    WHERE u.organization_id = ${q.organizationId} AND u.project_id = ${q.projectId}
+    ${q.after ? sql`AND (u.seen_order, u.user_id) < (${afterSeen}, ${q.after.userId})` : sql``}
+    ${q.pattern === undefined ? sql`` : sql`AND (u.user_id ILIKE ${q.pattern}
+      OR EXISTS (SELECT 1 FROM json_each_text(u.properties) p WHERE p.value ILIKE ${q.pattern}))`}
+    ORDER BY u.seen_order DESC, u.user_id DESC LIMIT ${q.limit}`;
+}
+

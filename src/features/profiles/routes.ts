@@ -1,0 +1,50 @@
+import type { App } from '../../http/app.ts';
+import { errors } from '../../http/schemas.ts';
+import { getUser } from './getUser.ts';
+import { identify } from './identify.ts';
+import { listUsers } from './listUsers.ts';
+import { AppUser, GetUserQuery, IdentifyBody, ListUsersQuery, Ok, UserPage, UserParams } from './schemas.ts';
+
+/** The people of the application, by `user_id` (extensions.md "Users"). */
+export default async function profileRoutes(app: App) {
+  app.post(
+    '/api/identify',
+    { schema: { tags: ['users'], operationId: 'identifyUser', summary: "Set a user's properties", body: IdentifyBody, response: { 200: Ok, ...errors(400, 401, 404) } } },
+    async (request) => identify({ ctx: request.ctx, input: { ...request.body, byName: false } }),
+  );
+
+  app.post(
+    '/v1/identify',
+    {
+      schema: {
+        tags: ['logsnag'],
+        operationId: 'logSnagIdentify',
+        summary: "Set a user's properties (LogSnag's identify; project by id or name)",
+        body: IdentifyBody,
+        response: { 200: Ok, ...errors(400, 401, 404) },
+      },
+    },
+    async (request) => identify({ ctx: request.ctx, input: { ...request.body, byName: true } }),
+  );
+
+  app.get(
+    '/api/users',
+    { schema: { tags: ['users'], operationId: 'listUsers', summary: 'Users, most recently seen first', querystring: ListUsersQuery, response: { 200: UserPage, ...errors(400, 401, 404) } } },
+    async (request) => listUsers({ ctx: request.ctx, input: request.query }),
+  );
+
+  app.get(
+    '/api/users/:userId',
+    {
+      schema: {
+        tags: ['users'],
+        operationId: 'getUser',
+        summary: 'One user',
+        params: UserParams,
+        querystring: GetUserQuery,
+        response: { 200: AppUser, ...errors(400, 401, 404) },
+      },
+    },
+    async (request) => getUser({ ctx: request.ctx, input: { project: request.query.project, userId: request.params.userId } }),
+  );
+}

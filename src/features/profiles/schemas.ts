@@ -1,0 +1,31 @@
+import { Type } from '@sinclair/typebox';
+
+export const PropertyValue = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
+
+/** An application's user (extensions.md "Users"); not a dashboard account. */
+export const AppUser = Type.Object({
+  userId: Type.String(),
+  properties: Type.Record(Type.String(), PropertyValue),
+  firstSeen: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  lastSeen: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  eventCount: Type.Integer(),
+});
+
+/** Types are checked by `identify` itself, so that every bad body gets the same clear 400. */
+export const IdentifyBody = Type.Object({
+  project: Type.Optional(Type.Unknown()),
+  user_id: Type.Optional(Type.Unknown()),
+  properties: Type.Optional(Type.Unknown()),
+});
+export const Ok = Type.Object({ ok: Type.Literal(true) });
+
+export const ListUsersQuery = Type.Object({
+  project: Type.Optional(Type.String()),
+  search: Type.Optional(Type.String()),
+  cursor: Type.Optional(Type.String()),
+  limit: Type.Optional(Type.String({ description: 'Integer; clamped to 1-100; default 50' })),
+});
+export const UserPage = Type.Object({ users: Type.Array(AppUser), nextCursor: Type.Union([Type.String(), Type.Null()]) });
+
+export const UserParams = Type.Object({ userId: Type.String() });
+export const GetUserQuery = Type.Object({ project: Type.Optional(Type.String()) });

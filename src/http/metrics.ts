@@ -1,0 +1,40 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../context.ts';
+import { httpDuration, registry, setQueueDepthSource } from '../metrics.ts';
+import { Unauthorized } from '../lib/errors.ts';
+
+const METRICS_PATH = '/metrics';
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/**
+ * Times every request by its route pattern (never the raw URL, whose ids would make a series per
+ * record) and serves GET /metrics to `Authorization: Bearer <METRICS_TOKEN>`. Without the
+ * setting the path does not exist. Scrapes are not timed: they would dominate the histogram.
+ */
+export function registerMetrics(app: FastifyInstance, services: Services): void {
+  setQueueDepthSource(() => services.deliveries.queueDepth());
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url;
+    if (route === METRICS_PATH) return;
+    httpDuration.observe(
+      { method: request.method, route: route ?? 'unmatched', status_code: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+
+  // Optional chaining: scripts/client-types.ts builds the app with only a logger for services.
+  const token = services.config.metricsToken;
+  if (!token) return;
+  const expected = digest(`Bearer ${token}`);
+  app.get(METRICS_PATH, { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
+    const given = request.headers.authorization;
+    if (given === undefined || !timingSafeEqual(digest(given.trim()), expected)) {
+      throw new Unauthorized('Missing or invalid metrics token');
+    }
+    const body = await registry.metrics();
+    return reply.type(registry.contentType).send(body);
+  });
+}

@@ -1,0 +1,26 @@
+/** Error codes (driver and PostgreSQL) that mean "the database is not there", not "the query is wrong". */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+  // admin_shutdown, crash_shutdown, cannot_connect_now, connection exceptions, query_canceled.
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+  '57014',
+]);
+
+/** The error says the database could not be reached or went away, whatever the query was. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && UNAVAILABLE_CODES.has(code);
+}

@@ -1,0 +1,101 @@
+// Insights and project deletion in a real browser (Debian's chromium through playwright-core),
+// against the real server serving the built web/dist. The browser reads German, so counters
+// must show German digit grouping.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { createKey } from '../../src/features/keys/createKey.ts';
+import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
+import { createUser } from '../../src/features/users/createUser.ts';
+import { useTestApp } from '../helpers.ts';
+import { type OpenBrowser, PASSWORD, apiWithKey, ensureDashboardBuilt, missingBrowser, openBrowser, signIn } from './support.ts';
+
+const t = useTestApp();
+
+describe('insights and project deletion in a browser', { skip: missingBrowser }, () => {
+  let browser: OpenBrowser;
+  let page: Page;
+  let base = '';
+  let email = '';
+  let apiKey = '';
+  let projectId = '';
+  const api = apiWithKey(() => base, () => apiKey);
+
+  const card = (title: string) => page.getByTestId('insight-card').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
+
+  before(async () => {
+    ensureDashboardBuilt();
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address();
+    base = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
+    const organization = await createOrganization({ services: t.services, input: { name: 'Insights Browser Org' } });
+    email = `insights-${Date.now()}@example.com`;
+    await createUser({ services: t.services, input: { organizationId: organization.id, email, password: PASSWORD } });
+    const ctx = { services: t.services, organizationId: organization.id, actor: { kind: 'key' as const, keyId: 'test' } };
+    apiKey = (await createKey({ ctx, input: undefined })).key;
+    projectId = (await api('POST', '/api/projects', { name: 'Counter shop' })).body.id;
+
+    // The browser reads German: counters must show German digit grouping.
+    browser = await openBrowser({ args: ['--lang=de-DE'], locale: 'de-DE', timeoutMs: 10000 });
+    page = browser.page;
+    await signIn(page, base, email);
+  });
+
+  after(async () => {
+    await browser?.close();
+  });
+
+  it('creates, edits and deletes an insight; counters show the reader\'s digit grouping', async () => {
+    await page.goto(`${base}/app/p/${projectId}/insights`);
+    await page.getByRole('heading', { name: 'Insights' }).waitFor();
+    await page.getByRole('button', { name: 'New insight' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New insight' });
+    await dialog.getByLabel('Title').fill('Revenue');
+    await dialog.getByLabel('Value').fill('1234567.5');
+    await dialog.getByLabel('Icon (optional)').fill('💶');
+    await dialog.getByRole('button', { name: 'Create insight' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await card('Revenue').getByText('1.234.567,5').waitFor();
+    assert.equal((await api('GET', `/api/insights?project=${projectId}`)).body[0].value, '1234567.5', 'stored as typed');
+
+    await card('Revenue').getByRole('button', { name: 'Edit Revenue' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit “Revenue”' });
+    await edit.getByLabel('Value').fill('2000');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.waitFor({ state: 'detached' });
+    await card('Revenue').getByText('2.000', { exact: true }).waitFor();
+
+    // An increment made through the API shows up live.
+    assert.deepEqual((await api('PATCH', '/api/insight', { project: projectId, title: 'Revenue', value: { $inc: 5 } })).body, { ok: true, value: '2005' });
+    await card('Revenue').getByText('2.005', { exact: true }).waitFor();
+
+    // Text stays text.
+    await api('POST', '/api/insight', { project: projectId, title: 'Status', value: 'green' });
+    await card('Status').getByText('green', { exact: true }).waitFor();
+
+    await card('Revenue').getByRole('button', { name: 'Delete Revenue' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete insight?' });
+    await confirm.getByRole('button', { name: 'Delete insight' }).click();
+    await card('Revenue').waitFor({ state: 'detached' });
+    const left = (await api('GET', `/api/insights?project=${projectId}`)).body.map((i: { title: string }) => i.title);
+    assert.deepEqual(left, ['Status']);
+  });
+
+  it('deletes the project from Settings only after its name is typed', async () => {
+    await page.goto(`${base}/app/p/${projectId}/settings`);
+    await page.getByRole('heading', { name: 'Delete project', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Delete this project…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete project?' });
+    const confirm = dialog.getByRole('button', { name: 'Delete project' });
+    assert.equal(await confirm.isDisabled(), true, 'nothing typed yet');
+    await dialog.getByLabel('Project name').fill('Counter');
+    assert.equal(await confirm.isDisabled(), true, 'a part of the name does not confirm');
+    await dialog.getByLabel('Project name').fill('Counter shop');
+    await confirm.click();
+    await page.waitForURL(/\/app\/projects$/);
+    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    assert.deepEqual((await api('GET', '/api/projects')).body, []);
+    assert.equal((await api('GET', `/api/insights?project=${projectId}`)).status, 404);
+    assert.deepEqual(browser.pageErrors, []);
+  });
+});

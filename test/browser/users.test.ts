@@ -1,0 +1,103 @@
+// Users, a user's profile, the feed's filter chips (kept by a reload) and renaming a project, in
+// a real browser against the real server.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { createKey } from '../../src/features/keys/createKey.ts';
+import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
+import { createUser } from '../../src/features/users/createUser.ts';
+import { useTestApp } from '../helpers.ts';
+import { type OpenBrowser, PASSWORD, apiWithKey, ensureDashboardBuilt, freePort, missingBrowser, openBrowser, signIn } from './support.ts';
+
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const t = useTestApp({ BASE_URL: base });
+
+describe('users, profiles, filter chips and project settings in a browser', { skip: missingBrowser }, () => {
+  let browser: OpenBrowser;
+  let page: Page;
+  let apiKey = '';
+  let projectId = '';
+  const api = apiWithKey(() => base, () => apiKey);
+  const feedEvent = (title: string) => page.locator('article.event', { has: page.getByRole('heading', { name: title, exact: true }) });
+
+  before(async () => {
+    ensureDashboardBuilt();
+    await t.app.listen({ port, host: '127.0.0.1' });
+    const organization = await createOrganization({ services: t.services, input: { name: 'Users Browser Org' } });
+    const email = `users-${Date.now()}@example.com`;
+    await createUser({ services: t.services, input: { organizationId: organization.id, email, password: PASSWORD } });
+    const ctx = { services: t.services, organizationId: organization.id, actor: { kind: 'key' as const, keyId: 'setup' } };
+    apiKey = (await createKey({ ctx, input: undefined })).key;
+    projectId = (await api('POST', '/api/projects', { name: 'Shop' })).body.id;
+    const now = Math.floor(Date.now() / 1000);
+    await api('POST', '/api/events', { project: projectId, category: 'signups', title: 'Ann signed up', user_id: 'ann@example.com', tags: { plan: 'pro' }, created_at: now - 60 });
+    await api('POST', '/api/events', { project: projectId, category: 'billing', title: 'Ann paid', user_id: 'ann@example.com', tags: { plan: 'pro' }, created_at: now - 30 });
+    await api('POST', '/api/events', { project: projectId, category: 'signups', title: 'Bob signed up', user_id: 'bob', tags: { plan: 'free' } });
+    assert.equal((await api('POST', '/api/identify', { project: projectId, user_id: 'ann@example.com', properties: { company: 'Acme' } })).status, 200);
+
+    browser = await openBrowser();
+    page = browser.page;
+    await signIn(page, base, email);
+  });
+
+  after(async () => {
+    await browser?.close();
+    assert.deepEqual(browser?.pageErrors ?? [], []);
+  });
+
+  it('lists users by last seen, searches them and opens a profile with the journey', async () => {
+    await page.getByRole('link', { name: 'Users', exact: true }).click();
+    await page.getByRole('heading', { name: 'Users' }).waitFor();
+    const links = page.locator('.user-list .project-link');
+    await links.first().waitFor();
+    // Ann's identify call came last, so she was seen last.
+    assert.deepEqual(await links.allTextContents(), ['ann@example.com', 'bob']);
+    await page.getByLabel('Search users').fill('acme');
+    await page.waitForFunction(() => document.querySelectorAll('.user-list .project-link').length === 1);
+    await page.getByRole('link', { name: 'ann@example.com' }).click();
+    await page.getByRole('heading', { name: 'ann@example.com' }).waitFor();
+    await feedEvent('Ann paid').waitFor();
+    await feedEvent('Ann signed up').waitFor();
+    assert.equal(await feedEvent('Bob signed up').count(), 0);
+    await page.getByText('company').waitFor();
+    // Live: a new event of this user appears without a reload.
+    await api('POST', '/api/events', { project: projectId, category: 'billing', title: 'Ann upgraded', user_id: 'ann@example.com' });
+    await feedEvent('Ann upgraded').waitFor();
+  });
+
+  it('links user ids in the feed to profiles; a tag chip filters by tag=key:value and survives a reload', async () => {
+    await page.goto(`${base}/app/p/${projectId}`);
+    await feedEvent('Bob signed up').waitFor();
+    await feedEvent('Bob signed up').getByRole('button', { name: 'Filter by tag plan: free' }).click();
+    await page.waitForURL(/tag=plan%3Afree/);
+    await page.waitForFunction(() => document.querySelectorAll('article.event').length === 1);
+    await page.getByRole('button', { name: 'Remove filter tag plan:free' }).waitFor();
+    await page.getByLabel('Favorites only').check();
+    await page.waitForURL(/favorited=true/);
+    await page.getByLabel('Favorites only').uncheck();
+    await page.reload();
+    await page.getByRole('button', { name: 'Remove filter tag plan:free' }).waitFor();
+    await feedEvent('Bob signed up').waitFor();
+    assert.equal(await feedEvent('Ann paid').count(), 0);
+    await page.getByRole('button', { name: 'Remove filter tag plan:free' }).click();
+    await feedEvent('Ann paid').waitFor();
+    await page.goBack();
+    await page.getByRole('button', { name: 'Remove filter tag plan:free' }).waitFor();
+    await page.goto(`${base}/app/p/${projectId}`);
+    await feedEvent('Ann paid').getByRole('link', { name: /ann@example\.com/ }).click();
+    await page.getByRole('heading', { name: 'ann@example.com' }).waitFor();
+  });
+
+  it('renames the project and sets its retention on the Settings tab', async () => {
+    await page.goto(`${base}/app/p/${projectId}/settings`);
+    await page.waitForFunction(() => (document.querySelector('input[name="projectName"]') as HTMLInputElement | null)?.value === 'Shop');
+    await page.getByLabel('Project name').fill('Web shop');
+    await page.getByLabel(/Keep events for/).fill('90');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Project “Web shop” saved').waitFor();
+    const projects = (await api('GET', '/api/projects')).body as Array<{ id: string; name: string; retentionDays: number | null }>;
+    const saved = projects.find((p) => p.id === projectId);
+    assert.deepEqual([saved?.name, saved?.retentionDays], ['Web shop', 90]);
+  });
+});

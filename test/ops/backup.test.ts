@@ -1,0 +1,164 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { after, describe, it } from 'node:test';
+import { loadConfig } from '../../src/config.ts';
+import { createClient, type Sql } from '../../src/db/client.ts';
+import { openDatabase } from '../../src/db/open.ts';
+import { type TestOrg, useTestApp } from '../helpers.ts';
+import { cleanUp, embeddedEnv, externalEnv, jsonLine, runCli, tempDataDir } from '../storage/processes.ts';
+
+const t = useTestApp();
+after(cleanUp);
+
+const MAX_INGEST = 3000;
+const PADDING = 'x'.repeat(400);
+const TRICKY = 'line one\nline two\ttab \\ backslash "quoted" ✓ \\. \r end';
+const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eventlog-backup-'));
+after(() => fs.rmSync(workDir, { recursive: true, force: true }));
+
+/** A database beside the test's own, on the same server; dropped after the file. */
+async function scratchDatabase(label: string): Promise<string> {
+  const url = new URL(process.env.DATABASE_URL!);
+  const name = `eventlog_${label}_${process.pid}_${Date.now()}`;
+  const admin = createClient(url.href, { max: 1 });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  after(async () => {
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end({ timeout: 5 });
+  });
+  url.pathname = `/${name}`;
+  return url.href;
+}
+
+async function titles(sql: Sql, organizationId: string): Promise<Set<string>> {
+  const rows = await sql<{ title: string }[]>`SELECT title FROM events WHERE organization_id = ${organizationId}`;
+  return new Set(rows.map((row) => row.title));
+}
+
+/** Four writers posting events until stopped; `acknowledged` holds the titles answered 201. */
+function ingest(org: TestOrg, project: string) {
+  const acknowledged = new Set<string>();
+  const attempted = new Set<string>();
+  let stopped = false;
+  let next = 0;
+  const writer = async () => {
+    // Bounded, so a slow backup on a loaded machine does not make every later step slow too.
+    while (!stopped && next < MAX_INGEST) {
+      const title = `ingest-${next++}`;
+      attempted.add(title);
+      // Rows of some size: COPY then sends many chunks, so the driver's stream fills and pauses.
+      const reply = await org.post('/api/events', { project, category: 'load', title, description: PADDING, tags: { n: next } });
+      assert.equal(reply.status, 201, JSON.stringify(reply.body));
+      acknowledged.add(title);
+    }
+  };
+  const writers = Promise.all([writer(), writer(), writer(), writer()]);
+  let failure: unknown;
+  writers.catch((error: unknown) => (failure = error));
+  return {
+    acknowledged,
+    attempted,
+    /** Resolves once `count` events are acknowledged; a failed write fails it. */
+    async reached(count: number) {
+      while (acknowledged.size < count) {
+        if (failure) throw failure;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    async stop() {
+      stopped = true;
+      await writers;
+    },
+  };
+}
+
+describe('eventlog backup and restore', () => {
+  let backupFile: string;
+  let org: TestOrg;
+  let before: Set<string>;
+  let attempted: Set<string>;
+
+  it('backs up while events keep arriving, with every event acknowledged before it began', async () => {
+    org = await t.org();
+    const project = await org.project('Backed up');
+    const tricky = await org.post('/api/events', { project, category: 'odd', title: 'tricky', description: TRICKY, metadata: { text: TRICKY } });
+    assert.equal(tricky.status, 201);
+    const load = ingest(org, project);
+    await load.reached(200);
+    before = new Set([...load.acknowledged, 'tricky']);
+    backupFile = path.join(workDir, 'installation.backup');
+    const result = await runCli(['backup', backupFile], externalEnv(process.env.DATABASE_URL!, workDir));
+    const countAfter = load.acknowledged.size;
+    await load.stop();
+    attempted = new Set([...load.attempted, 'tricky']);
+    const printed = jsonLine(result);
+    assert.equal(printed.file, backupFile);
+    assert.equal(printed.bytes, fs.statSync(backupFile).size);
+    assert.ok(countAfter > before.size, 'ingest kept going during the backup');
+    assert.deepEqual(fs.readdirSync(workDir), ['installation.backup'], 'no partial file is left behind');
+    const header = JSON.parse(gunzipSync(fs.readFileSync(backupFile)).toString('utf8').split('\n')[0]!);
+    assert.equal(header.eventlog, 'backup');
+    assert.match(header.migration, /^\d+_.+\.sql$/);
+  });
+
+  it('restores into an empty PostgreSQL database: every acknowledged event, values intact, keys working', async () => {
+    const target = await scratchDatabase('restore');
+    const result = await runCli(['restore', backupFile], externalEnv(target, workDir));
+    assert.deepEqual(jsonLine(result), { restored: true });
+    const sql = createClient(target, { max: 2 });
+    try {
+      const restored = await titles(sql, org.id);
+      for (const title of before) assert.ok(restored.has(title), `${title} was acknowledged before the backup and is missing`);
+      for (const title of restored) assert.ok(attempted.has(title), `${title} was never written`);
+      const [row] = await sql<{ description: string; metadata: { text: string } }[]>`
+        SELECT description, metadata FROM events WHERE organization_id = ${org.id} AND title = 'tricky'`;
+      assert.equal(row!.description, TRICKY);
+      assert.equal(row!.metadata.text, TRICKY);
+      const [keys] = await sql<{ count: number }[]>`SELECT count(*)::int AS count FROM api_keys WHERE organization_id = ${org.id}`;
+      assert.equal(keys!.count, 1);
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+    // The restored store starts like any other: pending migrations run, then it serves.
+    const opened = await openDatabase(loadConfig({ DATABASE_URL: target, TZ: 'UTC' }), { poolSize: 1 });
+    await opened.close();
+  });
+
+  it('restores into a new embedded DATA_DIR, which then opens with the same data', async () => {
+    const dataDir = tempDataDir('restore');
+    const result = await runCli(['restore', backupFile], embeddedEnv(dataDir));
+    assert.deepEqual(jsonLine(result), { restored: true }, result.stderr);
+    const opened = await openDatabase(loadConfig({ DATA_DIR: dataDir, TZ: 'UTC' }), { poolSize: 1 });
+    try {
+      const restored = await titles(opened.sql, org.id);
+      for (const title of before) assert.ok(restored.has(title), `${title} is missing`);
+    } finally {
+      await opened.close();
+    }
+  });
+
+  it('refuses a store that is not empty, and a file cut short leaves the target empty', async () => {
+    const refused = await runCli(['restore', backupFile], externalEnv(process.env.DATABASE_URL!, workDir));
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /not empty/);
+    assert.equal(refused.stdout, '');
+
+    const lines = gunzipSync(fs.readFileSync(backupFile)).toString('utf8').split('\n');
+    const cut = path.join(workDir, 'cut.backup');
+    fs.writeFileSync(cut, gzipSync(lines.slice(0, Math.floor(lines.length / 2)).join('\n')));
+    const target = await scratchDatabase('cut');
+    const failed = await runCli(['restore', cut], externalEnv(target, workDir));
+    assert.notEqual(failed.code, 0);
+    assert.match(failed.stderr, /cut short/);
+    const sql = createClient(target, { max: 1 });
+    try {
+      const [row] = await sql<{ count: number }[]>`SELECT count(*)::int AS count FROM pg_tables WHERE schemaname = 'public'`;
+      assert.equal(row!.count, 0, 'a failed restore left tables behind');
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+  });
+});

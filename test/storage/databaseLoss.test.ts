@@ -1,0 +1,142 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { after, afterEach, describe, it } from 'node:test';
+import postgres from 'postgres';
+import { ServerProcess, cleanUp, embeddedEnv, isAlive, jsonLine, postmasterPid, readClusterFile, runCli, stopServers, tempDataDir, waitFor } from './processes.ts';
+
+after(cleanUp);
+afterEach(stopServers);
+
+async function bootstrap(server: ServerProcess, env: NodeJS.ProcessEnv) {
+  const org = jsonLine(await runCli(['org', 'create', 'Loss'], env));
+  const key = String(jsonLine(await runCli(['key', 'create', String(org.id)], env)).key);
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const project = await fetch(`${server.url}/api/projects`, { method: 'POST', headers, body: JSON.stringify({ name: 'P' }) });
+  return { headers, projectId: String(((await project.json()) as { id: string }).id) };
+}
+
+function childrenOf(parent: number): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** How long a request took, and what it answered. */
+async function timed(url: string, init?: RequestInit) {
+  const started = Date.now();
+  const reply = await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
+  const text = await reply.text();
+  return { status: reply.status, ms: Date.now() - started, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+describe('the embedded PostgreSQL dies under a running server', () => {
+  it('is seen (/healthz 503, fast 503s), restarted on the same data directory, and loses no acknowledged event', async () => {
+    const dataDir = tempDataDir('loss');
+    const env = embeddedEnv(dataDir, { LOG_LEVEL: 'info' });
+    const server = await ServerProcess.start(env);
+    await server.healthy(60_000);
+    const { headers, projectId } = await bootstrap(server, env);
+
+    const acknowledged: number[] = [];
+    const statuses = new Map<number, number>();
+    let slowest = 0;
+    let writing = true;
+    const writer = async (n: number) => {
+      for (let i = 0; writing; i++) {
+        const reply = await timed(`${server.url}/api/events`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ project: projectId, category: 'loss', title: `w${n}-${i}` }),
+        }).catch(() => ({ status: 0, ms: 0, body: {} as Record<string, unknown> }));
+        statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
+        slowest = Math.max(slowest, reply.ms);
+        if (reply.status === 201) acknowledged.push(Number(reply.body.id));
+        else assert.deepEqual(Object.keys(reply.body), ['error'], `a ${reply.status} is a JSON {error}`);
+        if (reply.status !== 201) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    const writers = Array.from({ length: 8 }, (_, n) => writer(n));
+    await waitFor('some acknowledged events', () => acknowledged.length > 50);
+
+    const postmaster = postmasterPid(dataDir);
+    assert.ok(postmaster && isAlive(postmaster));
+    process.kill(postmaster, 'SIGKILL');
+    const health = await waitFor('/healthz to report the loss', async () => {
+      const reply = await timed(`${server.url}/healthz`);
+      return reply.status === 503 ? reply : null;
+    }, 5_000);
+    assert.equal(typeof health.body.error, 'string');
+    assert.ok(health.ms <= 2000, `/healthz answered in ${health.ms} ms`);
+    assert.equal((await timed(`${server.url}/livez`)).status, 200);
+
+    await waitFor('/healthz to recover', async () => (await timed(`${server.url}/healthz`)).status === 200, 30_000);
+    const countBefore = acknowledged.length;
+    await waitFor('writes to succeed again', () => acknowledged.length > countBefore + 20, 15_000);
+    writing = false;
+    await Promise.all(writers);
+
+    assert.match(server.output, /stopped unexpectedly/);
+    assert.match(server.output, /running again/);
+    assert.notEqual(postmasterPid(dataDir), postmaster);
+    assert.equal(readClusterFile(dataDir).ownerPid, server.pid);
+    assert.ok(slowest <= 2500, `the slowest request took ${slowest} ms`);
+    assert.deepEqual([...statuses.keys()].filter((status) => status !== 201 && status !== 503), [], JSON.stringify([...statuses]));
+
+    const sql = postgres(readClusterFile(dataDir) && { host: '127.0.0.1', port: readClusterFile(dataDir).port, user: 'eventlog', password: readClusterFile(dataDir).password, database: 'eventlog', max: 1, onnotice: () => {} });
+    try {
+      const rows = await sql`SELECT id FROM events WHERE project_id = ${projectId} AND id = ANY(${acknowledged}::bigint[])`;
+      assert.equal(rows.length, new Set(acknowledged).size, 'every acknowledged event is there');
+    } finally {
+      await sql.end();
+    }
+    const started = Date.now();
+    assert.deepEqual(await server.stop('SIGTERM'), { code: 0, signal: null });
+    assert.ok(Date.now() - started < 10_000);
+  });
+
+  it('exits within 10 s on SIGTERM while the database does not answer, and fails requests fast meanwhile', async () => {
+    const dataDir = tempDataDir('stalled');
+    const env = embeddedEnv(dataDir);
+    const server = await ServerProcess.start(env);
+    await server.healthy(60_000);
+    const { headers, projectId } = await bootstrap(server, env);
+    const postmaster = postmasterPid(dataDir) as number;
+    // A stalled database (not dead, so not restarted): the postmaster and every backend stopped
+    // (backends lead process groups of their own, so one signal to a group is not enough).
+    const cluster = [postmaster, ...childrenOf(postmaster)];
+    for (const pid of cluster) process.kill(pid, 'SIGSTOP');
+    try {
+      await waitFor('/healthz to report the stall', async () => (await timed(`${server.url}/healthz`)).status === 503, 10_000);
+      // Three probes in a row must time out before the gate refuses requests (one slow probe is load).
+      await new Promise((resolve) => setTimeout(resolve, 3500));
+      for (let i = 0; i < 5; i++) {
+        const reply = await timed(`${server.url}/api/events`, { method: 'POST', headers, body: JSON.stringify({ project: projectId, category: 'c', title: 't' }) });
+        assert.equal(reply.status, 503);
+        assert.ok(reply.ms <= 2000, `answered in ${reply.ms} ms`);
+        assert.deepEqual(Object.keys(reply.body), ['error']);
+      }
+      const started = Date.now();
+      const exit = await server.stop('SIGTERM');
+      assert.ok(Date.now() - started <= 10_000, `stopped in ${Date.now() - started} ms`);
+      assert.equal(exit.signal, null);
+    } finally {
+      for (const pid of cluster) process.kill(pid, 'SIGCONT');
+      // The server could not stop a database that did not answer: stop it here (SIGQUIT is
+      // PostgreSQL's immediate shutdown), or it outlives the test.
+      try {
+        process.kill(postmaster, 'SIGQUIT');
+      } catch {
+        // already gone
+      }
+    }
+  });
+});

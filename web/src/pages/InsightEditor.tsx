@@ -1,0 +1,73 @@
+import { type FormEvent, useState } from 'react';
+import { post } from '../api.ts';
+import { Dialog } from '../components/Dialog.tsx';
+import { useToast } from '../components/Toasts.tsx';
+import type { Insight } from '../types.ts';
+
+interface Props {
+  projectId: string;
+  /** The card being edited; null creates a new one. */
+  insight: Insight | null;
+  onClose: () => void;
+  onSaved: () => void;
+}
+
+/**
+ * Creates an insight or changes its value and icon. The title is the card's key (POST
+ * /api/insight upserts by project and title), so it is fixed once the card exists.
+ */
+export function InsightEditor({ projectId, insight, onClose, onSaved }: Props) {
+  const toast = useToast();
+  const [title, setTitle] = useState(insight?.title ?? '');
+  const [value, setValue] = useState(insight?.value ?? '');
+  const [icon, setIcon] = useState(insight?.icon ?? '');
+  const [busy, setBusy] = useState(false);
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    try {
+      await post('/api/insight', { project: projectId, title, value, icon: icon.trim() === '' ? null : icon });
+      toast.success(insight ? `Insight “${title}” updated` : `Insight “${title}” created`);
+      onSaved();
+      onClose();
+    } catch (failure) {
+      toast.error(failure, insight ? 'Could not update the insight' : 'Could not create the insight');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog
+      open
+      title={insight ? `Edit “${insight.title}”` : 'New insight'}
+      onClose={onClose}
+      actions={
+        <>
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" form="insight-editor" className="button button-primary" disabled={busy}>
+            {busy ? 'Saving…' : insight ? 'Save' : 'Create insight'}
+          </button>
+        </>
+      }
+    >
+      <form id="insight-editor" className="form-grid" onSubmit={save}>
+        <label className="field">
+          <span>Title</span>
+          <input name="insightTitle" required maxLength={500} value={title} readOnly={insight !== null} onChange={(e) => setTitle(e.target.value)} placeholder="Active users" />
+        </label>
+        <label className="field">
+          <span>Value</span>
+          <input name="insightValue" value={value} onChange={(e) => setValue(e.target.value)} placeholder="42" data-autofocus={insight ? true : undefined} />
+        </label>
+        <label className="field">
+          <span>Icon (optional)</span>
+          <input name="insightIcon" maxLength={16} value={icon} onChange={(e) => setIcon(e.target.value)} placeholder="👥" />
+        </label>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,170 @@
+import { type FormEvent, useState } from 'react';
+import { post } from '../api.ts';
+import { CopyButton } from '../components/CopyButton.tsx';
+import { ConfirmDialog, Dialog } from '../components/Dialog.tsx';
+import { RelativeTime } from '../components/Time.tsx';
+import { useToast } from '../components/Toasts.tsx';
+import { useSignedIn } from '../session.tsx';
+import type { Invitation, Member, Role } from '../types.ts';
+import { useLoaded } from '../useLoaded.ts';
+
+/** Owners only: the server answers a member with 403, which this page shows as it is. */
+export function MembersPage() {
+  const toast = useToast();
+  const session = useSignedIn();
+  const { data: members, error, setData: setMembers } = useLoaded<Member[]>('/api/members');
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('member');
+  const [inviting, setInviting] = useState(false);
+  const [invitation, setInvitation] = useState<Invitation | null>(null);
+  const [removing, setRemoving] = useState<Member | null>(null);
+
+  const invite = async (event: FormEvent) => {
+    event.preventDefault();
+    setInviting(true);
+    try {
+      setInvitation(await post<Invitation>('/api/invitations', { email, role }));
+      setEmail('');
+    } catch (failure) {
+      toast.error(failure, 'Could not invite');
+    } finally {
+      setInviting(false);
+    }
+  };
+
+  const changeRole = async (member: Member, next: Role) => {
+    try {
+      const updated = await post<Member>(`/api/members/${encodeURIComponent(member.id)}/role`, { role: next });
+      setMembers((list) => list?.map((m) => (m.id === updated.id ? updated : m)) ?? null);
+      toast.success(`${updated.email} is now ${updated.role === 'owner' ? 'an owner' : 'a member'}`);
+      if (member.id === session.user.id) window.location.reload();
+    } catch (failure) {
+      toast.error(failure, 'Could not change the role');
+    }
+  };
+
+  const remove = async () => {
+    if (!removing) return;
+    try {
+      await post(`/api/members/${encodeURIComponent(removing.id)}/delete`);
+      setMembers((list) => list?.filter((m) => m.id !== removing.id) ?? null);
+      toast.success(`${removing.email} was removed`);
+      setRemoving(null);
+    } catch (failure) {
+      toast.error(failure, 'Could not remove');
+    }
+  };
+
+  return (
+    <main className="page page-narrow">
+      <h1>Members</h1>
+      <p className="muted">
+        Owners can do everything. Members can do everything except manage API keys, members and invitations, and delete projects.
+      </p>
+      {error && (
+        <div className="banner banner-error" role="alert">
+          <span>Could not load members: {error}</span>
+        </div>
+      )}
+      {!error && (
+        <form className="invite-form" onSubmit={(e) => void invite(e)} aria-label="Invite a person">
+          <label className="field">
+            <span>Email</span>
+            <input type="email" name="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          </label>
+          <label className="field">
+            <span>Role</span>
+            <select name="role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
+              <option value="member">Member</option>
+              <option value="owner">Owner</option>
+            </select>
+          </label>
+          <button type="submit" className="button button-primary" disabled={inviting}>
+            {inviting ? 'Inviting…' : 'Invite'}
+          </button>
+        </form>
+      )}
+      {members === null && !error && <p className="muted">Loading members…</p>}
+      {members && (
+        <div className="table-wrap">
+          <table className="table" aria-label="Members">
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Joined</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {members.map((member) => (
+                <tr key={member.id} data-testid="member-row">
+                  <td>
+                    {member.email}
+                    {member.id === session.user.id && <span className="muted"> (you)</span>}
+                  </td>
+                  <td>
+                    <label className="visually-hidden" htmlFor={`role-${member.id}`}>
+                      Role of {member.email}
+                    </label>
+                    <select id={`role-${member.id}`} value={member.role} onChange={(e) => void changeRole(member, e.target.value as Role)}>
+                      <option value="owner">Owner</option>
+                      <option value="member">Member</option>
+                    </select>
+                  </td>
+                  <td>
+                    <RelativeTime iso={member.createdAt} />
+                  </td>
+                  <td className="num">
+                    <button type="button" className="button button-small button-danger-outline" onClick={() => setRemoving(member)}>
+                      Remove
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      <Dialog
+        open={invitation !== null}
+        title="Invitation link"
+        onClose={() => setInvitation(null)}
+        actions={
+          <button type="button" className="button button-primary" onClick={() => setInvitation(null)}>
+            Done
+          </button>
+        }
+      >
+        {invitation && (
+          <>
+            <p>
+              Send this link to {invitation.email}. It works once, until <RelativeTime iso={invitation.expiresAt} />, and is shown only
+              now; invite again for a new one.
+            </p>
+            <div className="secret-line">
+              <label className="visually-hidden" htmlFor="invitation-url">
+                Invitation link
+              </label>
+              <input id="invitation-url" className="mono" readOnly value={invitation.url} onFocus={(e) => e.target.select()} data-testid="invitation-url" data-autofocus />
+              <CopyButton text={invitation.url} what="Invitation link" />
+            </div>
+          </>
+        )}
+      </Dialog>
+
+      <ConfirmDialog
+        open={removing !== null}
+        title="Remove this person?"
+        message={<p>{removing?.email} loses access at once: their account is deleted and their sessions end.</p>}
+        confirmLabel="Remove"
+        danger
+        onConfirm={() => void remove()}
+        onCancel={() => setRemoving(null)}
+      />
+    </main>
+  );
+}

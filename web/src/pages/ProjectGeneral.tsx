@@ -1,0 +1,57 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { patch } from '../api.ts';
+import { useToast } from '../components/Toasts.tsx';
+import { useProjects } from '../projects.tsx';
+import type { Project } from '../types.ts';
+
+/** Settings tab: the project's name and how long its events are kept. */
+export function ProjectGeneralSection({ projectId }: { projectId: string }) {
+  const { projects, reload } = useProjects();
+  const toast = useToast();
+  const project = projects?.find((candidate) => candidate.id === projectId);
+  const [name, setName] = useState('');
+  const [retention, setRetention] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  // Filled once the project is known, not again on every reload: typing is never overwritten.
+  const loaded = project !== undefined;
+  useEffect(() => {
+    if (!project) return;
+    setName(project.name);
+    setRetention(project.retentionDays == null ? '' : String(project.retentionDays));
+  }, [loaded, projectId]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    try {
+      const retentionDays = retention.trim() === '' ? null : Number(retention);
+      const saved = await patch<Project>(`/api/projects/${projectId}`, { name, retentionDays });
+      await reload();
+      toast.success(`Project “${saved.name}” saved`);
+    } catch (error) {
+      toast.error(error, 'Could not save the project');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="card" aria-labelledby="project-general">
+      <h2 id="project-general">Project</h2>
+      <form className="stack" onSubmit={submit}>
+        <label className="field">
+          <span>Project name</span>
+          <input name="projectName" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>Keep events for (days; empty keeps them forever)</span>
+          <input name="retentionDays" type="number" min={1} max={36500} step={1} value={retention} onChange={(e) => setRetention(e.target.value)} />
+        </label>
+        <button type="submit" className="button button-primary" disabled={busy || !project}>
+          {busy ? 'Saving…' : 'Save'}
+        </button>
+      </form>
+    </section>
+  );
+}

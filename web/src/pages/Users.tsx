@@ -1,0 +1,100 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'wouter';
+import { get, isAbort, withQuery } from '../api.ts';
+import { RelativeTime } from '../components/Time.tsx';
+import { useToast } from '../components/Toasts.tsx';
+import type { AppUser } from '../types.ts';
+
+interface UserPage {
+  users: AppUser[];
+  nextCursor: string | null;
+}
+
+/** The application's users, most recently seen first; the search matches ids and property values. */
+export function UsersPage({ projectId }: { projectId: string }) {
+  const toast = useToast();
+  const [search, setSearch] = useState('');
+  const [users, setUsers] = useState<AppUser[] | null>(null);
+  const [nextCursor, setNextCursor] = useState<string | null>(null);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      get<UserPage>(withQuery('/api/users', { project: projectId, search: search || undefined }), { signal: controller.signal }).then(
+        (page) => {
+          setUsers(page.users);
+          setNextCursor(page.nextCursor);
+        },
+        (error: unknown) => {
+          if (!isAbort(error)) toast.error(error, 'Could not load users');
+        },
+      );
+    }, 200);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [projectId, search, toast]);
+
+  const more = async () => {
+    if (!nextCursor) return;
+    try {
+      const page = await get<UserPage>(withQuery('/api/users', { project: projectId, search: search || undefined, cursor: nextCursor }));
+      setUsers((current) => [...(current ?? []), ...page.users]);
+      setNextCursor(page.nextCursor);
+    } catch (error) {
+      toast.error(error, 'Could not load more users');
+    }
+  };
+
+  return (
+    <main className="page page-narrow">
+      <h1>Users</h1>
+      <label className="field">
+        <span>Search users</span>
+        <input type="search" name="userSearch" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="user id or property value" />
+      </label>
+      {users === null ? (
+        <p className="muted" aria-busy="true">Loading users…</p>
+      ) : users.length === 0 ? (
+        <div className="empty">
+          <p>No users yet. Send events with a <code>user_id</code>, or call <code>POST /api/identify</code>.</p>
+        </div>
+      ) : (
+        <ul className="project-list user-list">
+          {users.map((user) => (
+            <li key={user.userId} className="card project-item">
+              <Link href={`/users/${encodeURIComponent(user.userId)}`} className="project-link">
+                {user.userId}
+              </Link>
+              <span className="muted small">
+                {user.eventCount.toLocaleString()} events · last seen <RelativeTime iso={user.lastSeen} />
+              </span>
+              <PropertyList properties={user.properties} />
+            </li>
+          ))}
+        </ul>
+      )}
+      {nextCursor && (
+        <button type="button" className="button" onClick={() => void more()}>
+          Load more
+        </button>
+      )}
+    </main>
+  );
+}
+
+export function PropertyList({ properties }: { properties: AppUser['properties'] }) {
+  const entries = Object.entries(properties);
+  if (entries.length === 0) return null;
+  return (
+    <span className="event-tags">
+      {entries.map(([key, value]) => (
+        <span key={key} className="chip tag">
+          <span className="tag-key">{key}</span>
+          <span className="tag-value">{String(value)}</span>
+        </span>
+      ))}
+    </span>
+  );
+}

@@ -1,0 +1,95 @@
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'wouter';
+
+/** Time ranges offered by the chips: the URL keeps the range, so a shared link stays relative. */
+export const RANGES = { '1h': 3600, '24h': 86_400, '7d': 7 * 86_400, '30d': 30 * 86_400 } as const;
+export type Range = keyof typeof RANGES;
+
+/** Every filter of the feed, read from and written to the URL (reload, Back and links keep them). */
+export interface FeedQuery {
+  category: string | null;
+  search: string;
+  /** `key:value`, as the API takes them. */
+  tags: string[];
+  userId: string | null;
+  favorited: boolean;
+  range: Range | null;
+}
+
+export function useFeedQuery(): [FeedQuery, (change: Partial<FeedQuery>, options?: { replace?: boolean }) => void] {
+  const [params, setParams] = useSearchParams();
+  const text = params.toString();
+  const query = useMemo<FeedQuery>(() => {
+    const read = new URLSearchParams(text);
+    const range = read.get('range');
+    return {
+      category: read.get('category'),
+      search: read.get('search') ?? '',
+      tags: read.getAll('tag'),
+      userId: read.get('user_id'),
+      favorited: read.get('favorited') === 'true',
+      range: range && range in RANGES ? (range as Range) : null,
+    };
+  }, [text]);
+  const update = useCallback(
+    (change: Partial<FeedQuery>, options: { replace?: boolean } = {}) => {
+      setParams((previous) => {
+        const next = new URLSearchParams(previous);
+        const set = (name: string, value: string | null | undefined) => (value ? next.set(name, value) : next.delete(name));
+        if ('category' in change) set('category', change.category);
+        if ('search' in change) set('search', change.search);
+        if ('userId' in change) set('user_id', change.userId);
+        if ('favorited' in change) set('favorited', change.favorited ? 'true' : null);
+        if ('range' in change) set('range', change.range);
+        if (change.tags) {
+          next.delete('tag');
+          for (const tag of change.tags) next.append('tag', tag);
+        }
+        return next;
+      }, options);
+    },
+    [setParams],
+  );
+  return [query, update];
+}
+
+/** The API parameters of the query's filters (besides project, category, search and cursor). */
+export function filterParams(query: FeedQuery): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const tag of query.tags) params.append('tag', tag);
+  if (query.userId) params.set('user_id', query.userId);
+  if (query.favorited) params.set('favorited', 'true');
+  if (query.range) params.set('since', String(Math.floor(Date.now() / 1000) - RANGES[query.range]));
+  return params;
+}
+
+/** Chips for the active filters (each removable), the favorites toggle and the time range. */
+export function FilterChips({ query, update }: { query: FeedQuery; update: (change: Partial<FeedQuery>) => void }) {
+  return (
+    <div className="filter-chips" aria-label="Filters">
+      {query.tags.map((tag) => (
+        <button key={tag} type="button" className="chip tag" aria-label={`Remove filter tag ${tag}`} onClick={() => update({ tags: query.tags.filter((t) => t !== tag) })}>
+          {tag} ×
+        </button>
+      ))}
+      {query.userId && (
+        <button type="button" className="chip" aria-label={`Remove filter user ${query.userId}`} onClick={() => update({ userId: null })}>
+          user {query.userId} ×
+        </button>
+      )}
+      <label className="chip">
+        <input type="checkbox" name="favoritesOnly" checked={query.favorited} onChange={(e) => update({ favorited: e.target.checked })} /> Favorites only
+      </label>
+      <label className="chip">
+        <span className="visually-hidden">Time range</span>
+        <select name="range" value={query.range ?? ''} onChange={(e) => update({ range: (e.target.value || null) as Range | null })}>
+          <option value="">All time</option>
+          <option value="1h">Last hour</option>
+          <option value="24h">Last 24 hours</option>
+          <option value="7d">Last 7 days</option>
+          <option value="30d">Last 30 days</option>
+        </select>
+      </label>
+    </div>
+  );
+}

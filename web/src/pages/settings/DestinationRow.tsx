@@ -1,0 +1,225 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { describeError, get, patch, post } from '../../api.ts';
+import { CopyButton } from '../../components/CopyButton.tsx';
+import { RelativeTime } from '../../components/Time.tsx';
+import { useToast } from '../../components/Toasts.tsx';
+import type { Destination, DestinationFormat, DestinationHealth, TestResult } from '../../types.ts';
+
+export const FORMATS: Array<[DestinationFormat, string]> = [
+  ['json', 'Signed JSON'],
+  ['text', 'Text message ({text})'],
+  ['embed', 'Embed ({embeds})'],
+];
+const formatLabel = (format: DestinationFormat) => FORMATS.find(([value]) => value === format)?.[1] ?? format;
+
+/** "payments, refunds" → ['payments', 'refunds']; empty → null (every category). */
+export function parseCategories(text: string): string[] | null {
+  const names = text
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  return names.length > 0 ? names : null;
+}
+
+/** A datetime-local value for 24 hours ago, the usual start of an outage worth replaying. */
+function dayAgoLocal(): string {
+  const date = new Date(Date.now() - 24 * 3600_000);
+  date.setMinutes(date.getMinutes() - date.getTimezoneOffset());
+  return date.toISOString().slice(0, 16);
+}
+
+export interface DestinationRowProps {
+  destination: Destination;
+  test: TestResult | undefined;
+  testing: boolean;
+  onChanged: (destination: Destination) => void;
+  onTest: () => void;
+  onToggle: () => void;
+  onRotate: () => void;
+  onLog: () => void;
+  onDelete: () => void;
+}
+
+export function DestinationRow(props: DestinationRowProps) {
+  const { destination, test: result } = props;
+  const id = encodeURIComponent(destination.id);
+  return (
+    <li className="row" data-testid="destination-row">
+      <div className="row-head">
+        <strong>{destination.name}</strong>
+        <span className="chip">{formatLabel(destination.format)}</span>
+        <span className={destination.enabled ? 'status status-ok' : 'status status-off'}>{destination.enabled ? 'Enabled' : 'Disabled'}</span>
+      </div>
+      <p className="mono small break">{destination.url}</p>
+      {destination.disabledReason && (
+        <p className="banner banner-warning" role="status" data-testid="destination-disabled-reason">
+          {destination.disabledReason}. Fix the receiver, then enable the destination and replay what failed.
+        </p>
+      )}
+      {destination.secret && (
+        <div className="secret-line">
+          <label className="visually-hidden" htmlFor={`secret-${destination.id}`}>
+            Signing secret for {destination.name}
+          </label>
+          <input id={`secret-${destination.id}`} className="mono" readOnly value={destination.secret} onFocus={(e) => e.target.select()} />
+          <CopyButton text={destination.secret} what={`signing secret of ${destination.name}`} />
+          <button type="button" className="button button-small" onClick={props.onRotate}>
+            Rotate secret
+          </button>
+        </div>
+      )}
+      <CategoryFilter destination={destination} onChanged={props.onChanged} />
+      <LastStatus destination={destination} />
+      <HealthLine destination={destination} />
+      {result && (
+        <p className={result.ok ? 'banner banner-success' : 'banner banner-error'} role="status" data-testid="destination-test-result">
+          Test {result.ok ? 'delivered' : 'failed'}
+          {result.status !== null && ` · HTTP ${result.status}`}
+          {result.error && ` · ${result.error}`}
+        </p>
+      )}
+      <div className="row-actions">
+        <button type="button" className="button button-small" disabled={props.testing} onClick={props.onTest}>
+          {props.testing ? 'Testing…' : 'Test'}
+        </button>
+        <button type="button" className="button button-small" onClick={props.onToggle}>
+          {destination.enabled ? 'Disable' : 'Enable'}
+        </button>
+        <button type="button" className="button button-small" onClick={props.onLog}>
+          Attempt log
+        </button>
+        <button type="button" className="button button-small button-danger-outline" onClick={props.onDelete}>
+          Delete
+        </button>
+      </div>
+      <ReplayFailed destinationId={id} name={destination.name} enabled={destination.enabled} />
+    </li>
+  );
+}
+
+function CategoryFilter({ destination, onChanged }: { destination: Destination; onChanged: (destination: Destination) => void }) {
+  const toast = useToast();
+  const saved = destination.categories?.join(', ') ?? '';
+  const [text, setText] = useState(saved);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => setText(saved), [saved]);
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    try {
+      const updated = await patch<Destination>(`/api/destinations/${encodeURIComponent(destination.id)}`, { categories: parseCategories(text) });
+      onChanged(updated);
+      toast.success(updated.categories ? `“${updated.name}” now gets ${updated.categories.join(', ')} only` : `“${updated.name}” now gets every category`);
+    } catch (failure) {
+      toast.error(failure, 'Could not change the category filter');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="inline-form" onSubmit={save} data-testid="destination-categories">
+      <label className="field">
+        <span>Categories</span>
+        <input
+          name="destinationCategories"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          placeholder="All categories"
+          aria-describedby={`categories-help-${destination.id}`}
+        />
+      </label>
+      <button type="submit" className="button button-small" disabled={busy || text.trim() === saved}>
+        {busy ? 'Saving…' : 'Save filter'}
+      </button>
+      <span id={`categories-help-${destination.id}`} className="muted small">
+        {destination.categories ? `Only ${destination.categories.join(', ')}` : 'Every notify event'} · comma-separated, empty for all
+      </span>
+    </form>
+  );
+}
+
+/** The success rate of the latest 50 finished deliveries, refreshed whenever the row changes. */
+function HealthLine({ destination }: { destination: Destination }) {
+  const [health, setHealth] = useState<DestinationHealth | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const changedAt = destination.lastStatus?.at ?? '';
+  useEffect(() => {
+    const abort = new AbortController();
+    get<DestinationHealth>(`/api/destinations/${encodeURIComponent(destination.id)}/health`, { signal: abort.signal })
+      .then((value) => {
+        setHealth(value);
+        setError(null);
+      })
+      .catch((failure: unknown) => {
+        if (!abort.signal.aborted) setError(describeError(failure));
+      });
+    return () => abort.abort();
+  }, [destination.id, changedAt, destination.enabled]);
+
+  if (error) return <p className="muted small">Health unavailable: {error}</p>;
+  if (!health) return null;
+  if (health.successRate === null) {
+    return (
+      <p className="muted small" data-testid="destination-health">
+        Health: no finished deliveries yet
+      </p>
+    );
+  }
+  const percent = Math.round(health.successRate * 100);
+  const tone = percent >= 95 ? 'ok' : 'failed';
+  return (
+    <p className={`last-status ${tone} small`} data-testid="destination-health">
+      Health: {percent}% of the last {health.deliveries} deliveries succeeded ({health.succeeded}/{health.deliveries})
+    </p>
+  );
+}
+
+function ReplayFailed({ destinationId, name, enabled }: { destinationId: string; name: string; enabled: boolean }) {
+  const toast = useToast();
+  const [since, setSince] = useState(dayAgoLocal);
+  const [busy, setBusy] = useState(false);
+
+  const replay = async (event: FormEvent) => {
+    event.preventDefault();
+    const seconds = Math.floor(new Date(since).getTime() / 1000);
+    if (!Number.isFinite(seconds)) {
+      toast.error(new Error('Choose a date and time'), 'Could not replay');
+      return;
+    }
+    setBusy(true);
+    try {
+      const { queued } = await post<{ queued: number }>(`/api/destinations/${destinationId}/replay-failed`, { since: seconds });
+      toast.success(queued === 0 ? `Nothing to replay to “${name}”` : `${queued} failed deliver${queued === 1 ? 'y' : 'ies'} to “${name}” queued again`);
+    } catch (failure) {
+      toast.error(failure, 'Could not replay the failed deliveries');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="inline-form" onSubmit={replay} data-testid="destination-replay-failed">
+      <label className="field">
+        <span>Replay failed since</span>
+        <input type="datetime-local" name="replaySince" value={since} onChange={(e) => setSince(e.target.value)} required />
+      </label>
+      <button type="submit" className="button button-small" disabled={busy || !enabled} title={enabled ? undefined : 'Enable the destination first'}>
+        {busy ? 'Queuing…' : 'Replay failed'}
+      </button>
+    </form>
+  );
+}
+
+function LastStatus({ destination }: { destination: Destination }) {
+  const last = destination.lastStatus;
+  if (!last) return <p className="muted small">No deliveries yet.</p>;
+  return (
+    <p className={last.ok ? 'last-status ok small' : 'last-status failed small'} data-testid="destination-last-status">
+      {last.ok ? 'Last delivery succeeded' : 'Last delivery failed'}
+      {last.status !== null && ` · HTTP ${last.status}`}
+      {last.error && ` · ${last.error}`} · <RelativeTime iso={last.at} />
+    </p>
+  );
+}
