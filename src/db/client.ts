@@ -26,6 +26,11 @@ export function createClient(url: string, options: ClientOptions = {}): Sql {
     // Short enough that a request never waits long for a database that does not answer; while it
     // is down the health gate (db/health.ts) refuses requests before they try to connect at all.
     connect_timeout: 5,
+    // The driver waits before reconnecting a connection that failed, longer after every failure
+    // in a row anywhere in the pool (its default grows to 20 s). After an outage of a few seconds
+    // that wait would hold the first requests after recovery for up to 20 s; the health gate
+    // already keeps requests away while the database is down, so the wait can stay short.
+    backoff: reconnectDelaySeconds,
     onnotice: () => {},
     connection: {
       application_name: 'eventlog',
@@ -35,6 +40,11 @@ export function createClient(url: string, options: ClientOptions = {}): Sql {
     },
     transform: { undefined: null },
   } as postgres.Options<Record<string, postgres.PostgresType>>);
+}
+
+/** 50 ms, doubling with each failed connection attempt in a row, at most half a second. */
+function reconnectDelaySeconds(failuresInARow: number): number {
+  return Math.min(0.05 * 2 ** Math.max(0, failuresInARow - 1), 0.5);
 }
 
 function inTransaction(db: Db): db is TransactionSql {
