@@ -3,7 +3,7 @@ import type { Config } from './config.ts';
 import type { Bus } from './db/bus.ts';
 import type { Sql } from './db/client.ts';
 import type { DatabaseHealth } from './db/health.ts';
-import type { DeliveryWorker } from './features/destinations/deliveryWorker.ts';
+import type { DeliveryWorker } from './features/delivery/deliveryWorker.ts';
 import type { IngestBatcher } from './features/events/ingestBatcher.ts';
 import type { HookResolver } from './features/hooks/hookResolver.ts';
 import type { KeyAuthenticator } from './features/keys/keyAuthenticator.ts';

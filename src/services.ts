@@ -4,7 +4,7 @@ import type { Services } from './context.ts';
 import { Bus } from './db/bus.ts';
 import type { Sql } from './db/client.ts';
 import { DatabaseHealth } from './db/health.ts';
-import { DeliveryWorker } from './features/destinations/deliveryWorker.ts';
+import { DeliveryWorker } from './features/delivery/deliveryWorker.ts';
 import { IngestBatcher } from './features/events/ingestBatcher.ts';
 import { SearchIndexCleaner } from './features/events/searchIndexCleaner.ts';
 import { HookResolver } from './features/hooks/hookResolver.ts';

@@ -10,6 +10,7 @@ import { createKey } from '../src/features/keys/createKey.ts';
 import { createOrganization } from '../src/features/organizations/createOrganization.ts';
 import { createLogger } from '../src/logger.ts';
 import { createServices } from '../src/services.ts';
+import { type OwnDatabase, createOwnDatabase } from './ownDatabase.ts';
 
 export interface Reply {
   status: number;
@@ -33,6 +34,8 @@ export interface TestOrg {
 export interface TestApp {
   app: App;
   services: Services;
+  /** Whether this file has a database of its own (useTestApp's `ownDatabase`). */
+  ownDatabase: boolean;
   org(options?: { monthlyEventCap?: number | null }): Promise<TestOrg>;
   request(options: {
     method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
@@ -52,12 +55,17 @@ function toReply(raw: LightMyRequestResponse): Reply {
 /**
  * One application per test file, on the database the test runner provides (DATABASE_URL),
  * closed after the file's tests. Every test makes its own organization with `t.org()`.
+ * `ownDatabase` gives the file a fresh database on the same server instead, dropped at the end:
+ * for files that run the delivery worker, which takes every organization's work.
  */
-export function useTestApp(env: NodeJS.ProcessEnv = {}): TestApp {
-  const state = {} as { app: App; services: Services; close: () => Promise<void> };
+export function useTestApp(env: NodeJS.ProcessEnv = {}, options: { ownDatabase?: boolean } = {}): TestApp {
+  const state = {} as { app: App; services: Services; close: () => Promise<void>; own?: OwnDatabase };
 
   before(async () => {
-    const config = loadConfig({ ...process.env, ...env });
+    const serverUrl = loadConfig({ ...process.env, ...env }).databaseUrl;
+    if (!serverUrl) throw new Error('Run the tests with `npm test`: it provides DATABASE_URL');
+    if (options.ownDatabase) state.own = await createOwnDatabase(serverUrl);
+    const config = loadConfig({ ...process.env, ...env, DATABASE_URL: state.own?.url ?? serverUrl });
     if (!config.databaseUrl) throw new Error('Run the tests with `npm test`: it provides DATABASE_URL');
     const sql = createClient(config.databaseUrl, { timeZone: config.timeZone, max: 8 });
     await migrate(sql);
@@ -72,7 +80,13 @@ export function useTestApp(env: NodeJS.ProcessEnv = {}): TestApp {
       await sql.end({ timeout: 5 });
     };
   });
-  after(async () => state.close?.());
+  after(async () => {
+    try {
+      await state.close?.();
+    } finally {
+      await state.own?.drop();
+    }
+  });
 
   const request: TestApp['request'] = async ({ method, url, body, payload, headers = {} }) => {
     const raw = await state.app.inject({
@@ -91,6 +105,7 @@ export function useTestApp(env: NodeJS.ProcessEnv = {}): TestApp {
     get services() {
       return state.services;
     },
+    ownDatabase: options.ownDatabase ?? false,
     request,
     async org(options = {}) {
       const organization = await createOrganization({

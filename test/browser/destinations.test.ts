@@ -13,7 +13,7 @@ import { type OpenBrowser, PASSWORD, ROOT, ensureDashboardBuilt, freePort, missi
 
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
-const t = useTestApp({ BASE_URL: base, ALLOW_PRIVATE_WEBHOOK_URLS: '1' });
+const t = useTestApp({ BASE_URL: base, ALLOW_PRIVATE_WEBHOOK_URLS: '1' }, { ownDatabase: true });
 
 describe('destinations in the browser', { skip: missingBrowser }, () => {
   let browser: OpenBrowser;
@@ -43,7 +43,7 @@ describe('destinations in the browser', { skip: missingBrowser }, () => {
     const good = await org.post(`/api/projects/${project}/destinations`, { name: 'Team chat', url: healthy.url, format: 'json' });
     const bad = await org.post(`/api/projects/${project}/destinations`, { name: 'Old server', url: failing.url, format: 'json' });
     assert.equal(good.status, 201);
-    const worker = startWorker(t, [org.id], { retryDelaysMs: [] });
+    const worker = startWorker(t, { retryDelaysMs: [] });
     cleanup.push(() => worker.stop());
     for (let i = 0; i < 20; i++) {
       const event = await org.post('/api/events', { project, category: 'deploys', title: `Deploy ${i}`, notify: true });

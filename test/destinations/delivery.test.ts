@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { claimDueDeliveries } from '../../src/features/destinations/deliveryQueries.ts';
-import { signatureHeaders } from '../../src/features/destinations/signing.ts';
+import { claimDueDeliveries } from '../../src/features/delivery/webhookQueries.ts';
+import { signatureHeaders } from '../../src/features/delivery/signing.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
 import { type Answer, type Receiver, sleep, startReceiver, startWorker, waitUntil } from './support.ts';
 
-const t = useTestApp({ ALLOW_PRIVATE_WEBHOOK_URLS: '1', BASE_URL: 'https://events.example.com' });
+const t = useTestApp({ ALLOW_PRIVATE_WEBHOOK_URLS: '1', BASE_URL: 'https://events.example.com' }, { ownDatabase: true });
 
 interface Setup {
   org: TestOrg;
@@ -25,8 +25,8 @@ async function setup(tc: TestContext, format: 'json' | 'text' | 'embed', answers
   return { org, project, receiver, destination: created.body };
 }
 
-function worker(tc: TestContext, orgs: TestOrg[], options = {}) {
-  const started = startWorker(t, orgs.map((o) => o.id), options);
+function worker(tc: TestContext, options = {}) {
+  const started = startWorker(t, options);
   tc.after(() => started.stop());
   return started;
 }
@@ -64,7 +64,7 @@ async function settled(org: TestOrg, destinationId: string, count = 1) {
 describe('delivery formats, byte for byte', () => {
   it('json: the signed envelope around the event exactly as POST /api/events returned it', async (tc) => {
     const { org, project, receiver, destination } = await setup(tc, 'json');
-    worker(tc, [org]);
+    worker(tc);
     const event = await notify(org, project, {
       description: 'Plan **pro**',
       icon: '🚀',
@@ -96,7 +96,7 @@ describe('delivery formats, byte for byte', () => {
 
   it('text: {text} with the title in bold, then the description, then the url', async (tc) => {
     const { org, project, receiver } = await setup(tc, 'text');
-    worker(tc, [org]);
+    worker(tc);
     await notify(org, project, { title: 'New sale', description: 'Plan pro\nyearly', url: 'https://shop.example.com/o/1?a=1&b=<2>' });
     const [request] = await receiver.waitFor(1);
     assert.equal(request?.body, '{"text":"*New sale*\\nPlan pro\\nyearly\\nhttps://shop.example.com/o/1?a=1&amp;b=&lt;2&gt;"}');
@@ -105,7 +105,7 @@ describe('delivery formats, byte for byte', () => {
 
   it('text: missing description and url leave no empty lines', async (tc) => {
     const { org, project, receiver } = await setup(tc, 'text');
-    worker(tc, [org]);
+    worker(tc);
     await notify(org, project, { title: 'Just a title' });
     const [request] = await receiver.waitFor(1);
     assert.equal(request?.body, '{"text":"*Just a title*"}');
@@ -113,7 +113,7 @@ describe('delivery formats, byte for byte', () => {
 
   it('embed: one Discord embed with the category as footer; empty fields left out', async (tc) => {
     const { org, project, receiver } = await setup(tc, 'embed');
-    worker(tc, [org]);
+    worker(tc);
     await notify(org, project, { title: 'Signup', description: 'From **Berlin**', url: 'https://app.example.com/u/7' });
     await notify(org, project, { title: 'Bare', category: 'misc', description: '', url: 'not a url' });
     await receiver.waitFor(2);
@@ -126,7 +126,7 @@ describe('delivery formats, byte for byte', () => {
 
   it('embed: over-long title and description are cut to Discord limits, not refused', async (tc) => {
     const { org, project, receiver } = await setup(tc, 'embed');
-    worker(tc, [org]);
+    worker(tc);
     await notify(org, project, { title: 'T'.repeat(300), description: 'd'.repeat(5000) });
     const [request] = await receiver.waitFor(1);
     const embed = JSON.parse(request?.body ?? '').embeds[0];
@@ -148,7 +148,7 @@ describe('delivery formats, byte for byte', () => {
 describe('retries', () => {
   it('500, 500, 200: three attempts under one webhook-id, then success', async (tc) => {
     const { org, project, receiver, destination } = await setup(tc, 'json', [500, 500, 200]);
-    worker(tc, [org]);
+    worker(tc);
     await notify(org, project);
     const requests = await receiver.waitFor(3);
     const ids = new Set(requests.map((r) => r.headers['webhook-id']));
@@ -168,7 +168,7 @@ describe('retries', () => {
 
   it('400 is a definite rejection: one attempt, and lastStatus shows it', async (tc) => {
     const { org, project, receiver, destination } = await setup(tc, 'json', [{ status: 400, body: 'bad payload' }]);
-    worker(tc, [org]);
+    worker(tc);
     await notify(org, project);
     await receiver.waitFor(1);
     const [delivery] = await settled(org, destination.id);
@@ -183,7 +183,7 @@ describe('retries', () => {
 
   it('429 is retried', async (tc) => {
     const { org, project, receiver, destination } = await setup(tc, 'text', [429, 200]);
-    worker(tc, [org]);
+    worker(tc);
     await notify(org, project);
     await receiver.waitFor(2);
     const [delivery] = await settled(org, destination.id);
@@ -192,7 +192,7 @@ describe('retries', () => {
 
   it('Retry-After stretches a wait up to the schedule, never beyond it', async (tc) => {
     const { org, project, receiver } = await setup(tc, 'text', [{ status: 429, headers: { 'retry-after': '30' } }, 200]);
-    worker(tc, [org], { retryDelaysMs: [100, 400] });
+    worker(tc, { retryDelaysMs: [100, 400] });
     await notify(org, project);
     const [first, second] = await receiver.waitFor(2);
     const gap = (second?.at ?? 0) - (first?.at ?? 0);
@@ -201,7 +201,7 @@ describe('retries', () => {
 
   it('gives up after three failed attempts', async (tc) => {
     const { org, project, receiver, destination } = await setup(tc, 'embed', [503]);
-    worker(tc, [org]);
+    worker(tc);
     await notify(org, project);
     await receiver.waitFor(3);
     const [delivery] = await settled(org, destination.id);
@@ -213,7 +213,7 @@ describe('retries', () => {
 
   it('an attempt that gets no answer times out and is retried', async (tc) => {
     const { org, project, receiver, destination } = await setup(tc, 'text', ['hang', 200]);
-    worker(tc, [org], { attemptTimeoutMs: 300 });
+    worker(tc, { attemptTimeoutMs: 300 });
     await notify(org, project);
     await receiver.waitFor(2);
     const [delivery] = await settled(org, destination.id);
@@ -225,7 +225,7 @@ describe('retries', () => {
   it('a receiver that is down is retried, and the error says why', async (tc) => {
     const { org, project, receiver, destination } = await setup(tc, 'text');
     await receiver.close();
-    worker(tc, [org]);
+    worker(tc);
     await notify(org, project);
     const [delivery] = await settled(org, destination.id);
     assert.equal(delivery?.status, 'failed');
@@ -239,7 +239,7 @@ describe('retries', () => {
 
   it('keeps only the first 1 KB of a response', async (tc) => {
     const { org, project, destination } = await setup(tc, 'text', [{ status: 200, body: 'x'.repeat(5000) }]);
-    worker(tc, [org]);
+    worker(tc);
     await notify(org, project);
     const [delivery] = await settled(org, destination.id);
     assert.equal(delivery?.attempts[0]?.response, 'x'.repeat(1024));
@@ -247,7 +247,7 @@ describe('retries', () => {
 
   it('follows the real schedule: about 1 s, then about 5 s', async (tc) => {
     const { org, project, receiver } = await setup(tc, 'json', [500, 500, 200]);
-    worker(tc, [org], { retryDelaysMs: undefined });
+    worker(tc, { retryDelaysMs: undefined });
     await notify(org, project);
     const [a, b, c] = await receiver.waitFor(3, 15_000);
     const first = (b?.at ?? 0) - (a?.at ?? 0);
@@ -264,7 +264,7 @@ describe('who gets what', () => {
     tc.after(() => disabled.close());
     const off = await org.post(`/api/projects/${project}/destinations`, { name: 'off', url: disabled.url, format: 'text', enabled: false });
     assert.equal(off.body.enabled, false);
-    worker(tc, [org]);
+    worker(tc);
     await notify(org, project, { notify: false, title: 'quiet' });
     await notify(org, project, { title: 'loud' });
     await receiver.waitFor(1);
@@ -277,7 +277,7 @@ describe('who gets what', () => {
 
   it('does not slow the request that created the event', async (tc) => {
     const { org, project, receiver } = await setup(tc, 'text', ['hang']);
-    worker(tc, [org], { attemptTimeoutMs: 2000 });
+    worker(tc, { attemptTimeoutMs: 2000 });
     await notify(org, project);
     // The worker is now inside an attempt that the receiver never answers (2 s timeout). A
     // request that waited for delivery would take at least that long.
@@ -296,7 +296,7 @@ describe('who gets what', () => {
     await org.post(`/api/projects/${project}/destinations`, { name: 'b', url: second.url, format: 'embed' });
     const other = await org.project('Other');
     await org.post(`/api/projects/${other}/destinations`, { name: 'c', url: elsewhere.url, format: 'json' });
-    worker(tc, [org]);
+    worker(tc);
     await notify(org, project);
     await receiver.waitFor(1);
     await second.waitFor(1);
@@ -306,7 +306,7 @@ describe('who gets what', () => {
 
   it('an incoming hook event with Notify: 1 fans out too', async (tc) => {
     const { org, project, receiver } = await setup(tc, 'text');
-    worker(tc, [org]);
+    worker(tc);
     const hook = await org.post(`/api/projects/${project}/hooks`, { name: 'ci', category: 'ci' });
     const path = new URL(hook.body.url).pathname;
     const created = await t.request({ method: 'POST', url: path, payload: 'Build green\nall tests pass', headers: { 'content-type': 'text/plain', notify: '1' } });
@@ -319,7 +319,7 @@ describe('who gets what', () => {
 describe('durability', () => {
   it('a restart in the middle of retries still delivers, under the same webhook-id', async (tc) => {
     const { org, project, receiver, destination } = await setup(tc, 'json', [500, 200]);
-    const first = startWorker(t, [org.id], { retryDelaysMs: [700, 700] });
+    const first = startWorker(t, { retryDelaysMs: [700, 700] });
     tc.after(() => first.stop());
     await notify(org, project);
     await receiver.waitFor(1);
@@ -328,7 +328,7 @@ describe('durability', () => {
     await sleep(800);
     assert.equal(receiver.received.length, 1, 'a stopped worker sends nothing');
 
-    worker(tc, [org]);
+    worker(tc);
     await receiver.waitFor(2);
     const [delivery] = await settled(org, destination.id);
     assert.equal(delivery?.status, 'succeeded');
@@ -342,22 +342,23 @@ describe('durability', () => {
     await notify(org, project, { title: 'while down' });
     await sleep(200);
     assert.equal(receiver.received.length, 0);
-    worker(tc, [org]);
+    worker(tc);
     const [request] = await receiver.waitFor(1);
     assert.equal(request?.body, '{"text":"*while down*"}');
   });
 
   it('a claim whose process died is taken over once its lease expires', async (tc) => {
     const { org, project, receiver, destination } = await setup(tc, 'text');
-    const fanOutOnly = startWorker(t, [org.id], { concurrency: 0 });
+    const fanOutOnly = startWorker(t, { concurrency: 0 });
     await notify(org, project);
     await waitUntil(async () => (await deliveries(org, destination.id)).length === 1, 5000, 'the fan-out');
     await fanOutOnly.stop();
     // A process claims the delivery, then dies before sending it.
-    const [claimed] = await claimDueDeliveries(t.services.sql, { limit: 10, leaseMs: 600, leaseToken: 'crashed', scope: [org.id] });
+    const leased = await claimDueDeliveries(t.services.sql, { limit: 100, leaseMs: 600, leaseToken: 'crashed' });
+    const claimed = leased.find((delivery) => delivery.organizationId === org.id);
     assert.ok(claimed);
     const started = performance.now();
-    worker(tc, [org]);
+    worker(tc);
     await receiver.waitFor(1);
     assert.ok(performance.now() - started >= 400, 'waited for the lease to expire');
     assert.equal((await settled(org, destination.id))[0]?.status, 'succeeded');
@@ -365,13 +366,13 @@ describe('durability', () => {
 
   it('prunes finished deliveries past their keep time; pending and recent ones stay', async (tc) => {
     const { org, project, receiver, destination } = await setup(tc, 'text');
-    const sender = startWorker(t, [org.id]);
+    const sender = startWorker(t);
     await notify(org, project, { title: 'old' });
     await notify(org, project, { title: 'recent' });
     await receiver.waitFor(2);
     await settled(org, destination.id, 2);
     await sender.stop();
-    const fanOutOnly = startWorker(t, [org.id], { concurrency: 0 });
+    const fanOutOnly = startWorker(t, { concurrency: 0 });
     await notify(org, project, { title: 'old and still pending' });
     await waitUntil(async () => (await deliveries(org, destination.id)).length === 3, 5000, 'the fan-out');
     await fanOutOnly.stop();
@@ -384,7 +385,7 @@ describe('durability', () => {
     const aged = [byTitle.get('old'), byTitle.get('old and still pending')] as string[];
     await t.services.sql`UPDATE deliveries SET created_at = now() - interval '2 days' WHERE organization_id = ${org.id} AND id = ANY(${aged}::text[])`;
 
-    worker(tc, [org], { concurrency: 0, keepFinishedMs: 24 * 3600_000 });
+    worker(tc, { concurrency: 0, keepFinishedMs: 24 * 3600_000 });
     await waitUntil(async () => (await deliveries(org, destination.id)).length === 2, 5000, 'the old delivery to be pruned');
     const kept = (await deliveries(org, destination.id)).map((delivery) => delivery.id).sort();
     assert.deepEqual(kept, [byTitle.get('recent'), byTitle.get('old and still pending')].sort());
@@ -394,7 +395,7 @@ describe('durability', () => {
 
   it('several workers share the queue and none sends a delivery twice', async (tc) => {
     const { org, project, receiver } = await setup(tc, 'json');
-    for (let i = 0; i < 3; i++) worker(tc, [org], { concurrency: 4 });
+    for (let i = 0; i < 3; i++) worker(tc, { concurrency: 4 });
     await Promise.all(Array.from({ length: 30 }, (_, i) => notify(org, project, { title: `event ${i}` })));
     await receiver.waitFor(30);
     await sleep(500);
@@ -424,7 +425,7 @@ describe('test action, attempt log and replay', () => {
 
   it('Test makes a single attempt even when the receiver fails', async (tc) => {
     const { org, destination, receiver } = await setup(tc, 'text', [503]);
-    worker(tc, [org]);
+    worker(tc);
     const reply = await org.post(`/api/destinations/${destination.id}/test`);
     assert.deepEqual(reply.body, { ok: false, status: 503, error: 'The receiver answered HTTP 503' });
     await sleep(600);
@@ -435,7 +436,7 @@ describe('test action, attempt log and replay', () => {
 
   it('the attempt log pages newest first with a keyset cursor', async (tc) => {
     const { org, project, receiver, destination } = await setup(tc, 'text');
-    worker(tc, [org]);
+    worker(tc);
     for (let i = 0; i < 23; i++) await notify(org, project, { title: `n${i}` });
     await receiver.waitFor(23);
     await settled(org, destination.id, 20);
@@ -454,7 +455,7 @@ describe('test action, attempt log and replay', () => {
 
   it('replay queues the same body under the same webhook-id as a new log entry', async (tc) => {
     const { org, project, receiver, destination } = await setup(tc, 'json', [400, 200]);
-    worker(tc, [org]);
+    worker(tc);
     await notify(org, project);
     await receiver.waitFor(1);
     const [failed] = await settled(org, destination.id);
@@ -473,7 +474,7 @@ describe('test action, attempt log and replay', () => {
 
   it('replay and the log are 404 for another organization', async (tc) => {
     const { org, project, receiver, destination } = await setup(tc, 'text');
-    worker(tc, [org]);
+    worker(tc);
     await notify(org, project);
     await receiver.waitFor(1);
     const [delivery] = await settled(org, destination.id);

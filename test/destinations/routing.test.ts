@@ -3,7 +3,7 @@ import { describe, it, type TestContext } from 'node:test';
 import { type TestOrg, useTestApp } from '../helpers.ts';
 import { type Answer, sleep, startReceiver, startWorker, waitUntil } from './support.ts';
 
-const t = useTestApp({ ALLOW_PRIVATE_WEBHOOK_URLS: '1' });
+const t = useTestApp({ ALLOW_PRIVATE_WEBHOOK_URLS: '1' }, { ownDatabase: true });
 
 // One attempt per delivery: a delivery's failure is final at once.
 const ONE_ATTEMPT = { retryDelaysMs: [] };
@@ -16,8 +16,8 @@ async function destination(tc: TestContext, org: TestOrg, project: string, answe
   return { receiver, id: created.body.id as string };
 }
 
-function worker(tc: TestContext, org: TestOrg, options = {}) {
-  const started = startWorker(t, [org.id], options);
+function worker(tc: TestContext, options = {}) {
+  const started = startWorker(t, options);
   tc.after(() => started.stop());
   return started;
 }
@@ -67,7 +67,7 @@ describe('routing by category', () => {
     const paid = await notify(org, project, 'payments');
     await notify(org, project, 'deploys');
     const refund = await notify(org, project, 'refunds');
-    worker(tc, org);
+    worker(tc);
     await everything.receiver.waitFor(3);
     await payments.receiver.waitFor(2);
     await sleep(500);
@@ -93,7 +93,7 @@ describe('routing by category', () => {
     assert.equal(changed.status, 200);
     assert.equal(changed.body.name, 'Alerts');
     assert.deepEqual(changed.body.categories, ['alerts']);
-    worker(tc, org);
+    worker(tc);
     await notify(org, project, 'deploys');
     const alert = await notify(org, project, 'alerts');
     await target.receiver.waitFor(1);
@@ -113,7 +113,7 @@ describe('automatic disable', () => {
     const org = await t.org();
     const project = await org.project();
     const target = await destination(tc, org, project, [500]);
-    worker(tc, org, ONE_ATTEMPT);
+    worker(tc, ONE_ATTEMPT);
     for (let i = 0; i < 19; i++) await notify(org, project);
     await settled(org, target.id, 19);
     // A Test delivery neither counts nor resets.
@@ -154,12 +154,12 @@ describe('automatic disable', () => {
     const project = await org.project();
     const target = await destination(tc, org, project, [500]);
     // Retries far apart: the 21st delivery is still waiting for its second attempt when the run completes.
-    const started = worker(tc, org, { retryDelaysMs: [4000] });
+    const started = worker(tc, { retryDelaysMs: [4000] });
     await notify(org, project);
     await target.receiver.waitFor(1);
     target.receiver.answers = [500];
     await started.stop();
-    const fast = worker(tc, org, ONE_ATTEMPT);
+    const fast = worker(tc, ONE_ATTEMPT);
     for (let i = 0; i < 20; i++) await notify(org, project);
     await waitUntil(async () => (await shown(org, project, target.id)).enabled === false, 15_000, 'the automatic disable');
     fast.wake();
@@ -175,7 +175,7 @@ describe('replay of every failure', () => {
     const org = await t.org();
     const project = await org.project();
     const target = await destination(tc, org, project, [500]);
-    const first = worker(tc, org, ONE_ATTEMPT);
+    const first = worker(tc, ONE_ATTEMPT);
     const before = Math.floor(Date.now() / 1000) - 1;
     await notify(org, project);
     await settled(org, target.id, 1);
@@ -202,7 +202,7 @@ describe('replay of every failure', () => {
     assert.deepEqual(replay.body, { queued: 2 });
     const again = await org.post(`/api/destinations/${target.id}/replay-failed`, { since: before });
     assert.deepEqual(again.body, { queued: 0 }, 'their latest delivery is now the pending replay');
-    worker(tc, org, ONE_ATTEMPT);
+    worker(tc, ONE_ATTEMPT);
     await settled(org, target.id, 5);
     const replayedIds = target.receiver.received.slice(3).map((r) => r.headers['webhook-id']).sort();
     assert.deepEqual(replayedIds, failed.map((d) => d.webhookId).sort());

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { refusedAddressReason } from '../../src/features/destinations/addressGuard.ts';
+import { refusedAddressReason } from '../../src/lib/outboundHttp/addressGuard.ts';
 import { useTestApp } from '../helpers.ts';
 import { sleep, startReceiver, startWorker, waitUntil } from './support.ts';
 
 // ALLOW_PRIVATE_WEBHOOK_URLS unset: the guard is on.
-const t = useTestApp({ ALLOW_PRIVATE_WEBHOOK_URLS: '' });
+const t = useTestApp({ ALLOW_PRIVATE_WEBHOOK_URLS: '' }, { ownDatabase: true });
 
 describe('address guard', () => {
   it('passes only public unicast addresses', () => {
@@ -67,7 +67,7 @@ describe('address guard', () => {
     tc.after(() => receiver.close());
     const created = await org.post(`/api/projects/${project}/destinations`, { name: 'local', url: `http://localhost:${receiver.port}/hook`, format: 'json' });
     assert.equal(created.status, 201, 'a hostname cannot be judged until it is resolved');
-    const worker = startWorker(t, [org.id]);
+    const worker = startWorker(t);
     tc.after(() => worker.stop());
 
     const event = await org.post('/api/events', { project, category: 'c', title: 'secret', notify: true });

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DeliveryWorker, type DeliveryWorkerOptions } from '../../src/features/destinations/deliveryWorker.ts';
+import { DeliveryWorker, type DeliveryWorkerOptions } from '../../src/features/delivery/deliveryWorker.ts';
 import type { TestApp } from '../helpers.ts';
 
 export interface Received {
@@ -74,14 +74,14 @@ export async function waitUntil(check: () => boolean | Promise<boolean>, timeout
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * A started worker that only takes these organizations' work (test files share one database),
- * with a fast retry schedule unless the test asks for another.
+ * A started worker with a fast retry schedule unless the test asks for another. It takes every
+ * organization's work, so the file must have a database of its own.
  */
-export function startWorker(t: TestApp, organizationIds: string[], options: DeliveryWorkerOptions = {}): DeliveryWorker {
+export function startWorker(t: TestApp, options: DeliveryWorkerOptions = {}): DeliveryWorker {
+  if (!t.ownDatabase) throw new Error('a delivery worker takes the work of every organization: use useTestApp(env, { ownDatabase: true })');
   const worker = new DeliveryWorker(t.services, {
     retryDelaysMs: [100, 300],
     pollIntervalMs: 100,
-    onlyOrganizations: new Set(organizationIds),
     ...options,
   });
   worker.start();

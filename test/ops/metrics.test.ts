@@ -4,7 +4,7 @@ import { startReceiver, startWorker, waitUntil } from '../destinations/support.t
 import { useTestApp } from '../helpers.ts';
 
 const TOKEN = 'scrape-secret-123';
-const t = useTestApp({ METRICS_TOKEN: TOKEN, ALLOW_PRIVATE_WEBHOOK_URLS: '1' });
+const t = useTestApp({ METRICS_TOKEN: TOKEN, ALLOW_PRIVATE_WEBHOOK_URLS: '1' }, { ownDatabase: true });
 
 async function scrape(): Promise<string> {
   const reply = await t.request({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
@@ -80,7 +80,7 @@ describe('GET /metrics', () => {
     const destination = await org.post(`/api/projects/${project}/destinations`, { name: 'metrics', url: receiver.url, format: 'json' });
     assert.equal(destination.status, 201, JSON.stringify(destination.body));
     const before = sample(await scrape(), 'eventlog_deliveries_total', { outcome: 'succeeded' }) ?? 0;
-    const worker = startWorker(t, [org.id]);
+    const worker = startWorker(t);
     tc.after(() => worker.stop());
     await org.post('/api/events', { project, category: 'ops', title: 'Deliver me', notify: true });
     await receiver.waitFor(1);

@@ -11,7 +11,7 @@ import { type TestOrg, useTestApp } from '../helpers.ts';
 import { signInAs } from '../dashboard/signedIn.ts';
 import { sleep, startWorker, waitUntil } from '../destinations/support.ts';
 
-const t = useTestApp({ ALLOW_PRIVATE_WEBHOOK_URLS: '1', BASE_URL: 'https://events.example.com' });
+const t = useTestApp({ ALLOW_PRIVATE_WEBHOOK_URLS: '1', BASE_URL: 'https://events.example.com' }, { ownDatabase: true });
 
 /** A self-signed certificate for 127.0.0.1, made for this run. */
 const tls = { key: '', cert: '' };
@@ -118,7 +118,7 @@ async function subscribedUser(tc: TestContext, statuses?: number[]) {
   const subscribed = await browser.post(`/api/projects/${project}/push-subscriptions`, { endpoint, keys: keys.keys });
   assert.equal(subscribed.status, 201, JSON.stringify(subscribed.body));
   assert.deepEqual(Object.keys(subscribed.body), ['id']);
-  const worker = startWorker(t, [org.id], { ca: tls.cert });
+  const worker = startWorker(t, { ca: tls.cert });
   tc.after(() => worker.stop());
   return { org, project, service, browser, keys, endpoint, subscriptionId: subscribed.body.id as string };
 }

@@ -5,9 +5,9 @@ import { codePointLength, hasNul } from '../../lib/text.ts';
 import { type DestinationObject, destinationFromRow } from './destinationObject.ts';
 import { checkCategoryFilter } from './categoryFilter.ts';
 import { checkDestinationUrl } from './destinationUrl.ts';
-import type { DeliveryFormat } from './formats.ts';
+import type { DeliveryFormat } from '../delivery/formats.ts';
 import { insertDestination } from './queries.ts';
-import { newSigningSecret } from './signing.ts';
+import { newSigningSecret } from '../delivery/signing.ts';
 
 export const MAX_DESTINATION_NAME = 200;
 

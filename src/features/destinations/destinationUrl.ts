@@ -1,6 +1,6 @@
 import { InvalidInput } from '../../lib/errors.ts';
 import { hasNul } from '../../lib/text.ts';
-import { refuseIpLiteral } from './addressGuard.ts';
+import { refuseIpLiteral } from '../../lib/outboundHttp/addressGuard.ts';
 
 export const MAX_URL_LENGTH = 2048;
 

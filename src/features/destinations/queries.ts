@@ -1,5 +1,5 @@
 import type { Db, Sql } from '../../db/client.ts';
-import type { DeliveryFormat } from './formats.ts';
+import type { DeliveryFormat } from '../delivery/formats.ts';
 
 export interface DestinationRow {
   id: string;
@@ -238,4 +238,26 @@ export async function selectHealth(sql: Sql, organizationId: string, destination
       ORDER BY l.created_at DESC, l.id DESC LIMIT ${window}
     ) r`;
   return row as HealthRow;
+}
+
+/** A Test delivery: created already leased to the caller, who sends it at once. */
+export async function insertLeasedDelivery(
+  sql: Sql,
+  row: {
+    organizationId: string;
+    id: string;
+    destinationId: string;
+    eventId: number;
+    webhookId: string;
+    body: string;
+    maxAttempts: number;
+    leaseToken: string;
+    leaseMs: number;
+  },
+): Promise<void> {
+  await sql`
+    INSERT INTO deliveries (organization_id, id, destination_id, event_id, webhook_id, body, max_attempts, next_attempt_at,
+                            locked_until, lease_token)
+    VALUES (${row.organizationId}, ${row.id}, ${row.destinationId}, ${row.eventId}, ${row.webhookId}, ${row.body},
+            ${row.maxAttempts}, now(), now() + ${row.leaseMs} * interval '1 millisecond', ${row.leaseToken})`;
 }

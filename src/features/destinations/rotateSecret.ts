@@ -2,7 +2,7 @@ import type { VerbArgs } from '../../context.ts';
 import { InvalidInput, NotFound } from '../../lib/errors.ts';
 import { type DestinationObject, destinationFromRow } from './destinationObject.ts';
 import { replaceSecret } from './queries.ts';
-import { newSigningSecret } from './signing.ts';
+import { newSigningSecret } from '../delivery/signing.ts';
 
 /** Deliveries still queued are signed with the new secret when they are sent. */
 export async function rotateSecret({ ctx, input }: VerbArgs<{ destinationId: string }>): Promise<DestinationObject> {

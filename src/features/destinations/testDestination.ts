@@ -3,14 +3,11 @@ import type { VerbArgs } from '../../context.ts';
 import { NotFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { EventObject } from '../events/eventObject.ts';
-import { renderDeliveryBody } from './formats.ts';
-import { insertLeasedDelivery } from './deliveryQueries.ts';
-import { findDestination } from './queries.ts';
+import { renderDeliveryBody } from '../delivery/formats.ts';
+import { TEST_EVENT_ID } from '../delivery/webhookChannel.ts';
+import { findDestination, insertLeasedDelivery } from './queries.ts';
 import type { TestResult } from './schemas.ts';
-import { newWebhookId } from './signing.ts';
-
-/** The Test action's delivery carries this event id: no real event has it. */
-export const TEST_EVENT_ID = 0;
+import { newWebhookId } from '../delivery/signing.ts';
 
 export function sampleEvent(projectId: string, baseUrl: string, now = new Date()): EventObject {
   return {

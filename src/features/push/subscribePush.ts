@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { VerbArgs } from '../../context.ts';
 import { InvalidInput, Forbidden, NotFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { refuseIpLiteral } from '../destinations/addressGuard.ts';
+import { refuseIpLiteral } from '../../lib/outboundHttp/addressGuard.ts';
 import { upsertSubscription } from './queries.ts';
 import type { SubscribeBody } from './schemas.ts';
 

@@ -1,20 +1,16 @@
-import https from 'node:https';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Bus } from '../../db/bus.ts';
 import type { Sql } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
-import { countDelivery, countPush } from '../../metrics.ts';
-import { type ClaimedPushJob, claimDuePushJobs, deletePushJob, deleteSubscription, reschedulePushJob } from '../push/queries.ts';
-import { sendPush } from '../push/sendPush.ts';
-import { vapidKeys, vapidSubject } from '../push/vapidKeys.ts';
-import { guardedLookup } from './addressGuard.ts';
-import { type ClaimedDelivery, claimDueDeliveries, countQueued, pruneFinishedDeliveries, recordAttempt } from './deliveryQueries.ts';
+import { countDelivery } from '../../metrics.ts';
 import { fanOutBatch } from './fanOutBatch.ts';
-import { type PostResult, postOnce } from './postOnce.ts';
-import { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_RETRY_DELAYS_MS, type Verdict, judgeAttempt } from './retryPolicy.ts';
-import { signatureHeaders } from './signing.ts';
-import { TEST_EVENT_ID } from './testDestination.ts';
+import { claimDuePushJobs } from './pushJobQueries.ts';
+import { countQueued } from './queries.ts';
+import { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_RETRY_DELAYS_MS } from './retryPolicy.ts';
+import { WebPushChannel } from './webPushChannel.ts';
+import { type DeliveryOutcome, WebhookChannel } from './webhookChannel.ts';
+import { type ClaimedDelivery, claimDueDeliveries, pruneFinishedDeliveries } from './webhookQueries.ts';
 
 export interface DeliveryWorkerDeps {
   sql: Sql;
@@ -36,21 +32,8 @@ export interface DeliveryWorkerOptions {
   concurrency?: number;
   /** Extra certificate authority trusted for https receivers and push services. */
   ca?: string | Buffer;
-  /**
-   * Claim only these organizations' work; unset claims everything. Test files share one database
-   * and each runs its own worker with its own settings, which must not take the others' work.
-   */
-  onlyOrganizations?: ReadonlySet<string>;
   /** How long a finished delivery and its attempts stay in the log. Default 30 days. */
   keepFinishedMs?: number;
-}
-
-/** What one attempt came to; the Test action answers with it. */
-export interface DeliveryOutcome {
-  ok: boolean;
-  status: number | null;
-  error: string | null;
-  verdict: Verdict;
 }
 
 const FAN_OUT_BATCH = 100;
@@ -59,11 +42,8 @@ const FAN_OUT_BATCH = 100;
 function countEnded(outcome: DeliveryOutcome): void {
   if (outcome.verdict.kind !== 'retry') countDelivery(outcome.verdict.kind === 'succeeded' ? 'succeeded' : 'failed');
 }
-/** Consecutive deliveries that ended in failure after which a destination is disabled (contract). */
-export const DISABLE_AFTER_FAILURES = 20;
 /** Announcements arrive with every event written; a burst of them costs one pass, not one each. */
 const WAKE_DEBOUNCE_MS = 20;
-const USER_AGENT = 'Eventlog-Webhooks/1.0';
 const KEEP_FINISHED_MS = 30 * 24 * 3600_000;
 /** The delivery log is pruned on the first pass and then at most this often. */
 const PRUNE_EVERY_MS = 3600_000;
@@ -75,8 +55,8 @@ const PRUNE_BATCH = 1000;
  * outbox row into one delivery per enabled destination whose category filter takes the event and
  * one push job per browser subscription (fanOutBatch.ts),
  * in the transaction that deletes the row (the delete is the claim). A send pass leases due
- * deliveries and pushes, sends them and records each attempt with its consequence (retry later,
- * done, failed). Several processes can run this side by side: an outbox row is taken by whoever
+ * deliveries and pushes and hands each to its channel (webhookChannel.ts, webPushChannel.ts),
+ * which sends it and records the attempt with its consequence (retry later, done, failed). Several processes can run this side by side: an outbox row is taken by whoever
  * deletes it, and a delivery or push by whoever sets its lease.
  *
  * Built by createServices but not started there: the server starts it; tests start their own.
@@ -88,9 +68,8 @@ export class DeliveryWorker {
   readonly leaseMs: number;
   private readonly pollIntervalMs: number;
   private readonly concurrency: number;
-  private readonly ca: string | Buffer | undefined;
-  private readonly scope: ReadonlySet<string> | undefined;
-  private readonly pushAgent: https.Agent;
+  private readonly webhooks: WebhookChannel;
+  private readonly pushes: WebPushChannel;
   private readonly keepFinishedMs: number;
   private nextPruneAt = 0;
 
@@ -114,13 +93,17 @@ export class DeliveryWorker {
     this.leaseMs = options.leaseMs ?? Math.max(60_000, this.attemptTimeoutMs * 3);
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
     this.concurrency = options.concurrency ?? 16;
-    this.ca = options.ca;
-    this.scope = options.onlyOrganizations;
     this.keepFinishedMs = options.keepFinishedMs ?? KEEP_FINISHED_MS;
-    this.pushAgent = new https.Agent({
-      ...(deps.config.allowPrivateWebhookUrls ? {} : { lookup: guardedLookup }),
-      ...(this.ca ? { ca: this.ca } : {}),
-    });
+    const channel = {
+      sql: deps.sql,
+      log: deps.log,
+      allowPrivate: deps.config.allowPrivateWebhookUrls,
+      attemptTimeoutMs: this.attemptTimeoutMs,
+      retryDelaysMs: this.retryDelaysMs,
+      ca: options.ca,
+    };
+    this.webhooks = new WebhookChannel({ ...channel, bus: deps.bus });
+    this.pushes = new WebPushChannel({ ...channel, baseUrl: deps.config.baseUrl });
   }
 
   start(): void {
@@ -147,7 +130,7 @@ export class DeliveryWorker {
     this.timers.clear();
     await this.pass;
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
-    this.pushAgent.destroy();
+    this.pushes.close();
   }
 
   /** Notify events not yet fanned out plus pending deliveries and push jobs, of every organization. */
@@ -180,8 +163,9 @@ export class DeliveryWorker {
     this.debounce.unref();
   }
 
-  private wakeIn(delayMs: number): void {
-    if (this.stopped) return;
+  /** A pass once a rescheduled attempt is due; nothing when none was rescheduled. */
+  private wakeIn(delayMs: number | null): void {
+    if (delayMs === null || this.stopped) return;
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       this.wake();
@@ -203,19 +187,14 @@ export class DeliveryWorker {
   /** Keeps the delivery log bounded: finished deliveries past their keep time are deleted. */
   private async pruneLog(): Promise<void> {
     this.nextPruneAt = Date.now() + PRUNE_EVERY_MS;
-    const prune = { olderThanMs: this.keepFinishedMs, limit: PRUNE_BATCH, scope: this.scopeList };
+    const prune = { olderThanMs: this.keepFinishedMs, limit: PRUNE_BATCH };
     while (!this.stopped && (await pruneFinishedDeliveries(this.deps.sql, prune)) === PRUNE_BATCH);
-  }
-
-  private get scopeList(): readonly string[] | undefined {
-    return this.scope ? [...this.scope] : undefined;
   }
 
   /** One batch of outbox rows into deliveries and push jobs. Returns how many rows it took. */
   private fanOut(): Promise<number> {
     return fanOutBatch(this.deps.sql, {
       limit: FAN_OUT_BATCH,
-      scope: this.scopeList,
       maxAttempts: this.maxAttempts,
       baseUrl: this.deps.config.baseUrl,
     });
@@ -225,13 +204,13 @@ export class DeliveryWorker {
   private async claimAndSend(): Promise<boolean> {
     const free = this.concurrency - this.inFlight.size;
     if (free <= 0) return false;
-    const claim = { leaseMs: this.leaseMs, scope: this.scopeList };
+    const claim = { leaseMs: this.leaseMs };
     const deliveries = await claimDueDeliveries(this.deps.sql, { ...claim, limit: free, leaseToken: newId(16) });
     // Counted here, not in deliver(): the Test action sends through deliver() too.
     for (const delivery of deliveries) this.track(this.deliver(delivery).then(countEnded));
     const room = free - deliveries.length;
     const pushes = room > 0 ? await claimDuePushJobs(this.deps.sql, { ...claim, limit: room, leaseToken: newId(16) }) : [];
-    for (const job of pushes) this.track(this.push(job));
+    for (const job of pushes) this.track(this.pushes.send(job).then((retryInMs) => this.wakeIn(retryInMs)));
     return deliveries.length + pushes.length === free;
   }
 
@@ -251,92 +230,8 @@ export class DeliveryWorker {
    * delivery of a single attempt.
    */
   async deliver(delivery: ClaimedDelivery): Promise<DeliveryOutcome> {
-    const at = new Date();
-    const result: PostResult = delivery.enabled
-      ? await this.post(delivery)
-      : {
-          status: null,
-          error: 'Not sent: the destination was disabled',
-          retryable: false,
-          response: null,
-          durationMs: 0,
-          retryAfterMs: null,
-        };
-    const verdict = judgeAttempt(result, delivery.attempts + 1, delivery.maxAttempts, this.retryDelaysMs);
-    const outcome = verdict.kind === 'retry' ? 'pending' : verdict.kind;
-    const { recorded, disabled } = await recordAttempt(this.deps.sql, {
-      organizationId: delivery.organizationId,
-      deliveryId: delivery.id,
-      leaseToken: delivery.leaseToken,
-      at,
-      status: result.status,
-      durationMs: delivery.enabled ? result.durationMs : null,
-      error: result.error,
-      response: result.response,
-      outcome,
-      retryInMs: verdict.kind === 'retry' ? verdict.delayMs : 0,
-      // A disabled destination's row should keep showing its last real send.
-      sent: delivery.enabled,
-      isTest: delivery.eventId === TEST_EVENT_ID,
-      disableAfter: DISABLE_AFTER_FAILURES,
-      disabledReason: autoDisableReason(result),
-    });
-    if (disabled) {
-      this.deps.log.warn({ destination: disabled.destinationId }, 'delivery worker: destination disabled after consecutive failures');
-      this.deps.bus.announce({ type: 'destination.updated', organizationId: delivery.organizationId, projectId: disabled.projectId, id: disabled.destinationId });
-    }
-    if (!recorded) this.deps.log.warn({ delivery: delivery.id }, 'delivery worker: lease lost before the attempt was recorded');
-    if (recorded && verdict.kind === 'retry') this.wakeIn(verdict.delayMs);
-    return { ok: verdict.kind === 'succeeded', status: result.status, error: result.error, verdict };
+    const { outcome, retryInMs } = await this.webhooks.send(delivery);
+    this.wakeIn(retryInMs);
+    return outcome;
   }
-
-  private post(delivery: ClaimedDelivery): Promise<PostResult> {
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
-    if (delivery.format === 'json') {
-      if (!delivery.secret) {
-        return Promise.resolve({ status: null, error: 'The destination has no signing secret', retryable: false, response: null, durationMs: 0, retryAfterMs: null });
-      }
-      // A fresh timestamp per attempt: receivers reject signatures older than 5 minutes.
-      Object.assign(headers, signatureHeaders(delivery.secret, delivery.webhookId, Math.floor(Date.now() / 1000), delivery.body));
-    }
-    return postOnce({
-      url: delivery.url,
-      body: delivery.body,
-      headers,
-      timeoutMs: this.attemptTimeoutMs,
-      allowPrivate: this.deps.config.allowPrivateWebhookUrls,
-      ca: this.ca,
-    });
-  }
-
-  private async push(job: ClaimedPushJob): Promise<void> {
-    const { sql, config, log } = this.deps;
-    const keys = await vapidKeys(sql);
-    const result = await sendPush(job, job.payload, {
-      vapid: { ...keys, subject: vapidSubject(config.baseUrl) },
-      agent: this.pushAgent,
-      allowPrivate: config.allowPrivateWebhookUrls,
-      timeoutMs: this.attemptTimeoutMs,
-    });
-    if (result.status === 404 || result.status === 410) {
-      countPush('gone');
-      await deleteSubscription(sql, job.organizationId, job.subscriptionId);
-      return;
-    }
-    const verdict = judgeAttempt(result, job.attempts + 1, job.maxAttempts, this.retryDelaysMs);
-    if (verdict.kind === 'retry') {
-      await reschedulePushJob(sql, job, verdict.delayMs);
-      this.wakeIn(verdict.delayMs);
-      return;
-    }
-    countPush(verdict.kind === 'succeeded' ? 'sent' : 'failed');
-    if (verdict.kind === 'failed') log.warn({ subscription: job.subscriptionId, status: result.status, reason: result.error }, 'web push failed');
-    await deletePushJob(sql, job);
-  }
-}
-
-/** The disabledReason of a destination switched off by its run of failures, with the last error. */
-function autoDisableReason(last: PostResult): string {
-  const why = last.status !== null ? `HTTP ${last.status}` : (last.error ?? 'no answer');
-  return `Disabled automatically after ${DISABLE_AFTER_FAILURES} consecutive failed deliveries (last: ${why})`;
 }

@@ -1,4 +1,4 @@
-import type { PostResult } from './postOnce.ts';
+import type { PostResult } from '../../lib/outboundHttp/postOnce.ts';
 
 /** Spec "Retries": the second attempt about 1 s after the first, the third about 5 s after that. */
 export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [1000, 5000];

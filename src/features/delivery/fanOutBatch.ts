@@ -1,18 +1,19 @@
 import { type Sql, withTransaction } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { eventFromRow } from '../events/eventObject.ts';
-import { pushPayload } from '../push/pushPayload.ts';
-import { type NewPushJob, insertPushJobs, selectSubscriptions } from '../push/queries.ts';
+import { type DeliveryFormat, renderDeliveryBody } from './formats.ts';
+import { pushPayload } from './pushPayload.ts';
 import {
   type NewDelivery,
-  type OrganizationScope,
+  type NewPushJob,
   type RoutingKey,
   claimOutbox,
   insertDeliveries,
+  insertPushJobs,
   selectEvents,
   selectRoutedDestinations,
-} from './deliveryQueries.ts';
-import { type DeliveryFormat, renderDeliveryBody } from './formats.ts';
+  selectSubscriptions,
+} from './queries.ts';
 import { newWebhookId } from './signing.ts';
 
 /**
@@ -23,10 +24,10 @@ import { newWebhookId } from './signing.ts';
  */
 export function fanOutBatch(
   sql: Sql,
-  q: { limit: number; scope: OrganizationScope; maxAttempts: number; baseUrl: string },
+  q: { limit: number; maxAttempts: number; baseUrl: string },
 ): Promise<number> {
   return withTransaction(sql, async (tx) => {
-    const claimed = await claimOutbox(tx, q.limit, q.scope);
+    const claimed = await claimOutbox(tx, q.limit);
     if (claimed.length === 0) return 0;
     // Event and project ids are unique only within their organization.
     const events = (await selectEvents(tx, claimed)).map((row) => ({ organizationId: row.organizationId, event: eventFromRow(row) }));

@@ -1,112 +1,5 @@
-import type { Db, Sql, TransactionSql } from '../../db/client.ts';
-import type { EventRow } from '../events/queries.ts';
+import type { Sql } from '../../db/client.ts';
 import type { DeliveryFormat } from './formats.ts';
-
-// ---- The delivery worker ---------------------------------------------------------------------
-
-/** Restricts a query to some organizations' rows (see DeliveryWorkerOptions.onlyOrganizations). */
-export type OrganizationScope = readonly string[] | undefined;
-
-/** `AND <alias>.organization_id = ANY(scope)`, or nothing without a scope. */
-function inScope(sql: Db, alias: string, scope: OrganizationScope) {
-  return scope ? sql`AND ${sql(alias)}.organization_id = ANY(${scope as string[]}::text[])` : sql``;
-}
-
-/** An outbox row taken for fan-out: a notify event of one organization. */
-export interface OutboxRow {
-  organizationId: string;
-  eventId: number;
-  projectId: string;
-}
-
-/**
- * Takes the oldest outbox rows by deleting them in the fan-out transaction: a concurrent claimer
- * waits on their row locks and then skips the rows this one deleted, so no row is fanned out
- * twice, and a fan-out that fails rolls the delete back with everything else.
- */
-export function claimOutbox(tx: TransactionSql, limit: number, scope: OrganizationScope): Promise<OutboxRow[]> {
-  return tx<OutboxRow[]>`
-    DELETE FROM notify_outbox
-    WHERE (organization_id, event_id) IN (
-      SELECT o.organization_id, o.event_id FROM notify_outbox o
-      ${scope ? tx`WHERE o.organization_id = ANY(${scope as string[]}::text[])` : tx``}
-      ORDER BY o.created_at LIMIT ${limit}
-    )
-    RETURNING organization_id AS "organizationId", event_id AS "eventId", project_id AS "projectId"`;
-}
-
-/**
- * The outbox rows' events, by (organization_id, id): event ids are per organization. The keys
- * drive one index lookup each, here and in the fan-out's other reads (destinations, push
- * subscriptions). (A filter `organization_id = ANY(...)` beside the keys let the prepared
- * statement's generic plan walk every event of the organization instead: the fan-out then cost
- * more database time than the ingest it followed.)
- */
-export function selectEvents(tx: TransactionSql, keys: readonly OutboxRow[]): Promise<(EventRow & { organizationId: string })[]> {
-  return tx<(EventRow & { organizationId: string })[]>`
-    SELECT e.organization_id AS "organizationId", e.id, e.project_id AS "projectId", e.category, e.title, e.description,
-           e.icon, e.tags, e.metadata, e.url, e.user_id, e.notify, e.favorited,
-           (extract(epoch FROM e.created_at) * 1000000)::bigint::text AS "createdMicros"
-    FROM unnest(${keys.map((k) => k.organizationId)}::text[], ${keys.map((k) => k.eventId)}::int[]) AS k(organization_id, id)
-    JOIN events e ON e.organization_id = k.organization_id AND e.id = k.id
-    -- A deleted project's events are not sent anywhere, even before its purge removes them.
-    JOIN projects p ON p.organization_id = e.organization_id AND p.id = e.project_id AND p.deleted_at IS NULL
-    ORDER BY e.organization_id, e.id`;
-}
-
-/** The (organization, project, category) of a fanned-out event: what chooses its destinations. */
-export interface RoutingKey {
-  organizationId: string;
-  projectId: string;
-  category: string;
-}
-
-/**
- * The enabled destinations each key's events go to, matched by project and by the destination's
- * category filter (NULL takes every category): one statement for a whole batch of outbox rows,
- * whatever the number of destinations. A destination comes back once per key it matches.
- */
-export function selectRoutedDestinations(
-  tx: TransactionSql,
-  keys: readonly RoutingKey[],
-): Promise<(RoutingKey & { id: string; format: DeliveryFormat })[]> {
-  return tx<(RoutingKey & { id: string; format: DeliveryFormat })[]>`
-    SELECT d.organization_id AS "organizationId", d.id, d.project_id AS "projectId", k.category, d.format
-    FROM unnest(${keys.map((k) => k.organizationId)}::text[], ${keys.map((k) => k.projectId)}::text[],
-                ${keys.map((k) => k.category)}::text[]) AS k(organization_id, project_id, category)
-    JOIN destinations d ON d.organization_id = k.organization_id AND d.project_id = k.project_id
-    WHERE d.enabled AND (d.categories IS NULL OR k.category = ANY(d.categories))`;
-}
-
-export interface NewDelivery {
-  organizationId: string;
-  id: string;
-  destinationId: string;
-  eventId: number;
-  webhookId: string;
-  body: string;
-  maxAttempts: number;
-}
-
-export async function insertDeliveries(tx: TransactionSql, rows: NewDelivery[]): Promise<void> {
-  if (rows.length === 0) return;
-  await tx`
-    INSERT INTO deliveries (organization_id, id, destination_id, event_id, webhook_id, body, max_attempts, next_attempt_at, created_at)
-    -- clock_timestamp(): rows of one batch keep their order in the newest-first log.
-    SELECT organization_id, id, destination_id, event_id, webhook_id, body, max_attempts, now(), clock_timestamp()
-    FROM json_to_recordset(${JSON.stringify(rows.map(toRecord))}::text::json) AS t(
-      organization_id text, id text, destination_id text, event_id int, webhook_id text, body text, max_attempts int)`;
-}
-
-const toRecord = (row: NewDelivery) => ({
-  organization_id: row.organizationId,
-  id: row.id,
-  destination_id: row.destinationId,
-  event_id: row.eventId,
-  webhook_id: row.webhookId,
-  body: row.body,
-  max_attempts: row.maxAttempts,
-});
 
 /** A delivery this process holds the lease of, with what sending it needs. */
 export interface ClaimedDelivery {
@@ -135,7 +28,7 @@ export interface ClaimedDelivery {
  */
 export function claimDueDeliveries(
   sql: Sql,
-  q: { limit: number; leaseMs: number; leaseToken: string; scope: OrganizationScope },
+  q: { limit: number; leaseMs: number; leaseToken: string },
 ): Promise<ClaimedDelivery[]> {
   return sql<ClaimedDelivery[]>`
     UPDATE deliveries l
@@ -145,7 +38,6 @@ export function claimDueDeliveries(
       SELECT c.organization_id, c.id FROM deliveries c
       WHERE c.status = 'pending' AND c.next_attempt_at <= now()
         AND (c.locked_until IS NULL OR c.locked_until < now())
-        ${inScope(sql, 'c', q.scope)}
       ORDER BY c.next_attempt_at LIMIT ${q.limit}
     )
       AND l.status = 'pending' AND l.next_attempt_at <= now()
@@ -160,27 +52,14 @@ export function claimDueDeliveries(
 /** Deletes up to `limit` finished deliveries created over `olderThanMs` ago; attempts cascade. */
 export async function pruneFinishedDeliveries(
   sql: Sql,
-  q: { olderThanMs: number; limit: number; scope: OrganizationScope },
+  q: { olderThanMs: number; limit: number },
 ): Promise<number> {
   const deleted = await sql`
     DELETE FROM deliveries WHERE (organization_id, id) IN (
       SELECT c.organization_id, c.id FROM deliveries c
       WHERE c.status <> 'pending' AND c.created_at < now() - ${q.olderThanMs} * interval '1 millisecond'
-        ${inScope(sql, 'c', q.scope)}
       LIMIT ${q.limit})`;
   return deleted.count;
-}
-
-/** A Test delivery: created already leased to the caller, who sends it at once. */
-export async function insertLeasedDelivery(
-  sql: Sql,
-  row: NewDelivery & { leaseToken: string; leaseMs: number },
-): Promise<void> {
-  await sql`
-    INSERT INTO deliveries (organization_id, id, destination_id, event_id, webhook_id, body, max_attempts, next_attempt_at,
-                            locked_until, lease_token)
-    VALUES (${row.organizationId}, ${row.id}, ${row.destinationId}, ${row.eventId}, ${row.webhookId}, ${row.body},
-            ${row.maxAttempts}, now(), now() + ${row.leaseMs} * interval '1 millisecond', ${row.leaseToken})`;
 }
 
 export interface AttemptRecord {
@@ -267,13 +146,4 @@ export async function recordAttempt(sql: Sql, r: AttemptRecord): Promise<Recorde
   const [row] = rows;
   if (!row) return { recorded: false, disabled: null };
   return { recorded: true, disabled: row.disabledDestination ? { destinationId: row.disabledDestination, projectId: row.projectId as string } : null };
-}
-
-/** The metrics' queue depth: the outbox, pending deliveries (a partial index) and push jobs. */
-export async function countQueued(sql: Sql): Promise<number> {
-  const [row] = await sql<{ depth: string }[]>`
-    SELECT (SELECT count(*) FROM notify_outbox)
-         + (SELECT count(*) FROM deliveries WHERE status = 'pending')
-         + (SELECT count(*) FROM push_jobs) AS depth`;
-  return Number(row!.depth);
 }
