@@ -9,6 +9,17 @@ const browserGlobals = [
   'HTMLElement', 'HTMLDialogElement', 'HTMLInputElement', 'console', 'structuredClone',
 ];
 
+const featuresNeverImportRoot = {
+  group: ['../app.ts', '../../app.ts', '../server.ts', '../../server.ts', '../cli/**', '../../cli/**'],
+  message: 'Features never import the application root, the process entry or the command line (docs/architecture.md).',
+};
+
+/** destinations/ and push/ never import each other (docs/architecture.md, "Outbound delivery"). */
+const apart = (other) => ({
+  group: [`../${other}/**`, `**/features/${other}/**`],
+  message: `Import nothing from features/${other}/: shared delivery code belongs in features/delivery/ or lib/outboundHttp/.`,
+});
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'data/', 'dist/', 'web/dist/', 'test-results/', '.bench-data/'] },
   js.configs.recommended,
@@ -29,15 +40,24 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/features/**/*.ts'],
+    files: ['src/lib/outboundHttp/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        patterns: [{
-          group: ['../app.ts', '../../app.ts', '../server.ts', '../../server.ts', '../cli/**', '../../cli/**'],
-          message: 'Features never import the application root, the process entry or the command line (docs/architecture.md).',
-        }],
+        patterns: [{ group: ['**/features/**'], message: 'The outbound HTTP client knows no feature: callers pass what it needs in (docs/architecture.md).' }],
       }],
     },
+  },
+  {
+    files: ['src/features/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [featuresNeverImportRoot] }] },
+  },
+  {
+    files: ['src/features/destinations/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [featuresNeverImportRoot, apart('push')] }] },
+  },
+  {
+    files: ['src/features/push/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [featuresNeverImportRoot, apart('destinations')] }] },
   },
   {
     files: ['web/src/**/*.{ts,tsx}'],
