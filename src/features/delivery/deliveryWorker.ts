@@ -37,11 +37,6 @@ export interface DeliveryWorkerOptions {
 }
 
 const FAN_OUT_BATCH = 100;
-
-/** A delivery that ended (not one rescheduled for a retry) moves the deliveries counter. */
-function countEnded(outcome: DeliveryOutcome): void {
-  if (outcome.verdict.kind !== 'retry') countDelivery(outcome.verdict.kind === 'succeeded' ? 'succeeded' : 'failed');
-}
 /** Announcements arrive with every event written; a burst of them costs one pass, not one each. */
 const WAKE_DEBOUNCE_MS = 20;
 const KEEP_FINISHED_MS = 30 * 24 * 3600_000;
@@ -51,13 +46,14 @@ const PRUNE_EVERY_MS = 3600_000;
 const PRUNE_BATCH = 1000;
 
 /**
- * Moves notify events from the outbox to their receivers, durably. A fan-out pass turns each
- * outbox row into one delivery per enabled destination whose category filter takes the event and
- * one push job per browser subscription (fanOutBatch.ts),
- * in the transaction that deletes the row (the delete is the claim). A send pass leases due
- * deliveries and pushes and hands each to its channel (webhookChannel.ts, webPushChannel.ts),
- * which sends it and records the attempt with its consequence (retry later, done, failed). Several processes can run this side by side: an outbox row is taken by whoever
- * deletes it, and a delivery or push by whoever sets its lease.
+ * Moves notify events from the outbox to their receivers, durably, for every organization. A
+ * fan-out pass turns each outbox row into one delivery per enabled destination whose category
+ * filter takes the event and one push job per browser subscription (fanOutBatch.ts), in the
+ * transaction that deletes the row (the delete is the claim). A send pass leases due deliveries
+ * and pushes and hands each to its channel (webhookChannel.ts, webPushChannel.ts), which sends it
+ * and records the attempt with its consequence (retry later, done, failed). Several processes
+ * can run this side by side: an outbox row is taken by whoever deletes it, and a delivery or push
+ * by whoever sets its lease.
  *
  * Built by createServices but not started there: the server starts it; tests start their own.
  */
@@ -234,4 +230,9 @@ export class DeliveryWorker {
     this.wakeIn(retryInMs);
     return outcome;
   }
+}
+
+/** A delivery that ended (not one rescheduled for a retry) moves the deliveries counter. */
+function countEnded(outcome: DeliveryOutcome): void {
+  if (outcome.verdict.kind !== 'retry') countDelivery(outcome.verdict.kind === 'succeeded' ? 'succeeded' : 'failed');
 }

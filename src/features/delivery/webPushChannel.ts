@@ -12,13 +12,13 @@ import { judgeAttempt } from './retryPolicy.ts';
 /** How long a push service may hold a push for an offline browser. */
 const TTL_SECONDS = 24 * 60 * 60;
 
-export interface PushTarget {
+interface PushTarget {
   endpoint: string;
   p256dh: string;
   auth: string;
 }
 
-export interface PushOptions {
+interface PushOptions {
   vapid: VapidKeys & { subject: string };
   /** Carries the address guard (a guarded lookup) and any extra trusted certificate. */
   agent: https.Agent;
@@ -88,7 +88,7 @@ export class WebPushChannel {
  * the same retry rules apply. The guard covers IP-literal endpoints here, since those never reach
  * the agent's lookup.
  */
-export async function sendPush(target: PushTarget, payload: string, options: PushOptions): Promise<PostResult> {
+async function sendPush(target: PushTarget, payload: string, options: PushOptions): Promise<PostResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const failed = (error: string, status: number | null, retryable: boolean): PostResult => ({
