@@ -1,5 +1,7 @@
 import type { Sql } from '../../db/client.ts';
 
+// Web push jobs as the worker sends them; a subscription the push service calls gone goes too.
+
 export interface ClaimedPushJob {
   organizationId: string;
   id: string;
