@@ -2,6 +2,7 @@ import type { Sql } from '../../db/client.ts';
 import type { DeliveryFormat } from './formats.ts';
 
 // Webhook deliveries as the worker sends them: lease, record each attempt, prune the log.
+
 /** A delivery this process holds the lease of, with what sending it needs. */
 export interface ClaimedDelivery {
   organizationId: string;
