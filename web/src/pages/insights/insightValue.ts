@@ -25,8 +25,9 @@ export function displayValue(value: string, locale?: string): DisplayValue {
   if (!DECIMAL.test(value)) return { kind: 'text', text: value, full: value, size: 0 };
   const number = Number(value);
   if (!Number.isFinite(number)) return { kind: 'text', text: value, full: value, size: 0 };
-  // The text itself is formatted, not the double: a 25-digit counter keeps every digit.
-  const full = new Intl.NumberFormat(locale, { maximumFractionDigits: 20 }).format(value.trim() as Intl.StringNumericLiteral);
+  // The text itself is formatted, not the double, so a 25-digit counter keeps every digit
+  // (Intl.NumberFormat takes decimal strings; the server's TypeScript lib does not know it yet).
+  const full = new Intl.NumberFormat(locale, { maximumFractionDigits: 20 }).format(value.trim() as unknown as number);
   if (full.length <= MAX_FULL_LENGTH) return { kind: 'number', text: full, full, size: full.length <= 9 ? 0 : full.length <= 12 ? 1 : 2 };
   const compact = new Intl.NumberFormat(locale, { notation: 'compact', compactDisplay: 'short', maximumFractionDigits: 2 }).format(number);
   // Compact notation stops at trillions; beyond, scientific notation stays short.
