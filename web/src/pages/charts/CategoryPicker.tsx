@@ -1,5 +1,6 @@
 import { type KeyboardEvent, useId, useMemo, useRef, useState } from 'react';
 import type { CategoryCount } from '../../types.ts';
+import { MiddleEllipsis } from './MiddleEllipsis.tsx';
 
 /** The list shows this many matches at most; typing narrows it. */
 const MAX_OPTIONS = 100;
@@ -112,7 +113,7 @@ export function CategoryPicker({ categories, value, onChange }: Props) {
                 }}
                 onMouseEnter={() => setActive(index)}
               >
-                <span className="category-picker-name">{option.name || 'All categories'}</span>
+                <MiddleEllipsis className="category-picker-name" text={option.name || 'All categories'} />
                 {option.name && <span className="category-picker-count">{option.count.toLocaleString()}</span>}
               </li>
             ))}

@@ -1,5 +1,6 @@
 import type { StackGroup } from './chartData.ts';
 import { formatCount } from './format.ts';
+import { MiddleEllipsis } from './MiddleEllipsis.tsx';
 
 interface Props {
   groups: StackGroup[];
@@ -31,7 +32,7 @@ export function ChartLegend({ groups, total, hidden, onToggle }: Props) {
               onClick={() => onToggle(group.label)}
             >
               <span className="chart-swatch" style={{ background: group.color }} aria-hidden="true" />
-              <span className="chart-legend-name">{name}</span>
+              <MiddleEllipsis className="chart-legend-name" text={name} />
               <span className="chart-legend-count">
                 {formatCount(group.total)}
                 <span className="chart-legend-share"> · {share}%</span>
