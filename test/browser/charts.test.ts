@@ -142,6 +142,20 @@ describe('charts in a browser with 100 categories', { skip: missingBrowser }, ()
     assert.equal(await totals.locator('tbody tr').count(), 10);
     await page.getByRole('button', { name: `Show all ${CATEGORY_COUNT} categories` }).click();
     assert.equal(await totals.locator('tbody tr').count(), CATEGORY_COUNT);
+
+    // Long windows are drawn per week where daily bars would be hairlines; the totals stay.
+    const unit = page.locator('.chart-unit');
+    await page.getByRole('button', { name: '90 days' }).click();
+    assert.equal(await unit.textContent(), 'Days');
+    await page.getByRole('button', { name: '1 year' }).click();
+    await page.locator('.chart-unit', { hasText: 'Weeks' }).waitFor();
+    assert.equal(await page.getByTestId('chart-total').textContent(), eventCount.toLocaleString('en-US'));
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('button', { name: '90 days' }).click();
+    await page.locator('.chart-unit', { hasText: 'Weeks' }).waitFor();
+    await page.screenshot({ path: path.join(SHOTS, 'charts-phone-light-90-days.png') });
+    await page.getByRole('button', { name: '30 days' }).click();
+    await page.locator('.chart-unit', { hasText: 'Days' }).waitFor();
     assert.deepEqual(browser.pageErrors, []);
   });
 });

@@ -2,7 +2,7 @@
 // categories in their own colours, the rest folded into "Other", and the totals.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { OTHER_COLOR, OTHER_LABEL, PALETTE, buildStacks, dayAxis } from '../../web/src/pages/charts/chartData.ts';
+import { OTHER_COLOR, OTHER_LABEL, PALETTE, buildStacks, byWeek, dayAxis } from '../../web/src/pages/charts/chartData.ts';
 
 describe('chart data', () => {
   it('lists every day of the window, oldest first, plus days the server put outside it', () => {
@@ -43,5 +43,17 @@ describe('chart data', () => {
     );
     assert.ok(stacks.groups.every((group) => group.members.length === 0));
     assert.deepEqual(buildStacks({}, ['2026-03-10']), { days: ['2026-03-10'], groups: [], dayTotals: [0], total: 0, ranking: [] });
+  });
+});
+
+describe('chart data by week', () => {
+  it('sums seven days ending on the last day, the first week shorter', () => {
+    const days = Array.from({ length: 10 }, (_, index) => `2026-03-${String(index + 1).padStart(2, '0')}`);
+    const stacks = buildStacks({ a: days.map((day) => ({ day, count: 1 })), b: [{ day: '2026-03-10', count: 5 }] }, days);
+    const weeks = byWeek(stacks);
+    assert.deepEqual(weeks.days, ['2026-03-01', '2026-03-04']);
+    assert.deepEqual(weeks.groups.map((group) => group.counts), [[3, 7], [0, 5]]);
+    assert.deepEqual(weeks.dayTotals, [3, 12]);
+    assert.equal(weeks.total, stacks.total);
   });
 });

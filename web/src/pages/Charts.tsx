@@ -6,29 +6,31 @@ import type { CategoryCount, ChartSeries } from '../types.ts';
 import { CategoryPicker } from './charts/CategoryPicker.tsx';
 import { CategoryTotals } from './charts/CategoryTotals.tsx';
 import { ChartLegend } from './charts/ChartLegend.tsx';
-import { buildStacks, dayAxis } from './charts/chartData.ts';
+import { buildStacks, byWeek, dayAxis } from './charts/chartData.ts';
 import { formatCount, shortDay } from './charts/format.ts';
 import { StackedBars } from './charts/StackedBars.tsx';
 import './charts/charts.css';
 
 const WINDOWS = [7, 30, 90, 365] as const;
 const LIVE_REFRESH_MS = 3000;
-const DARK = '(prefers-color-scheme: dark)';
 
-function useDarkScheme(): boolean {
-  const [dark, setDark] = useState(() => window.matchMedia(DARK).matches);
+/** Whether a media query matches now, following its changes. */
+function useMedia(query: string): boolean {
+  const [matches, setMatches] = useState(() => window.matchMedia(query).matches);
   useEffect(() => {
-    const query = window.matchMedia(DARK);
-    const onChange = () => setDark(query.matches);
-    query.addEventListener('change', onChange);
-    return () => query.removeEventListener('change', onChange);
-  }, []);
-  return dark;
+    const list = window.matchMedia(query);
+    const onChange = () => setMatches(list.matches);
+    onChange();
+    list.addEventListener('change', onChange);
+    return () => list.removeEventListener('change', onChange);
+  }, [query]);
+  return matches;
 }
 
 export default function ChartsPage({ projectId }: { projectId: string }) {
   const toast = useToast();
-  const dark = useDarkScheme();
+  const dark = useMedia('(prefers-color-scheme: dark)');
+  const narrow = useMedia('(max-width: 600px)');
   const [days, setDays] = useState<number>(30);
   const [category, setCategory] = useState('');
   const [categories, setCategories] = useState<CategoryCount[]>([]);
@@ -75,6 +77,9 @@ export default function ChartsPage({ projectId }: { projectId: string }) {
   });
 
   const stacks = useMemo(() => (series ? buildStacks(series, dayAxis(days, series)) : null), [series, days]);
+  // Bars thinner than a few pixels read as a smear: long windows are drawn per week.
+  const unit = days > 120 || (narrow && days > 45) ? 'week' : 'day';
+  const drawn = useMemo(() => (stacks && unit === 'week' ? byWeek(stacks) : stacks), [stacks, unit]);
   const empty = stacks !== null && stacks.total === 0;
   const busiest = stacks?.dayTotals.reduce((best, count, index, all) => (count > (all[best] ?? 0) ? index : best), 0) ?? 0;
   const toggle = (label: string) =>
@@ -111,7 +116,7 @@ export default function ChartsPage({ projectId }: { projectId: string }) {
           Could not load the chart: {error}
         </div>
       )}
-      <section className="card chart-card" aria-label="Events per day">
+      <section className="card chart-card" aria-label={`Events per ${unit}`}>
         {stacks && (
           <dl className="chart-summary">
             <div>
@@ -130,11 +135,15 @@ export default function ChartsPage({ projectId }: { projectId: string }) {
                 </dd>
               </div>
             )}
+            <div>
+              <dt>Bars</dt>
+              <dd className="chart-unit">{unit === 'week' ? 'Weeks' : 'Days'}</dd>
+            </div>
           </dl>
         )}
         <div className="chart-box">
-          {stacks ? (
-            <StackedBars stacks={stacks} hidden={hidden} dark={dark} label={`Events per day, stacked by category, over the last ${days} days`} />
+          {drawn ? (
+            <StackedBars stacks={drawn} unit={unit} hidden={hidden} dark={dark} label={`Events per ${unit}, stacked by category, over the last ${days} days`} />
           ) : (
             <div className="chart-loading" aria-label="Loading the chart" />
           )}

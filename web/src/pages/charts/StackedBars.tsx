@@ -45,11 +45,13 @@ interface Props {
   hidden: Set<string>;
   /** Changes when the colour scheme does, so the axes are redrawn in the new colours. */
   dark: boolean;
+  /** What one bar holds: the tooltip names a week by its first day. */
+  unit: 'day' | 'week';
   label: string;
 }
 
 /** Stacked bars per day, one colour per stack, each day's total on top and in the tooltip. */
-export function StackedBars({ stacks, hidden, dark, label }: Props) {
+export function StackedBars({ stacks, unit, hidden, dark, label }: Props) {
   const canvas = useRef<HTMLCanvasElement>(null);
 
   useEffect(() => {
@@ -118,7 +120,10 @@ export function StackedBars({ stacks, hidden, dark, label }: Props) {
             filter: (item) => Number(item.raw) > 0,
             itemSort: (a, b) => Number(b.raw) - Number(a.raw),
             callbacks: {
-              title: (items) => (items[0] ? shortDay(String(items[0].label), true) : ''),
+              title: (items) => {
+                const day = items[0] ? shortDay(String(items[0].label), true) : '';
+                return unit === 'week' ? `Week of ${day}` : day;
+              },
               label: (item) => ` ${item.dataset.label ?? ''}: ${formatCount(Number(item.raw))}`,
               footer: (items) => `Total: ${formatCount(visibleTotals[items[0]?.dataIndex ?? 0] ?? 0)}`,
             },
@@ -128,7 +133,7 @@ export function StackedBars({ stacks, hidden, dark, label }: Props) {
       plugins: [dayTotalsPlugin(visibleTotals, strong)],
     });
     return () => chart.destroy();
-  }, [stacks, hidden, dark]);
+  }, [stacks, unit, hidden, dark]);
 
   return <canvas ref={canvas} role="img" aria-label={label} data-testid="chart-canvas" />;
 }

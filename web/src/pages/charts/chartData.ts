@@ -89,3 +89,22 @@ export function buildStacks(series: ChartSeries, days: string[]): Stacks {
     ranking: perCategory.map((category, index) => ({ name: category.name, total: category.total, color: colorOf(index) })),
   };
 }
+
+/**
+ * The same stacks summed per week (seven days ending on the last day of the axis; the first week
+ * may be shorter), labelled by each week's first day: a year of days is a smear of hairlines, a
+ * year of weeks reads.
+ */
+export function byWeek(stacks: Stacks): Stacks {
+  const size = 7;
+  const starts: number[] = [];
+  for (let end = stacks.days.length; end > 0; end -= size) starts.unshift(Math.max(0, end - size));
+  const sum = (counts: number[]) =>
+    starts.map((start, index) => counts.slice(start, starts[index + 1] ?? counts.length).reduce((total, count) => total + count, 0));
+  return {
+    ...stacks,
+    days: starts.map((start) => stacks.days[start] ?? ''),
+    groups: stacks.groups.map((group) => ({ ...group, counts: sum(group.counts) })),
+    dayTotals: sum(stacks.dayTotals),
+  };
+}
