@@ -153,7 +153,7 @@ describe('charts in a browser with 100 categories', { skip: missingBrowser }, ()
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('button', { name: '90 days' }).click();
     await page.locator('.chart-unit', { hasText: 'Weeks' }).waitFor();
-    await page.screenshot({ path: path.join(SHOTS, 'charts-phone-light-90-days.png') });
+    await page.screenshot({ path: path.join(SHOTS, 'charts-phone-90-days.png') });
     await page.getByRole('button', { name: '30 days' }).click();
     await page.locator('.chart-unit', { hasText: 'Days' }).waitFor();
     assert.deepEqual(browser.pageErrors, []);
