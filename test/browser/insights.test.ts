@@ -81,6 +81,44 @@ describe('insights and project deletion in a browser', { skip: missingBrowser },
     assert.deepEqual(left, ['Status']);
   });
 
+  it('keeps long numbers on one line and wraps long text inside the card, on a phone too', async () => {
+    await api('POST', '/api/insight', { project: projectId, title: 'Lifetime events', value: '123456789012' });
+    await api('POST', '/api/insight', { project: projectId, title: 'Huge counter', value: '123456789012345678901234' });
+    const words = 'The primary database replica in eu-west-1 is lagging behind; failover is scheduled';
+    await api('POST', '/api/insight', { project: projectId, title: 'Status note', value: words });
+    await api('POST', '/api/insight', { project: projectId, title: 'Trace id', value: 'a'.repeat(120) });
+    for (const viewport of [{ width: 1280, height: 860 }, { width: 390, height: 844 }]) {
+      await page.setViewportSize(viewport);
+      await page.goto(`${base}/app/p/${projectId}/insights`);
+      await card('Lifetime events').getByText('123.456.789.012', { exact: true }).waitFor();
+      // A compact figure on the card, every digit in the tooltip.
+      const huge = card('Huge counter').locator('.insight-value');
+      assert.match((await huge.getAttribute('title')) ?? '', /^123\.456\.789\.012\.345\.678\.901\.234/);
+      for (const title of ['Lifetime events', 'Huge counter']) {
+        const lines = await card(title)
+          .locator('.insight-value')
+          .evaluate((node) => Math.round(node.getBoundingClientRect().height / parseFloat(getComputedStyle(node).lineHeight)));
+        assert.equal(lines, 1, `${title}: a number never breaks`);
+      }
+      for (const title of ['Status note', 'Trace id', 'Lifetime events']) {
+        const fits = await card(title).evaluate((node) => node.scrollWidth <= node.clientWidth);
+        assert.ok(fits, `${title}: the value stays inside its card`);
+      }
+      // Text breaks between words: no line of the note ends inside a word.
+      const noteLines = await card('Status note')
+        .locator('.insight-value')
+        .evaluate((node) => Math.round(node.getBoundingClientRect().height / parseFloat(getComputedStyle(node).lineHeight)));
+      assert.ok(noteLines > 1, 'the note wraps');
+      assert.ok(await page.evaluate((width) => document.documentElement.scrollWidth <= width, viewport.width), 'no sideways scroll');
+      await page.screenshot({ path: `test-results/insights-${viewport.width}.png`, fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 860 });
+    for (const title of ['Lifetime events', 'Huge counter', 'Status note', 'Trace id']) {
+      const insight = (await api('GET', `/api/insights?project=${projectId}`)).body.find((i: { title: string }) => i.title === title);
+      await api('POST', `/api/insight/${insight.id}/delete`);
+    }
+  });
+
   it('deletes the project from Settings only after its name is typed', async () => {
     await page.goto(`${base}/app/p/${projectId}/settings`);
     await page.getByRole('heading', { name: 'Delete project', exact: true }).waitFor();

@@ -1,58 +1,75 @@
 import type { ReactNode } from 'react';
+import { type Block, type Inline, parseMarkup, safeHref } from './markupParser.ts';
+import './markup.css';
 
-const SAFE_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);
+export { safeHref };
 
-/** The href to use for a link, or null when it is not an absolute http, https or mailto address. */
-export function safeHref(raw: string | null | undefined): string | null {
-  if (!raw) return null;
-  const trimmed = raw.trim();
-  let parsed: URL;
-  try {
-    parsed = new URL(trimmed);
-  } catch {
-    return null;
-  }
-  return SAFE_PROTOCOLS.has(parsed.protocol) ? parsed.href : null;
+function renderInline(nodes: Inline[], key: string): ReactNode[] {
+  return nodes.map((node, index) => {
+    const id = `${key}-${index}`;
+    switch (node.type) {
+      case 'text':
+        return node.text;
+      case 'break':
+        return <br key={id} />;
+      case 'code':
+        return (
+          <code key={id} className="markup-code">
+            {node.text}
+          </code>
+        );
+      case 'strong':
+        return <strong key={id}>{renderInline(node.children, id)}</strong>;
+      case 'em':
+        return <em key={id}>{renderInline(node.children, id)}</em>;
+      case 'link':
+        return (
+          <a key={id} href={node.href} target="_blank" rel="noopener noreferrer">
+            {renderInline(node.children, id)}
+          </a>
+        );
+    }
+  });
 }
 
-// `**bold**` and `[label](url)`; whichever starts first wins.
-const TOKEN_SOURCE = /\*\*([\s\S]+?)\*\*|\[([^\]\n]+)\]\(([^)\s]+)\)/.source;
-
-/**
- * Renders the description markup as React elements (never as HTML): text stays text, so markup
- * in the data cannot inject anything. A link whose address is not http, https or mailto is shown
- * as its original source text.
- */
-export function renderMarkup(text: string, keyPrefix = 'm'): ReactNode[] {
-  const nodes: ReactNode[] = [];
-  let last = 0;
-  let index = 0;
-  // A fresh regex per call: bold text is rendered recursively, and a shared one would lose its place.
-  const token = new RegExp(TOKEN_SOURCE, 'g');
-  for (let match = token.exec(text); match; match = token.exec(text)) {
-    if (match.index > last) nodes.push(text.slice(last, match.index));
-    const key = `${keyPrefix}-${index++}`;
-    const [whole, bold, label, href] = match;
-    if (bold !== undefined) {
-      nodes.push(<strong key={key}>{renderMarkup(bold, key)}</strong>);
-    } else {
-      const safe = safeHref(href);
-      nodes.push(
-        safe ? (
-          <a key={key} href={safe} target="_blank" rel="noopener noreferrer">
-            {label}
-          </a>
-        ) : (
-          whole
-        ),
+function renderBlock(block: Block, key: string): ReactNode {
+  switch (block.type) {
+    case 'paragraph':
+      return (
+        <span key={key} className="markup-paragraph">
+          {renderInline(block.children, key)}
+        </span>
+      );
+    case 'codeBlock':
+      return (
+        <pre key={key} className="markup-pre" data-language={block.language || undefined}>
+          <code>{block.text}</code>
+        </pre>
+      );
+    case 'list': {
+      const items = block.items.map((item, index) => <li key={`${key}-${index}`}>{renderInline(item, `${key}-${index}`)}</li>);
+      return block.ordered ? (
+        <ol key={key} className="markup-list" start={block.start === 1 ? undefined : block.start}>
+          {items}
+        </ol>
+      ) : (
+        <ul key={key} className="markup-list">
+          {items}
+        </ul>
       );
     }
-    last = match.index + whole.length;
   }
-  if (last < text.length) nodes.push(text.slice(last));
-  return nodes;
 }
 
+/**
+ * Renders description markup (markupParser.ts) as React elements, never as HTML: text stays text,
+ * so markup in the data cannot inject anything. A description that is one paragraph renders as
+ * bare inline content, so it fits inside a `<p>` or a heading; paragraphs are spans shown as
+ * blocks for the same reason.
+ */
 export function Markup({ text }: { text: string }) {
-  return <>{renderMarkup(text)}</>;
+  const blocks = parseMarkup(text);
+  const only = blocks[0];
+  if (blocks.length === 1 && only?.type === 'paragraph') return <>{renderInline(only.children, 'm')}</>;
+  return <span className="markup">{blocks.map((block, index) => renderBlock(block, `m${index}`))}</span>;
 }

@@ -3,6 +3,8 @@ import { post } from '../api.ts';
 import { Dialog } from '../components/Dialog.tsx';
 import { useToast } from '../components/Toasts.tsx';
 import type { Insight } from '../types.ts';
+import { displayValue } from './insights/insightValue.ts';
+import './insights/insights.css';
 
 interface Props {
   projectId: string;
@@ -22,6 +24,9 @@ export function InsightEditor({ projectId, insight, onClose, onSaved }: Props) {
   const [value, setValue] = useState(insight?.value ?? '');
   const [icon, setIcon] = useState(insight?.icon ?? '');
   const [busy, setBusy] = useState(false);
+  // A number is shown in the reader's locale on the card: say how before it is saved.
+  const shown = displayValue(value);
+  const preview = shown.kind === 'number' && shown.text !== value.trim() ? shown.text : null;
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -61,8 +66,20 @@ export function InsightEditor({ projectId, insight, onClose, onSaved }: Props) {
         </label>
         <label className="field">
           <span>Value</span>
-          <input name="insightValue" value={value} onChange={(e) => setValue(e.target.value)} placeholder="42" data-autofocus={insight ? true : undefined} />
+          <input
+            name="insightValue"
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            placeholder="42"
+            aria-describedby={preview ? 'insight-value-preview' : undefined}
+            data-autofocus={insight ? true : undefined}
+          />
         </label>
+        {preview && (
+          <p id="insight-value-preview" className="insight-preview" aria-live="polite">
+            Shows as {preview}
+          </p>
+        )}
         <label className="field">
           <span>Icon (optional)</span>
           <input name="insightIcon" maxLength={16} value={icon} onChange={(e) => setIcon(e.target.value)} placeholder="👥" />

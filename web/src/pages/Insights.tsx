@@ -6,19 +6,9 @@ import { useToast } from '../components/Toasts.tsx';
 import { RESYNC, useLive } from '../live.tsx';
 import type { Insight } from '../types.ts';
 import { InsightEditor } from './InsightEditor.tsx';
+import { InsightValue } from './insights/InsightValue.tsx';
 
 const REFRESH_DELAY_MS = 250;
-
-/** Plain decimal text, as counters hold it; other values (hex, words, "") are shown as written. */
-const DECIMAL = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
-const numberFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 20 });
-
-/** A counter's number in the reader's locale (1234.5 → "1,234.5" or "1.234,5"); anything else as written. */
-export function displayValue(value: string): string {
-  if (!DECIMAL.test(value)) return value;
-  const number = Number(value);
-  return Number.isFinite(number) ? numberFormat.format(number) : value;
-}
 
 export function InsightsPage({ projectId }: { projectId: string }) {
   const toast = useToast();
@@ -123,9 +113,7 @@ export function InsightsPage({ projectId }: { projectId: string }) {
                 </span>
                 <h2 className="insight-title">{insight.title}</h2>
               </div>
-              <p className="insight-value" title={insight.value}>
-                {insight.value === '' ? <span className="muted">(empty)</span> : displayValue(insight.value)}
-              </p>
+              <InsightValue value={insight.value} />
               <p className="muted small">
                 Updated <RelativeTime iso={insight.updatedAt} />
               </p>

@@ -1,0 +1,49 @@
+import { useState } from 'react';
+import type { Stacks } from './chartData.ts';
+import { formatCount } from './format.ts';
+
+const COLLAPSED_ROWS = 10;
+
+/** Every category's total over the window, busiest first; a long list opens on request. */
+export function CategoryTotals({ stacks, days }: { stacks: Stacks; days: number }) {
+  const [expanded, setExpanded] = useState(false);
+  const rows = stacks.ranking;
+  const collapsible = rows.length > COLLAPSED_ROWS + 2;
+  const shown = collapsible && !expanded ? rows.slice(0, COLLAPSED_ROWS) : rows;
+  return (
+    <div className="chart-totals-wrap">
+      <table className="table chart-totals" aria-label={`Totals over the last ${days} days`}>
+        <thead>
+          <tr>
+            <th scope="col">Category</th>
+            <th scope="col" className="num">
+              Events
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {shown.map((row) => (
+            <tr key={row.name}>
+              <td className="chart-totals-name">
+                <span className="chart-swatch" style={{ background: row.color }} aria-hidden="true" />
+                {row.name}
+              </td>
+              <td className="num">{formatCount(row.total)}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row">All categories</th>
+            <td className="num">{formatCount(stacks.total)}</td>
+          </tr>
+        </tfoot>
+      </table>
+      {collapsible && (
+        <button type="button" className="button button-small" aria-expanded={expanded} onClick={() => setExpanded(!expanded)}>
+          {expanded ? 'Show the busiest 10' : `Show all ${rows.length} categories`}
+        </button>
+      )}
+    </div>
+  );
+}
