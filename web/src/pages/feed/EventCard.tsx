@@ -4,11 +4,6 @@ import { Markup, safeHref } from '../../components/Markup.tsx';
 import { RelativeTime } from '../../components/Time.tsx';
 import type { EventItem } from '../../types.ts';
 
-/** The text a tag has inside the serialized tags, which is what search matches. */
-export function tagSearchText(key: string, value: unknown): string {
-  return `${JSON.stringify(key)}:${JSON.stringify(value) ?? String(value)}`;
-}
-
 export interface EventCardProps {
   event: EventItem;
   /** The event a notification was opened for: marked until the page is left. */
