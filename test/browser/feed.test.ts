@@ -220,7 +220,7 @@ describe('the live feed in a browser', { skip: missingBrowser }, () => {
           window.dispatchEvent(new Event('focus'));
         });
         await page.waitForFunction(() => !document.title.startsWith('('));
-        await page.getByTestId('notify-toast').filter({ hasText: 'Server down' }).getByRole('button', { name: /Server down/ }).click();
+        await page.getByTestId('notify-toast').filter({ hasText: 'Server down' }).getByRole('link', { name: /Server down/ }).click();
         await detail().getByRole('heading', { name: 'Server down' }).waitFor();
         await page.keyboard.press('Escape');
         await sound.click();
