@@ -140,6 +140,7 @@ describe('the live feed in a browser', { skip: missingBrowser }, () => {
         assert.match((await body.locator('time').textContent()) ?? '', new RegExp(old.createdAt.slice(0, 19)));
         assert.equal(await body.getByRole('link', { name: 'ann@example.com' }).getAttribute('href'), `/app/p/${project}/users/ann%40example.com`);
         assert.deepEqual(JSON.parse((await body.getByTestId('metadata-json').textContent()) ?? ''), { invoice: 'INV-7', cents: 4200 });
+        await page.screenshot({ path: path.join(SHOTS, `feed-detail-${size}-${theme}.png`) });
         await page.keyboard.press('Escape');
         await detail().waitFor({ state: 'detached' });
         await page.getByTestId('feed-anchor').waitFor();

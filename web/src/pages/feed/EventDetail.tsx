@@ -20,25 +20,7 @@ export function EventDetail({ event, onClose, onFavorite, onDelete }: EventDetai
   const href = event ? safeHref(event.url) : null;
   const metadataText = event && event.metadata !== null && event.metadata !== undefined ? JSON.stringify(event.metadata, null, 2) : null;
   return (
-    <Dialog
-      open={event !== null}
-      title="Event details"
-      onClose={onClose}
-      wide
-      actions={
-        event && (
-          <>
-            <button type="button" className="button" aria-pressed={event.favorited} onClick={() => onFavorite(event)} data-autofocus>
-              <StarIcon filled={event.favorited} /> {event.favorited ? 'Remove from favorites' : 'Add to favorites'}
-            </button>
-            <CopyButton text={eventLink(event)} what="link" label="Copy link" />
-            <button type="button" className="button button-danger" onClick={() => onDelete(event)}>
-              <TrashIcon /> Delete event
-            </button>
-          </>
-        )
-      }
-    >
+    <Dialog open={event !== null} title="Event details" onClose={onClose} wide>
       {event && (
         <div className="event-detail" data-testid="event-detail">
           <div className="event-detail-head">
@@ -60,6 +42,15 @@ export function EventDetail({ event, onClose, onFavorite, onDelete }: EventDetai
               <Markup text={event.description} />
             </div>
           )}
+          <div className="event-detail-actions">
+            <button type="button" className="button button-small" aria-pressed={event.favorited} onClick={() => onFavorite(event)} data-autofocus>
+              <StarIcon filled={event.favorited} /> {event.favorited ? 'Remove from favorites' : 'Add to favorites'}
+            </button>
+            <CopyButton text={eventLink(event)} what="link" label="Copy link" />
+            <button type="button" className="button button-small button-danger" onClick={() => onDelete(event)}>
+              <TrashIcon /> Delete event
+            </button>
+          </div>
           <dl className="event-fields">
             <dt>Time</dt>
             <dd>
