@@ -5,12 +5,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
+import os from 'node:os';
+import { type Page, chromium } from 'playwright-core';
 import { createKey } from '../../src/features/keys/createKey.ts';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
 import { createUser } from '../../src/features/users/createUser.ts';
 import { useTestApp } from '../helpers.ts';
-import { type OpenBrowser, PASSWORD, ROOT, apiWithKey, ensureDashboardBuilt, freePort, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type OpenBrowser, PASSWORD, ROOT, apiWithKey, ensureDashboardBuilt, freePort, launchOptions, missingBrowser, openBrowser, signIn } from './support.ts';
 
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
@@ -34,6 +35,7 @@ describe('the live feed in a browser', { skip: missingBrowser }, () => {
   let browser: OpenBrowser;
   let page: Page;
   let apiKey = '';
+  let email = '';
   const api = apiWithKey(() => base, () => apiKey);
   const row = (title: string) => page.locator('article.event', { has: page.getByRole('heading', { name: title, exact: true }) });
   const detail = () => page.getByRole('dialog', { name: 'Event details' });
@@ -42,7 +44,7 @@ describe('the live feed in a browser', { skip: missingBrowser }, () => {
     ensureDashboardBuilt();
     await t.app.listen({ port, host: '127.0.0.1' });
     const organization = await createOrganization({ services: t.services, input: { name: 'Feed Browser Org' } });
-    const email = `feed-${Date.now()}@example.com`;
+    email = `feed-${Date.now()}@example.com`;
     await createUser({ services: t.services, input: { organizationId: organization.id, email, password: PASSWORD } });
     const ctx = { services: t.services, organizationId: organization.id, actor: { kind: 'key' as const, keyId: 'setup' } };
     apiKey = (await createKey({ ctx, input: undefined })).key;
@@ -57,6 +59,32 @@ describe('the live feed in a browser', { skip: missingBrowser }, () => {
   after(async () => {
     await browser?.close();
     assert.deepEqual(browser?.pageErrors ?? [], []);
+  });
+
+  it('on a touch screen (no hover), a row\'s actions are behind "…"', async () => {
+    const project = (await api('POST', '/api/projects', { name: 'Feed touch' })).body.id as string;
+    assert.equal((await api('POST', '/api/events', { project, category: 'orders', title: 'Touched order' })).status, 201);
+    const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eventlog-chromium-'));
+    const context = await chromium.launchPersistentContext(userDataDir, { ...launchOptions(), viewport: SIZES.phone, isMobile: true, hasTouch: true });
+    try {
+      const phone = context.pages()[0] ?? (await context.newPage());
+      phone.setDefaultTimeout(10_000);
+      await signIn(phone, base, email);
+      await phone.goto(`${base}/app/p/${project}`);
+      const touched = phone.locator('article.event', { has: phone.getByRole('heading', { name: 'Touched order' }) });
+      await touched.waitFor();
+      assert.equal(await phone.evaluate(() => matchMedia('(hover: none)').matches), true);
+      const favorite = touched.getByRole('button', { name: 'Add to favorites' });
+      assert.equal(await favorite.isVisible(), false, 'hidden until the menu opens');
+      await touched.getByRole('button', { name: 'More actions' }).tap();
+      await favorite.tap();
+      await touched.locator('.event-star').waitFor();
+      assert.equal((await api('GET', `/api/events?project=${project}&favorited=true`)).body.events.length, 1);
+      await phone.screenshot({ path: path.join(SHOTS, 'feed-phone-touch.png') });
+    } finally {
+      await context.close();
+      fs.rmSync(userDataDir, { recursive: true, force: true });
+    }
   });
 
   for (const [size, viewport] of Object.entries(SIZES)) {
@@ -81,7 +109,7 @@ describe('the live feed in a browser', { skip: missingBrowser }, () => {
           user_id: 'ann@example.com',
           created_at: noonDaysAgo(3),
         });
-        await post({ category: 'signups', title: 'Yesterday signup', created_at: noonDaysAgo(1) });
+        const yesterday = await post({ category: 'signups', title: 'Yesterday signup', created_at: noonDaysAgo(1) });
         for (let i = 0; i < 55; i++) await post({ category: i % 2 ? 'orders' : 'visits', title: `Filler ${i}`, created_at: Math.floor(Date.now() / 1000) - 60 + i });
         await post({ category: LONG_CATEGORY, title: LONG_TITLE, description: 'A very long title', tags: { region: 'eu-west-and-some-more-words' } });
 
@@ -148,6 +176,14 @@ describe('the live feed in a browser', { skip: missingBrowser }, () => {
         assert.equal(await row('Old invoice paid').getAttribute('aria-current'), 'true');
         const labels = await page.locator('.day-separator').allTextContents();
         assert.ok(labels.some((label) => /^\p{L}+\.? \d{1,2} \p{L}+\.? \d{4}$/u.test(label)), `an absolute date: ${labels.join(' | ')}`);
+        // A link to yesterday's event shows it under "Yesterday", the older one under its date.
+        await page.goto(`${base}/app/p/${project}?event=${yesterday.id}`);
+        await detail().getByRole('heading', { name: 'Yesterday signup' }).waitFor();
+        await page.keyboard.press('Escape');
+        await row('Old invoice paid').waitFor();
+        const around = await page.locator('.day-separator').allTextContents();
+        assert.equal(around[0], 'Yesterday');
+        assert.equal(around.length, 2, around.join(' | '));
         await page.getByRole('button', { name: 'Back to newest' }).click();
         await row('Filler 54').waitFor();
 
