@@ -57,6 +57,12 @@ export const EventRow = memo(function EventRow({ event, linked, selected, tabbab
       onClick={(click) => {
         if (!isControl(click.target)) onOpen(event);
       }}
+      onKeyDown={(key) => {
+        if (key.key === 'Escape' && menuOpen) {
+          key.stopPropagation();
+          setMenuOpen(false);
+        }
+      }}
     >
       <div className="event-icon" aria-hidden="true">
         {event.icon || '•'}
