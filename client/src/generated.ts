@@ -116,6 +116,29 @@ export type GetDestinationHealthResponse = {
   successRate: number | null;
 };
 
+// GET /api/events/{eventId} — One event by id
+export type GetEventPath = {
+  eventId: string;
+};
+export type GetEventResponse = {
+  id: number;
+  projectId: string;
+  category: string;
+  title: string;
+  description: string | null;
+  icon: string | null;
+  tags: {
+    [key: string]: unknown;
+  } | null;
+  /** object, array or null */
+  metadata: unknown;
+  url: string | null;
+  user_id: string | null;
+  notify: boolean;
+  favorited: boolean;
+  createdAt: string;
+};
+
 // GET /api/organization — The caller's organization and this month's events against its monthly cap
 export type GetOrganizationResponse = {
   id: string;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { signInAs } from '../dashboard/signedIn.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
 
 const t = useTestApp();
@@ -298,6 +299,45 @@ describe('GET /api/events', () => {
     assert.equal((await other.get(`/api/events?project=${project}`)).status, 404);
     assert.equal((await other.get('/api/events')).status, 404);
   });
+});
+
+describe('GET /api/events/:eventId', () => {
+  it('answers the whole event, the same object the feed lists, to a key and to a session', async () => {
+    const { org, project } = await setup();
+    const created = (await org.post('/api/events', { project, category: 'c', title: 't', tags: { a: 1 }, metadata: [1], user_id: 'u' })).body;
+    await org.post(`/api/events/${created.id}/favorite`);
+    const listed = (await org.get(`/api/events?project=${project}`)).body.events[0];
+    const reply = await org.get(`/api/events/${created.id}`);
+    assert.equal(reply.status, 200);
+    assert.deepEqual(reply.body, listed);
+    assert.equal(reply.body.favorited, true);
+    const browser = await signInAs(t, org);
+    assert.deepEqual((await browser.get(`/api/events/${created.id}`)).body, listed);
+  });
+
+  it('answers 404 {error} for a deleted event, another organization event and a deleted project', async () => {
+    const { org, project } = await setup();
+    const { id } = (await org.post('/api/events', { project, category: 'c', title: 't' })).body;
+    const other = await t.org();
+    const foreign = await other.get(`/api/events/${id}`);
+    assert.equal(foreign.status, 404);
+    assert.deepEqual(Object.keys(foreign.body), ['error']);
+    assert.equal((await org.get('/api/events/2147483647')).status, 404);
+    await org.post(`/api/events/${id}/delete`);
+    assert.equal((await org.get(`/api/events/${id}`)).status, 404);
+    const kept = (await org.post('/api/events', { project, category: 'c', title: 'kept' })).body.id;
+    assert.equal((await org.get(`/api/events/${kept}`)).status, 200);
+    await org.post(`/api/projects/${project}/delete`);
+    assert.equal((await org.get(`/api/events/${kept}`)).status, 404);
+  });
+
+  for (const id of ['0', '-1', 'abc', '1.5', '2147483648', '1e3', ' 1']) {
+    it(`refuses event id ${JSON.stringify(id)} with 400 {error}`, async () => {
+      const reply = await (await t.org()).get(`/api/events/${encodeURIComponent(id)}`);
+      assert.equal(reply.status, 400);
+      assert.deepEqual(Object.keys(reply.body), ['error']);
+    });
+  }
 });
 
 describe('favorite and delete', () => {

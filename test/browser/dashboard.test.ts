@@ -270,22 +270,22 @@ describe('dashboard in a browser', { skip: missingBrowser }, () => {
     await feedEvent('Filler event 2').waitFor();
   });
 
-  it('favorites an event, opens its metadata, and deletes another after confirming', async () => {
+  it('favorites an event, opens its detail with the metadata, and deletes another after confirming', async () => {
     const ada = feedEvent('Ada signed up');
     await ada.getByRole('button', { name: 'Add to favorites' }).click();
     await ada.getByRole('button', { name: 'Remove from favorites' }).waitFor();
     const stored = await api('GET', `/api/events?project=${projectId}&search=Ada`);
     assert.equal(stored.body.events[0].favorited, true);
 
-    await ada.getByRole('button', { name: 'Show metadata' }).click();
-    const dialog = page.getByRole('dialog', { name: /Metadata/ });
+    await ada.locator('h3').click();
+    const dialog = page.getByRole('dialog', { name: 'Event details' });
     await dialog.waitFor();
     const json = JSON.parse((await page.getByTestId('metadata-json').textContent()) ?? '');
     assert.deepEqual(json, { request: { path: '/signup', ms: 42 } });
     await shot(page, '06-metadata');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    assert.equal(await page.evaluate('document.activeElement?.getAttribute("aria-label")'), 'Show metadata', 'focus returns');
+    assert.equal(await page.evaluate('document.activeElement?.matches("article.event")'), true, 'focus returns to the row');
 
     const doomed = feedEvent('Filler event 0');
     await doomed.getByRole('button', { name: 'Delete event' }).click();
@@ -314,9 +314,10 @@ describe('dashboard in a browser', { skip: missingBrowser }, () => {
     await page.evaluate('window.scrollTo(0, 0)');
     const card = page.locator(`article[data-event-id="${created.body.id}"]`);
     await card.waitFor();
-    await card.getByRole('button', { name: 'Show metadata' }).click();
+    await card.locator('h3').click();
     await page.getByTestId('metadata-json').waitFor();
     await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'Event details' }).waitFor({ state: 'detached' });
 
     assert.equal(await page.evaluate('window.__xss'), undefined);
     assert.equal(await page.locator('a[href^="javascript:" i], a[href^="data:" i]').count(), 0);
@@ -344,7 +345,12 @@ describe('dashboard in a browser', { skip: missingBrowser }, () => {
     assert.ok(Number(await page.evaluate('window.scrollY')) > 0, 'the feed scrolled to it');
     assert.equal(await card.getAttribute('aria-current'), 'true');
     assert.equal(await page.locator('article[aria-current]').count(), 1, 'only that event is marked');
+    // The link also opens the event's detail.
+    const dialog = page.getByRole('dialog', { name: 'Event details' });
+    await dialog.getByRole('heading', { name: 'Filler event 5' }).waitFor();
     await shot(page, '06b-linked-event');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
   });
 
   it('keeps insight cards up to date live', async () => {

@@ -78,6 +78,7 @@ const PLANS: Record<string, Plan> = {
   'POST /api/projects': { body: (side) => ({ name: side.mark }) },
   'POST /api/events': { project: 'body', body: (side, ids) => ({ project: ids.project, category: 'security', title: side.mark }) },
   'GET /api/events': { project: 'query' },
+  'GET /api/events/:eventId': {},
   'POST /api/events/:eventId/delete': {},
   'POST /api/events/:eventId/favorite': {},
   'GET /api/categories': { project: 'query' },

@@ -239,3 +239,12 @@ export function categoryCounts(
     WHERE c.organization_id = ${organizationId} AND c.project_id = ${projectId}
     GROUP BY c.name ORDER BY c.name`;
 }
+
+/** One of the organization's events, unless its project is deleted; undefined otherwise. */
+export async function findEvent(sql: Db, organizationId: string, eventId: number): Promise<EventRow | undefined> {
+  const [row] = await sql<EventRow[]>`
+    SELECT ${eventColumns(sql)} FROM events e
+    WHERE e.organization_id = ${organizationId} AND e.id = ${eventId}
+      AND NOT EXISTS (SELECT 1 FROM projects p WHERE p.organization_id = e.organization_id AND p.id = e.project_id AND p.deleted_at IS NOT NULL)`;
+  return row;
+}

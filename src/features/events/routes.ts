@@ -5,6 +5,7 @@ import { IdempotencyHeaders } from '../idempotency/schemas.ts';
 import { withIdempotency } from '../idempotency/withIdempotency.ts';
 import { createEvent } from './createEvent.ts';
 import { deleteEvent } from './deleteEvent.ts';
+import { getEvent } from './getEvent.ts';
 import { listCategories } from './listCategories.ts';
 import { listEvents } from './listEvents.ts';
 import {
@@ -46,6 +47,12 @@ export default async function eventRoutes(app: App) {
     '/api/events',
     { schema: { operationId: 'listEvents', summary: 'List events, newest first (keyset pages)', tags: ['events'], querystring: ListEventsQuery, response: { 200: EventPage, ...errors(400, 401, 404) } } },
     async (request) => listEvents({ ctx: request.ctx, input: request.query }),
+  );
+
+  app.get(
+    '/api/events/:eventId',
+    { schema: { operationId: 'getEvent', summary: 'One event by id', tags: ['events'], params: EventIdParams, response: { 200: Event, ...errors(400, 401, 404) } } },
+    async (request) => getEvent({ ctx: request.ctx, input: request.params }),
   );
 
   app.post(

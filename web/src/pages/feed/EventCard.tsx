@@ -4,11 +4,6 @@ import { Markup, safeHref } from '../../components/Markup.tsx';
 import { RelativeTime } from '../../components/Time.tsx';
 import type { EventItem } from '../../types.ts';
 
-/** The text a tag has inside the serialized tags, which is what search matches. */
-export function tagSearchText(key: string, value: unknown): string {
-  return `${JSON.stringify(key)}:${JSON.stringify(value) ?? String(value)}`;
-}
-
 export interface EventCardProps {
   event: EventItem;
   /** The event a notification was opened for: marked until the page is left. */
@@ -47,9 +42,9 @@ export function EventCard({ event, linked = false, onFavorite, onDelete, onMetad
           )}
         </div>
         {event.description && (
-          <p className="event-description">
+          <div className="event-description">
             <Markup text={event.description} />
-          </p>
+          </div>
         )}
         <div className="event-meta">
           <button type="button" className="chip chip-category" onClick={onCategory} title="Show only this category">
