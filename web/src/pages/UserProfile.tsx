@@ -1,31 +1,62 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Link } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { get, post, withQuery } from '../api.ts';
+import { copyText } from '../components/CopyButton.tsx';
 import { RelativeTime } from '../components/Time.tsx';
 import { useToast } from '../components/Toasts.tsx';
 import { useLive } from '../live.tsx';
 import type { AppUser, EventItem } from '../types.ts';
-import { EventCard } from './feed/EventCard.tsx';
+import { groupByDay } from './feed/dayLabel.ts';
+import { EventDetail } from './feed/EventDetail.tsx';
+import { EventRow } from './feed/EventRow.tsx';
+import { eventLink, tagSearchText } from './feed/feedLinks.ts';
 import { PropertyList } from './Users.tsx';
 
-/** One user: properties, first/last seen, and the journey (the feed filtered to them), live. */
+interface Journey {
+  events: EventItem[];
+  nextCursor: string | null;
+}
+
+/** One user: properties, first/last seen, and the journey (the feed filtered to them), live and paged. */
 export function UserProfilePage({ projectId, userId }: { projectId: string; userId: string }) {
   const toast = useToast();
+  const [, navigate] = useLocation();
   const [user, setUser] = useState<AppUser | null>(null);
-  const [events, setEvents] = useState<EventItem[] | null>(null);
+  const [journey, setJourney] = useState<Journey | null>(null);
+  const [pages, setPages] = useState(1);
+  const [detailId, setDetailId] = useState<number | null>(null);
 
+  const journeyPage = useCallback(
+    (cursor: string | null) => get<Journey>(withQuery('/api/events', { project: projectId, user_id: userId, cursor: cursor ?? undefined })),
+    [projectId, userId],
+  );
+
+  // Reloads the profile and as many journey pages as are shown, so a live change keeps the scroll.
   const load = useCallback(async () => {
     try {
-      const [profile, journey] = await Promise.all([
-        get<AppUser>(withQuery(`/api/users/${encodeURIComponent(userId)}`, { project: projectId })),
-        get<{ events: EventItem[] }>(withQuery('/api/events', { project: projectId, user_id: userId })),
-      ]);
+      const [profile, first] = await Promise.all([get<AppUser>(withQuery(`/api/users/${encodeURIComponent(userId)}`, { project: projectId })), journeyPage(null)]);
+      let shown = first;
+      for (let page = 1; page < pages && shown.nextCursor; page++) {
+        const next = await journeyPage(shown.nextCursor);
+        shown = { events: [...shown.events, ...next.events], nextCursor: next.nextCursor };
+      }
       setUser(profile);
-      setEvents(journey.events);
+      setJourney(shown);
     } catch (error) {
       toast.error(error, 'Could not load the user');
     }
-  }, [projectId, userId, toast]);
+  }, [projectId, userId, pages, journeyPage, toast]);
+
+  const loadMore = async () => {
+    if (!journey?.nextCursor) return;
+    try {
+      const next = await journeyPage(journey.nextCursor);
+      setJourney({ events: [...journey.events, ...next.events], nextCursor: next.nextCursor });
+      setPages((count) => count + 1);
+    } catch (error) {
+      toast.error(error, 'Could not load more events');
+    }
+  };
 
   const act = async (path: string) => {
     try {
@@ -35,15 +66,28 @@ export function UserProfilePage({ projectId, userId }: { projectId: string; user
       toast.error(error, 'Could not change the event');
     }
   };
+  const remove = (event: EventItem) => {
+    if (!window.confirm(`Delete “${event.title}”? This cannot be undone.`)) return;
+    setDetailId(null);
+    void act(`/api/events/${event.id}/delete`);
+  };
+  const copyLink = (event: EventItem) =>
+    copyText(eventLink(event)).then(
+      () => toast.success('Link to the event copied'),
+      (error: unknown) => toast.error(error, 'Copy failed'),
+    );
+  const filterFeed = (params: Record<string, string>) => navigate(withQuery('/', { user_id: userId, ...params }));
 
   useEffect(() => {
     void load();
   }, [load]);
-  // Any change in the project may be this user's: reload the small journey page.
+  // Any change in the project may be this user's: reload the journey as shown.
   useLive(() => void load());
 
+  const events = journey?.events ?? null;
+  const detail = events?.find((event) => event.id === detailId) ?? null;
   return (
-    <main className="page page-narrow">
+    <main className="page page-narrow feed-page">
       <p>
         <Link href="/users">← Users</Link>
       </p>
@@ -62,25 +106,43 @@ export function UserProfilePage({ projectId, userId }: { projectId: string; user
         <Link href={`/?user_id=${encodeURIComponent(userId)}`}>Show in the feed with other filters</Link>
       </p>
       {events === null ? (
-        <p className="muted" aria-busy="true">Loading…</p>
+        <p className="muted" aria-busy="true">
+          Loading…
+        </p>
       ) : events.length === 0 ? (
         <p className="muted">No events of this user are stored.</p>
       ) : (
-        <ul className="feed-list journey">
-          {events.map((event) => (
-            <li key={event.id}>
-              <EventCard
-                event={event}
-                onFavorite={() => void act(`/api/events/${event.id}/favorite`)}
-                onDelete={() => void act(`/api/events/${event.id}/delete`)}
-                onMetadata={() => undefined}
-                onTag={() => undefined}
-                onCategory={() => undefined}
-              />
-            </li>
+        <div className="event-list journey">
+          {groupByDay(events).map((group) => (
+            <section key={group.key} className="day-group" aria-label={group.label}>
+              <h3 className="day-separator">
+                <time dateTime={group.key}>{group.label}</time>
+              </h3>
+              {group.items.map((event) => (
+                <EventRow
+                  key={event.id}
+                  event={event}
+                  linked={false}
+                  selected={event.id === detailId}
+                  tabbable
+                  onOpen={(opened) => setDetailId(opened.id)}
+                  onFavorite={(changed) => void act(`/api/events/${changed.id}/favorite`)}
+                  onDelete={remove}
+                  onCopyLink={(linked) => void copyLink(linked)}
+                  onTag={(key, value) => filterFeed(value !== null && typeof value === 'object' ? { search: tagSearchText(key, value) } : { tag: `${key}:${String(value)}` })}
+                  onCategory={(category) => filterFeed({ category })}
+                />
+              ))}
+            </section>
           ))}
-        </ul>
+          {journey?.nextCursor && (
+            <button type="button" className="button" onClick={() => void loadMore()}>
+              Load older events
+            </button>
+          )}
+        </div>
       )}
+      <EventDetail event={detail} onClose={() => setDetailId(null)} onFavorite={(event) => void act(`/api/events/${event.id}/favorite`)} onDelete={remove} />
     </main>
   );
 }
