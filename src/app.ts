@@ -100,8 +100,8 @@ export async function buildApp({
   app.get('/healthz', { config: { public: true }, schema: { hide: true } }, async (_request, reply) =>
     (await services.health.probe()) ? { ok: true } : reply.status(503).header('retry-after', '1').send({ error: DATABASE_UNAVAILABLE }),
   );
-  app.get('/livez', { config: { public: true }, schema: { hide: true } }, async () => ({ ok: true }));
-  app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  app.get('/livez', { config: { public: true }, schema: { hide: true } }, () => ({ ok: true }));
+  app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, () => app.swagger());
 
   for (const routes of featureRoutes) await app.register(routes);
   await app.register(dashboard, dashboardOptions);

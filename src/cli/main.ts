@@ -44,7 +44,7 @@ interface Command<I> {
   run(services: Services, input: I): Promise<unknown>;
 }
 
-const command = <I>(definition: Command<I>): Command<unknown> => definition as Command<unknown>;
+const command = <I>(definition: Command<I>): Command<unknown> => definition;
 
 /** The operator acts inside one organization at a time, like a key of that organization. */
 const operator = (services: Services, organizationId: string): Ctx => ({
@@ -63,7 +63,7 @@ function parse(args: string[], count: number, options: Record<string, { type: 's
   if (parsed.positionals.length !== count) {
     throw new UsageError(`expected ${count} argument(s), got ${parsed.positionals.length}`);
   }
-  return { values: parsed.values as Record<string, string | undefined>, positionals: parsed.positionals as string[] };
+  return { values: parsed.values as Record<string, string | undefined>, positionals: parsed.positionals };
 }
 
 const INT32_MAX = 2_147_483_647;
@@ -170,7 +170,7 @@ export async function main(argv: string[]): Promise<void> {
     await close();
     await db.close();
   }
-  if (failure) fail(failure instanceof Error ? failure.message : String(failure));
+  if (failure) fail(failure instanceof Error ? failure.message : JSON.stringify(failure));
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 

@@ -27,8 +27,8 @@ export class Bus {
   ) {}
 
   async start(): Promise<void> {
-    const { unlisten } = await this.sql.listen(CHANNEL, (payload) => this.dispatch(payload));
-    this.unlisten = unlisten;
+    const subscription = await this.sql.listen(CHANNEL, (payload) => this.dispatch(payload));
+    this.unlisten = () => subscription.unlisten();
   }
 
   /**

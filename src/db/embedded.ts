@@ -52,7 +52,7 @@ const RESTART_WINDOW_MS = 10 * 60_000;
 
 export interface EmbeddedCluster {
   url: string;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 const clusterFile = (dataDir: string) => path.join(dataDir, 'cluster.json');

@@ -91,7 +91,7 @@ describe('users, profiles, filter chips and project settings in a browser', { sk
 
   it('renames the project and sets its retention on the Settings tab', async () => {
     await page.goto(`${base}/app/p/${projectId}/settings`);
-    await page.waitForFunction(() => (document.querySelector('input[name="projectName"]') as HTMLInputElement | null)?.value === 'Shop');
+    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('input[name="projectName"]')?.value === 'Shop');
     await page.getByLabel('Project name').fill('Web shop');
     await page.getByLabel(/Keep events for/).fill('90');
     await page.getByRole('button', { name: 'Save' }).click();

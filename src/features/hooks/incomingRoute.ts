@@ -25,7 +25,7 @@ function bareNotFound(reply: FastifyReply): FastifyReply {
  * `{BASE_URL}/hook/<token>`, outside /api: the token is the only credential. Registered as its own
  * plugin so the raw-body parser below applies to this route alone and the JSON API keeps its own.
  */
-export default async function incomingHookRoute(app: App) {
+export default function incomingHookRoute(app: App): void {
   const { services } = app;
 
   // Every Content-Type arrives as raw bytes; the verb decides between JSON and plain text. Fastify

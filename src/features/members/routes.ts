@@ -18,7 +18,7 @@ const ACTION = 'Managing members and invitations';
 // Invitation links and session CSRF tokens: never kept by a cache on the way.
 const NO_STORE = 'no-store';
 
-export default async function memberRoutes(app: App) {
+export default function memberRoutes(app: App): void {
   const { services } = app;
 
   app.get(

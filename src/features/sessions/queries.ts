@@ -44,7 +44,7 @@ const routeCaches = new WeakMap<Db, Map<string, string>>();
 
 function routeCache(sql: Db): Map<string, string> {
   let cache = routeCaches.get(sql);
-  if (!cache) routeCaches.set(sql, (cache = new Map()));
+  if (!cache) routeCaches.set(sql, (cache = new Map<string, string>()));
   return cache;
 }
 

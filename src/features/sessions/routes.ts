@@ -17,7 +17,7 @@ const sessionOnly = [{ session: [] }];
 // The bodies carry the CSRF token: never kept by a cache on the way.
 const NO_STORE = 'no-store';
 
-export default async function sessionRoutes(app: App) {
+export default function sessionRoutes(app: App): void {
   const { services } = app;
   const throttle = new SignInThrottle();
 

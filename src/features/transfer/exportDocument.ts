@@ -64,7 +64,7 @@ export function exportDocument({ ctx }: VerbArgs<void>): Promise<Readable> {
       'isolation level repeatable read read only',
     ).catch((error: unknown) => {
       if (streaming) ctx.services.log.warn({ err: error }, 'export: ending its snapshot failed');
-      else reject(error);
+      else reject(error instanceof Error ? error : new Error(String(error)));
     });
   });
 }
