@@ -16,7 +16,7 @@ import { registerMetrics } from './http/metrics.ts';
 import { registerRequestLog } from './http/requestLog.ts';
 import { type UploadLimits, registerUploadLimits } from './http/uploads.ts';
 
-export interface AppOptions {
+interface AppOptions {
   services: Services;
   /** Dashboard sessions; by default the sessions feature's cookie authenticator. */
   sessions?: { authenticate?: SessionAuthenticator };
@@ -29,7 +29,7 @@ export interface AppOptions {
 export type { App } from './http/app.ts';
 
 /** Largest JSON body of an ordinary request; import raises it for its own route. */
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /** A hop count is what Fastify itself turns a number into (its types only take the function). */
 function fastifyTrustProxy(setting: false | number | string[]) {

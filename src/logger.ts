@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 
-export type LogFormat = 'json' | 'pretty';
+type LogFormat = 'json' | 'pretty';
 
 /**
  * LOG_FORMAT=json or pretty; unset, pretty when stdout is a terminal (a person is reading) and
@@ -41,7 +41,7 @@ const SHOWN = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'reqId', 'req'
  * remaining fields as key=value, and an error's stack below. Kept here rather than pulling in a
  * prettifier dependency: it is a dozen lines.
  */
-export function prettyLine(json: string): string {
+function prettyLine(json: string): string {
   let entry: Record<string, unknown>;
   try {
     entry = JSON.parse(json) as Record<string, unknown>;

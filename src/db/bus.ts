@@ -4,7 +4,7 @@ import type { Sql } from './client.ts';
 export type { Announcement } from './announcements.ts';
 
 /** The one NOTIFY channel every process listens on. */
-export const CHANNEL = 'eventlog';
+const CHANNEL = 'eventlog';
 
 type Listener = (announcement: Announcement) => void;
 

@@ -7,7 +7,7 @@ import { receiveHookEvent } from './receiveHookEvent.ts';
 import { TokenParams } from './schemas.ts';
 
 /** Largest hook body (spec Limits: 64 KB); a byte more is refused while it arrives. */
-export const MAX_HOOK_BODY_BYTES = 65_536;
+const MAX_HOOK_BODY_BYTES = 65_536;
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -5,7 +5,7 @@ import { openLiveFeed } from './openLiveFeed.ts';
 import { LiveQuery } from './schemas.ts';
 
 /** Keeps proxies and browsers from dropping a quiet stream, and paces the session re-check. */
-export const HEARTBEAT_MS = 20_000;
+const HEARTBEAT_MS = 20_000;
 
 export default function liveRoutes(app: App): void {
   const open = new Set<EventStream>();

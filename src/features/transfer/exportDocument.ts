@@ -11,7 +11,7 @@ import {
 } from './queries.ts';
 
 /** Events read (and written to the reply) per step. */
-export const EXPORT_BATCH = 1000;
+const EXPORT_BATCH = 1000;
 
 const json = JSON.stringify;
 
