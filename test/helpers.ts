@@ -2,7 +2,7 @@ import { after, before } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { type App, buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import type { Ctx, Services } from '../src/context.ts';
+import { type Ctx, type InstallationCtx, OPERATOR, type Services } from '../src/context.ts';
 import { createClient } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { syncChartTimeZone } from '../src/features/charts/syncChartTimeZone.ts';
@@ -33,6 +33,8 @@ export interface TestOrg {
 export interface TestApp {
   app: App;
   services: Services;
+  /** The installation's operator, as the command line acts: for making organizations and users. */
+  operator: InstallationCtx;
   org(options?: { monthlyEventCap?: number | null }): Promise<TestOrg>;
   request(options: {
     method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
@@ -91,13 +93,16 @@ export function useTestApp(env: NodeJS.ProcessEnv = {}): TestApp {
     get services() {
       return state.services;
     },
+    get operator() {
+      return { services: state.services, actor: OPERATOR };
+    },
     request,
     async org(options = {}) {
       const organization = await createOrganization({
-        services: state.services,
+        ctx: { services: state.services, actor: OPERATOR },
         input: { name: `test-${Date.now()}`, monthlyEventCap: options.monthlyEventCap ?? null },
       });
-      const ctx: Ctx = { services: state.services, organizationId: organization.id, actor: { kind: 'key', keyId: 'test' } };
+      const ctx: Ctx = { services: state.services, organizationId: organization.id, actor: OPERATOR };
       const created = await createKey({ ctx, input: undefined });
       const auth = { authorization: `Bearer ${created.key}` };
       const org: TestOrg = {

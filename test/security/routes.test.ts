@@ -330,7 +330,7 @@ const FIXTURES: Record<Kind, Fixture> = {
     async make(side) {
       const email = `member-${crypto.randomUUID()}@example.test`;
       const input = { organizationId: side.org.id, email, password: PASSWORD, role: 'member' as const };
-      return (await createUser({ services: t.services, input })).id;
+      return (await createUser({ ctx: t.operator, input })).id;
     },
   },
 };
@@ -351,7 +351,7 @@ function sessionOf(side: Side): Promise<Credential | null> {
   side.session ??= (async () => {
     if (!isRegistered('POST /api/session')) return null;
     const email = `security-${crypto.randomUUID()}@example.test`;
-    await createUser({ services: t.services, input: { organizationId: side.org.id, email, password: PASSWORD } });
+    await createUser({ ctx: t.operator, input: { organizationId: side.org.id, email, password: PASSWORD } });
     const reply = await send('POST', '/api/session', {}, { email, password: PASSWORD });
     const setCookie = [reply.headers['set-cookie'] ?? []].flat().map(String);
     const cookie = setCookie.map((line) => line.split(';')[0]!).join('; ');
@@ -364,7 +364,7 @@ function sessionOf(side: Side): Promise<Credential | null> {
 /** A signed-in session of a person with the member role in the side's organization. */
 async function memberSessionOf(side: Side): Promise<Credential> {
   const email = `security-member-${crypto.randomUUID()}@example.test`;
-  await createUser({ services: t.services, input: { organizationId: side.org.id, email, password: PASSWORD, role: 'member' } });
+  await createUser({ ctx: t.operator, input: { organizationId: side.org.id, email, password: PASSWORD, role: 'member' } });
   const reply = await send('POST', '/api/session', {}, { email, password: PASSWORD });
   const cookie = [reply.headers['set-cookie'] ?? []].flat().map((line) => String(line).split(';')[0]!).join('; ');
   if (reply.status !== 200 || !cookie) throw new Error(`signing in as a member failed: ${reply.status} ${JSON.stringify(reply.body)}`);
