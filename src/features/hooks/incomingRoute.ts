@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { VISITOR } from '../../context.ts';
 import type { App } from '../../http/app.ts';
 import { errors } from '../../http/schemas.ts';
 import { Event } from '../events/schemas.ts';
@@ -60,7 +61,7 @@ export default function incomingHookRoute(app: App): void {
 
   const handler = async (request: FastifyRequest<{ Params: { token: string } }>, reply: FastifyReply) => {
     const event = await receiveHookEvent({
-      services,
+      ctx: { services, actor: VISITOR },
       input: {
         hook: request.incomingHook as ActiveHook,
         request: { headers: request.headers, query: request.query as Record<string, unknown>, body: request.body as Buffer | undefined },
