@@ -34,7 +34,7 @@ export interface DatasetPlace {
   cliEnv: NodeJS.ProcessEnv;
   origin: string;
   timeZone: string;
-  log(message: string): void;
+  log: (message: string) => void;
 }
 
 /** Rows per INSERT ... SELECT; two run at once (one per core the database can use). */

@@ -65,8 +65,8 @@ function stopper(child: ChildProcess, name: string): () => Promise<void> {
 function spawnLogged(args: string[], env: NodeJS.ProcessEnv, logFile: string): ChildProcess {
   const log = createWriteStream(logFile, { flags: 'a' });
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.pipe(log);
-  child.stderr!.pipe(log);
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
   return child;
 }
 

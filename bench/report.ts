@@ -63,7 +63,7 @@ export function formatTable(header: Header, rows: Row[]): string {
       lines.push(`  ${row.label.padEnd(width)}  ${shares}`);
     }
     // CPU time per request does not depend on how busy the rest of the machine is, unlike req/s.
-    const perRequest = withCpu.filter((row) => typeof row.data?.rps === 'number' && (row.data.rps as number) > 0);
+    const perRequest = withCpu.filter((row) => typeof row.data?.rps === 'number' && row.data.rps > 0);
     if (perRequest.length) {
       lines.push('', 'CPU time per request, in µs (less sensitive to other work on the machine than req/s):');
       for (const row of perRequest) {

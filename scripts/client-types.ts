@@ -47,7 +47,7 @@ interface Document {
 async function openApiDocument(): Promise<Document> {
   // Enough of the services to build the routes: nothing is listened on or queried.
   const services = { log: createLogger('silent'), config: loadConfig({}) } as unknown as Services;
-  const app = await buildApp({ services, sessions: { authenticate: async () => null } });
+  const app = await buildApp({ services, sessions: { authenticate: () => Promise.resolve(null) } });
   await app.ready();
   const document = app.swagger() as unknown as Document;
   await app.close();

@@ -16,7 +16,7 @@ import { registerMetrics } from './http/metrics.ts';
 import { registerRequestLog } from './http/requestLog.ts';
 import { type UploadLimits, registerUploadLimits } from './http/uploads.ts';
 
-export interface AppOptions {
+interface AppOptions {
   services: Services;
   /** Dashboard sessions; by default the sessions feature's cookie authenticator. */
   sessions?: { authenticate?: SessionAuthenticator };
@@ -29,7 +29,7 @@ export interface AppOptions {
 export type { App } from './http/app.ts';
 
 /** Largest JSON body of an ordinary request; import raises it for its own route. */
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /** A hop count is what Fastify itself turns a number into (its types only take the function). */
 function fastifyTrustProxy(setting: false | number | string[]) {
@@ -100,8 +100,8 @@ export async function buildApp({
   app.get('/healthz', { config: { public: true }, schema: { hide: true } }, async (_request, reply) =>
     (await services.health.probe()) ? { ok: true } : reply.status(503).header('retry-after', '1').send({ error: DATABASE_UNAVAILABLE }),
   );
-  app.get('/livez', { config: { public: true }, schema: { hide: true } }, async () => ({ ok: true }));
-  app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  app.get('/livez', { config: { public: true }, schema: { hide: true } }, () => ({ ok: true }));
+  app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, () => app.swagger());
 
   for (const routes of featureRoutes) await app.register(routes);
   await app.register(dashboard, dashboardOptions);

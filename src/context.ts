@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Bus } from './db/bus.ts';
-import type { Sql } from './db/client.ts';
+import type { Db, Sql } from './db/client.ts';
 import type { DatabaseHealth } from './db/health.ts';
 import type { DeliveryWorker } from './features/delivery/deliveryWorker.ts';
 import type { IngestBatcher } from './features/events/ingestBatcher.ts';
@@ -31,17 +31,37 @@ export interface Services {
   purger: ProjectPurger;
 }
 
-/** Who is calling: an API key, or a signed-in dashboard user. */
 /** A dashboard user's role (extensions.md, "Dashboard members"), read with the session on every request. */
 export type Role = 'owner' | 'member';
 
-export type Actor = { kind: 'key'; keyId: string } | { kind: 'user'; userId: string; sessionId: string; role: Role };
+/**
+ * Who is calling: an API key, a signed-in dashboard user, or the operator (the command line and
+ * the tests, who run the verbs with the database's own rights and hold no credential).
+ */
+export type Actor = { kind: 'key'; keyId: string } | { kind: 'user'; userId: string; sessionId: string; role: Role } | { kind: 'operator' };
+
+export const OPERATOR: Actor = { kind: 'operator' };
+
+/** A request that has not shown a credential yet: first-run setup and signing in. */
+type Visitor = { kind: 'visitor' };
+
+export const VISITOR: Visitor = { kind: 'visitor' };
 
 /** Every verb receives this: the organization scopes every query it makes. */
 export interface Ctx {
   services: Services;
   organizationId: string;
   actor: Actor;
+}
+
+/**
+ * For verbs that act above any one organization (making organizations and users, first-run setup,
+ * signing in). `S` narrows the services for verbs that may be handed only a transaction to
+ * write in (`{ sql: tx }`).
+ */
+export interface InstallationCtx<S extends { sql: Db } = Services> {
+  services: S;
+  actor: Actor | Visitor;
 }
 
 export interface VerbArgs<I> {

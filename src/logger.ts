@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 
-export type LogFormat = 'json' | 'pretty';
+type LogFormat = 'json' | 'pretty';
 
 /**
  * LOG_FORMAT=json or pretty; unset, pretty when stdout is a terminal (a person is reading) and
@@ -41,7 +41,7 @@ const SHOWN = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'reqId', 'req'
  * remaining fields as key=value, and an error's stack below. Kept here rather than pulling in a
  * prettifier dependency: it is a dozen lines.
  */
-export function prettyLine(json: string): string {
+function prettyLine(json: string): string {
   let entry: Record<string, unknown>;
   try {
     entry = JSON.parse(json) as Record<string, unknown>;
@@ -51,16 +51,21 @@ export function prettyLine(json: string): string {
   const time = new Date(Number(entry.time)).toISOString().slice(11, 23);
   const level = (LEVELS[Number(entry.level)] ?? String(entry.level)).padEnd(5);
   const parts = [time, level];
-  if (entry.reqId !== undefined) parts.push(`[${String(entry.reqId)}]`);
+  if (entry.reqId !== undefined) parts.push(`[${fieldText(entry.reqId)}]`);
   const req = entry.req as { method?: string; url?: string } | undefined;
   if (req?.method) parts.push(`${req.method} ${req.url ?? ''}`);
-  if (entry.statusCode !== undefined) parts.push(String(entry.statusCode));
+  if (entry.statusCode !== undefined) parts.push(fieldText(entry.statusCode));
   if (typeof entry.responseTime === 'number') parts.push(`${entry.responseTime.toFixed(1)}ms`);
-  if (entry.msg !== undefined) parts.push(String(entry.msg));
+  if (entry.msg !== undefined) parts.push(fieldText(entry.msg));
   for (const [key, value] of Object.entries(entry)) {
-    if (!SHOWN.has(key)) parts.push(`${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
+    if (!SHOWN.has(key)) parts.push(`${key}=${fieldText(value)}`);
   }
   const err = entry.err as { stack?: string; message?: string } | undefined;
   const stack = err ? `\n    ${(err.stack ?? err.message ?? '').replaceAll('\n', '\n    ')}` : '';
   return `${parts.join(' ')}${stack}\n`;
+}
+
+/** A log field as one readable word: strings as they are, anything else as JSON. */
+function fieldText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }

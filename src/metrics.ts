@@ -9,7 +9,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry });
 
-export type EventSource = 'api' | 'dashboard' | 'hook' | 'import';
+type EventSource = 'api' | 'dashboard' | 'hook' | 'import';
 
 const eventsCreated = new Counter({
   name: 'eventlog_events_created_total',

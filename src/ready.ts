@@ -1,9 +1,9 @@
 import type { Config } from './config.ts';
-import type { Services } from './context.ts';
+import { OPERATOR, type Services } from './context.ts';
 import { isSetupNeeded } from './features/sessions/isSetupNeeded.ts';
 
 /** The store in use, for people: never DATABASE_URL's password (nor its user). */
-export function describeDatabase(config: Config): string {
+function describeDatabase(config: Config): string {
   if (!config.databaseUrl) return `embedded PostgreSQL in ${config.dataDir}`;
   try {
     const url = new URL(config.databaseUrl);
@@ -20,7 +20,7 @@ export function describeDatabase(config: Config): string {
 export async function announceReady(services: Services, { human }: { human: boolean }): Promise<void> {
   const { config, log } = services;
   const dashboard = `${config.baseUrl}/app/`;
-  const setupNeeded = await isSetupNeeded({ services });
+  const setupNeeded = await isSetupNeeded({ ctx: { services, actor: OPERATOR } });
   const database = describeDatabase(config);
   log.info({ dashboard, setupNeeded, database }, 'ready');
   if (!human) return;

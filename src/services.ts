@@ -17,7 +17,7 @@ export async function createServices(
   sql: Sql,
   log: FastifyBaseLogger,
   { listen = true } = {},
-): Promise<{ services: Services; close(): Promise<void> }> {
+): Promise<{ services: Services; close: () => Promise<void> }> {
   const bus = new Bus(sql, (err, message) => log.warn({ err }, message));
   if (listen) await bus.start();
   const health = new DatabaseHealth(sql);

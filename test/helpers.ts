@@ -2,7 +2,7 @@ import { after, before } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { type App, buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import type { Ctx, Services } from '../src/context.ts';
+import { type Ctx, type InstallationCtx, OPERATOR, type Services } from '../src/context.ts';
 import { createClient } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { syncChartTimeZone } from '../src/features/charts/syncChartTimeZone.ts';
@@ -36,6 +36,8 @@ export interface TestApp {
   services: Services;
   /** Whether this file has a database of its own (useTestApp's `ownDatabase`). */
   ownDatabase: boolean;
+  /** The installation's operator, as the command line acts: for making organizations and users. */
+  operator: InstallationCtx;
   org(options?: { monthlyEventCap?: number | null }): Promise<TestOrg>;
   request(options: {
     method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
@@ -106,13 +108,16 @@ export function useTestApp(env: NodeJS.ProcessEnv = {}, options: { ownDatabase?:
       return state.services;
     },
     ownDatabase: options.ownDatabase ?? false,
+    get operator() {
+      return { services: state.services, actor: OPERATOR };
+    },
     request,
     async org(options = {}) {
       const organization = await createOrganization({
-        services: state.services,
+        ctx: { services: state.services, actor: OPERATOR },
         input: { name: `test-${Date.now()}`, monthlyEventCap: options.monthlyEventCap ?? null },
       });
-      const ctx: Ctx = { services: state.services, organizationId: organization.id, actor: { kind: 'key', keyId: 'test' } };
+      const ctx: Ctx = { services: state.services, organizationId: organization.id, actor: OPERATOR };
       const created = await createKey({ ctx, input: undefined });
       const auth = { authorization: `Bearer ${created.key}` };
       const org: TestOrg = {

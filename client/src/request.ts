@@ -20,7 +20,7 @@ export interface Transport {
   maxRetryDelayMs: number;
 }
 
-export interface Call {
+interface Call {
   method: 'GET' | 'POST' | 'PATCH';
   path: string;
   query?: Record<string, string | number | boolean | Array<string | number | boolean> | undefined>;
@@ -31,7 +31,7 @@ export interface Call {
 }
 
 /** Every attempt in all: the first and at most three retries (extensions.md, "Client library"). */
-export const MAX_ATTEMPTS = 4;
+const MAX_ATTEMPTS = 4;
 
 /** Sends the call, retrying network errors, 429 and 5xx when `retry` allows; answers the parsed JSON. */
 export async function send<T>(transport: Transport, call: Call): Promise<T> {

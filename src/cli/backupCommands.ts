@@ -9,7 +9,7 @@ import { restoreBackup } from '../db/restore.ts';
 export class BackupUsageError extends Error {}
 
 /** On a terminal, one line rewritten in place; elsewhere (a cron job's mail) nothing. */
-function progressLine(verb: string): { update(progress: Progress): void; done(): void } {
+function progressLine(verb: string): { update: (progress: Progress) => void; done: () => void } {
   if (!process.stderr.isTTY) return { update() {}, done() {} };
   let last = 0;
   return {

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
-import type { Ctx, Services } from '../context.ts';
+import { type Ctx, OPERATOR, type Services } from '../context.ts';
 import { openDatabase } from '../db/open.ts';
 import { NotFound } from '../lib/errors.ts';
 import { createKey } from '../features/keys/createKey.ts';
@@ -44,14 +44,10 @@ interface Command<I> {
   run(services: Services, input: I): Promise<unknown>;
 }
 
-const command = <I>(definition: Command<I>): Command<unknown> => definition as Command<unknown>;
+const command = <I>(definition: Command<I>): Command<unknown> => definition;
 
-/** The operator acts inside one organization at a time, like a key of that organization. */
-const operator = (services: Services, organizationId: string): Ctx => ({
-  services,
-  organizationId,
-  actor: { kind: 'key', keyId: 'operator' },
-});
+/** The operator acts inside one organization at a time, with the rights a key of it has. */
+const operator = (services: Services, organizationId: string): Ctx => ({ services, organizationId, actor: OPERATOR });
 
 function parse(args: string[], count: number, options: Record<string, { type: 'string' }> = {}) {
   let parsed;
@@ -63,7 +59,7 @@ function parse(args: string[], count: number, options: Record<string, { type: 's
   if (parsed.positionals.length !== count) {
     throw new UsageError(`expected ${count} argument(s), got ${parsed.positionals.length}`);
   }
-  return { values: parsed.values as Record<string, string | undefined>, positionals: parsed.positionals as string[] };
+  return { values: parsed.values as Record<string, string | undefined>, positionals: parsed.positionals };
 }
 
 const INT32_MAX = 2_147_483_647;
@@ -79,7 +75,7 @@ const commands: Record<string, Command<unknown>> = {
       if (!positionals[0]!.trim()) throw new UsageError('the organization name must not be empty');
       return { name: positionals[0]!, monthlyEventCap: rawCap === undefined ? null : Number(rawCap) };
     },
-    run: (services, input) => createOrganization({ services, input }),
+    run: (services, input) => createOrganization({ ctx: { services, actor: OPERATOR }, input }),
   }),
   'key create': command({
     prepare: (args) => parse(args, 1).positionals[0]!,
@@ -107,7 +103,7 @@ const commands: Record<string, Command<unknown>> = {
       if (!values.org) throw new UsageError('--org <orgId> is required');
       return { email: positionals[0]!, organizationId: values.org, password: await readPassword() };
     },
-    run: (services, input) => createUser({ services, input }),
+    run: (services, input) => createUser({ ctx: { services, actor: OPERATOR }, input }),
   }),
 };
 
@@ -170,7 +166,7 @@ export async function main(argv: string[]): Promise<void> {
     await close();
     await db.close();
   }
-  if (failure) fail(failure instanceof Error ? failure.message : String(failure));
+  if (failure) fail(failure instanceof Error ? failure.message : JSON.stringify(failure));
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 

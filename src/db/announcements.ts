@@ -14,7 +14,7 @@ export const MEMBER_REMOVED = 'member.removed';
 export const PROJECT_DELETED = 'project.deleted';
 
 /** Changes to one record of a project, relayed to that project's live feed. */
-export const RECORD_ANNOUNCEMENTS = [
+const RECORD_ANNOUNCEMENTS = [
   'event.created',
   'event.deleted',
   'event.favorited',
@@ -29,7 +29,7 @@ export const RECORD_ANNOUNCEMENTS = [
 ] as const;
 
 /** Changes to a project as a whole, relayed to that project's live feed. */
-export const PROJECT_ANNOUNCEMENTS = ['project.created', 'import.completed'] as const;
+const PROJECT_ANNOUNCEMENTS = ['project.created', 'import.completed'] as const;
 
 /** What the live feed sends a dashboard (besides its own `message` keep-alives). */
 export const LIVE_ANNOUNCEMENTS = [...RECORD_ANNOUNCEMENTS, ...PROJECT_ANNOUNCEMENTS] as const;
@@ -51,5 +51,3 @@ export type Announcement =
   | { type: typeof PROJECT_DELETED; organizationId: string; projectId: string; id?: undefined }
   | { type: typeof KEY_REVOKED; organizationId: string; id: string; projectId?: undefined }
   | { type: typeof MEMBER_REMOVED; organizationId: string; id: string; projectId?: undefined };
-
-export type AnnouncementType = Announcement['type'];

@@ -4,7 +4,7 @@ import type { Sql } from './client.ts';
 export type { Announcement } from './announcements.ts';
 
 /** The one NOTIFY channel every process listens on. */
-export const CHANNEL = 'eventlog';
+const CHANNEL = 'eventlog';
 
 type Listener = (announcement: Announcement) => void;
 
@@ -27,8 +27,8 @@ export class Bus {
   ) {}
 
   async start(): Promise<void> {
-    const { unlisten } = await this.sql.listen(CHANNEL, (payload) => this.dispatch(payload));
-    this.unlisten = unlisten;
+    const subscription = await this.sql.listen(CHANNEL, (payload) => this.dispatch(payload));
+    this.unlisten = () => subscription.unlisten();
   }
 
   /**

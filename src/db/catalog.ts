@@ -1,7 +1,7 @@
 import type { Db } from './client.ts';
 
 /** A table as a backup copies it: its stored columns (generated ones are computed again). */
-export interface TableShape {
+interface TableShape {
   name: string;
   columns: string[];
 }

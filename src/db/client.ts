@@ -5,7 +5,7 @@ export type TransactionSql = postgres.TransactionSql;
 /** Where a query may run: the pool, or a transaction the caller opened. */
 export type Db = Sql | TransactionSql;
 
-export interface ClientOptions {
+interface ClientOptions {
   /** Pool size. */
   max?: number;
   /** IANA zone for this session's `date` arithmetic (chart day buckets). */

@@ -4,38 +4,29 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
-import { commandLine, currentProcess, isAlive, sleep, stillRunning, waitForExit } from './processes.ts';
+import {
+  type ClusterFile,
+  DATABASE,
+  type OwnerRole,
+  USER,
+  ownerRunning,
+  pgDataDir,
+  readClusterFile,
+  urlFor,
+  writeClusterFile,
+} from './clusterFile.ts';
+import { commandLine, currentProcess, isAlive, sleep, waitForExit } from './processes.ts';
 import { startPostmaster } from './postmaster.ts';
 import { acquireStartLock } from './startLock.ts';
 
-/**
- * The embedded PostgreSQL cluster kept in DATA_DIR. Its port and password are recorded in
- * `DATA_DIR/cluster.json` (mode 0600) so that `eventlog` commands reach the cluster that a
- * running server started. See docs/decisions/001-embedded-postgres.md.
- */
-interface ClusterFile {
-  port: number;
-  password: string;
-  /** pid of the process that started the cluster and will stop it; null when stopped. */
-  ownerPid: number | null;
-  /**
-   * The owner's start time as the kernel counts it (Linux), so that a pid reused after a
-   * crash or a container restart is not mistaken for the owner. Null where unknown.
-   */
-  ownerStart?: string | null;
-  /** A server keeps the cluster; a command run beside no server starts it for a moment. */
-  ownerRole?: OwnerRole;
-}
-
-export type OwnerRole = 'server' | 'command';
+// The embedded PostgreSQL of DATA_DIR: started by a server or by a command run beside none,
+// attached to by commands while a server runs (who owns it: clusterFile.ts, decision 001).
 
 /** How long a start waits for a command that holds the cluster, or for a starting server. */
 const WAIT_FOR_OWNER_MS = 30_000;
 
-const USER = 'eventlog';
 /** Loopback TCP only: no Unix socket in a directory that other users could reach. */
 const POSTGRES_FLAGS = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
-const DATABASE = 'eventlog';
 
 /** A server keeps its PostgreSQL running: a postmaster that dies is started again on the same port. */
 export interface Supervision {
@@ -50,36 +41,9 @@ const MAX_RESTART_ATTEMPTS = 5;
 const MAX_RESTARTS_IN_WINDOW = 5;
 const RESTART_WINDOW_MS = 10 * 60_000;
 
-export interface EmbeddedCluster {
+interface EmbeddedCluster {
   url: string;
-  stop(): Promise<void>;
-}
-
-const clusterFile = (dataDir: string) => path.join(dataDir, 'cluster.json');
-const pgDataDir = (dataDir: string) => path.join(dataDir, 'pg');
-
-async function readClusterFile(dataDir: string): Promise<ClusterFile | null> {
-  try {
-    return JSON.parse(await fs.readFile(clusterFile(dataDir), 'utf8')) as ClusterFile;
-  } catch {
-    return null;
-  }
-}
-
-async function writeClusterFile(dataDir: string, value: ClusterFile): Promise<void> {
-  const target = clusterFile(dataDir);
-  const temp = `${target}.${process.pid}.tmp`;
-  await fs.writeFile(temp, JSON.stringify(value), { mode: 0o600 });
-  await fs.rename(temp, target);
-}
-
-function urlFor(file: ClusterFile, database = DATABASE): string {
-  return `postgres://${USER}:${encodeURIComponent(file.password)}@127.0.0.1:${file.port}/${database}`;
-}
-
-/** The owner recorded in cluster.json is still that same process. */
-function ownerRunning(file: ClusterFile | null): file is ClusterFile & { ownerPid: number } {
-  return file !== null && stillRunning({ pid: file.ownerPid, start: file.ownerStart });
+  stop: () => Promise<void>;
 }
 
 const EXIT_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'uncaughtException', 'unhandledRejection'] as const;

@@ -1,10 +1,8 @@
 import { isDatabaseUnavailable } from '../lib/databaseErrors.ts';
 import type { Sql } from './client.ts';
 
-export { isDatabaseUnavailable };
-
 /** How long `select 1` may take before the database counts as unable to answer. */
-export const PROBE_TIMEOUT_MS = 1000;
+const PROBE_TIMEOUT_MS = 1000;
 /**
  * Probes that must time out in a row before requests are refused: one slow `select 1` on a busy
  * machine is not an outage. A refused or dropped connection counts at once.

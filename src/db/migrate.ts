@@ -7,7 +7,7 @@ const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url))
 /** Any constant: it names the advisory lock that serialises concurrent starts. */
 const MIGRATION_LOCK = 7_427_001;
 
-export interface MigrateOptions {
+interface MigrateOptions {
   /**
    * Stop before this migration file (e.g. '040_tenant_keys.sql'): it and every later one stay
    * pending. For tests that build data in an older schema and then migrate it.

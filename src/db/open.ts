@@ -3,13 +3,13 @@ import { type Sql, createClient } from './client.ts';
 import { type Supervision, attachToRunningCluster, startEmbeddedCluster } from './embedded.ts';
 import { migrate } from './migrate.ts';
 
-export interface OpenDatabase {
+interface OpenDatabase {
   sql: Sql;
   url: string;
   close(): Promise<void>;
 }
 
-export interface OpenOptions {
+interface OpenOptions {
   log?: (message: string) => void;
   /** Commands beside a running server use its cluster; the server always owns one. */
   attach?: boolean;

@@ -7,7 +7,7 @@ import { waitForExit } from './processes.ts';
 const STOP_TIMEOUT_MS = 30_000;
 const READY = 'database system is ready to accept connections';
 
-export interface Postmaster {
+interface Postmaster {
   /** Fast shutdown (SIGINT), then waits for the exit. Safe to call more than once. */
   stop(): Promise<void>;
   /** Called once if PostgreSQL exits by itself (killed, crashed) rather than through stop(). */

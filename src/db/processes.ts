@@ -45,7 +45,7 @@ export function processStart(pid: number): string | null {
 }
 
 /** A process recorded earlier as pid + start time. */
-export interface ProcessIdentity {
+interface ProcessIdentity {
   pid: number;
   start: string | null;
 }

@@ -9,10 +9,10 @@ import type { Sql } from './client.ts';
 import { migrateInTransaction, migrationNames } from './migrate.ts';
 
 /** The store already holds something: a restore never merges into or overwrites it. */
-export class StoreNotEmpty extends Error {}
+class StoreNotEmpty extends Error {}
 
 /** Lines of a (gzipped) backup, read as the restore asks for them. */
-async function* lines(file: string): AsyncGenerator<string> {
+async function* lines(file: string): AsyncGenerator<string, void> {
   const input = fs.createReadStream(file).pipe(createGunzip());
   let rest = Buffer.alloc(0);
   for await (const chunk of input as AsyncIterable<Buffer>) {

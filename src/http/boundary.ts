@@ -24,9 +24,14 @@ export function assertStorable(value: unknown, root: string): void {
  * assertStorable to what they derive from them.
  */
 export function registerBoundary(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
-    assertStorable(request.params, 'params');
-    assertStorable(request.query, 'querystring');
+  app.addHook('onRequest', (request, _reply, done) => {
+    try {
+      assertStorable(request.params, 'params');
+      assertStorable(request.query, 'querystring');
+    } catch (error) {
+      return done(error as Error);
+    }
+    done();
   });
 
   // `curl -X POST -H 'content-type: application/json'` with no body is a request without a body
@@ -36,7 +41,8 @@ export function registerBoundary(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);
-    parseJson(request, text, (error, parsed) => {
+    // The default JSON parser answers through this callback; the promise its type allows never comes.
+    void parseJson(request, text, (error, parsed) => {
       if (error) return done(error, undefined);
       const problem = findBoundaryProblem(parsed, 'body', { checkText: jsonTextMayHoldBadText(text) });
       if (problem) return done(new InvalidInput(`${problem.field} ${problem.message}`), undefined);

@@ -10,7 +10,7 @@
 /** Levels of objects/arrays a `tags` or `metadata` value may nest (the value itself is level 1). */
 export const DATA_DEPTH_LIMIT = 64;
 /** Levels of objects/arrays a whole JSON body may nest: room for tags and metadata in an import. */
-export const BODY_DEPTH_LIMIT = DATA_DEPTH_LIMIT + 8;
+const BODY_DEPTH_LIMIT = DATA_DEPTH_LIMIT + 8;
 
 const DATA_KEYS = new Set(['tags', 'metadata']);
 

@@ -54,12 +54,6 @@ export class Conflict extends ServiceError {
   }
 }
 
-export class PayloadTooLarge extends ServiceError {
-  constructor(message = 'Request body is too large') {
-    super('payload_too_large', message);
-  }
-}
-
 export class RateLimited extends ServiceError {
   constructor(message: string) {
     super('rate_limited', message);

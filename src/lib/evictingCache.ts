@@ -1,6 +1,6 @@
 import type { Bus } from '../db/bus.ts';
 
-export interface EvictingCacheOptions<T> {
+interface EvictingCacheOptions<T> {
   /** Announcement types whose `id` names a cached value to drop (a revoked key, a paused hook). */
   evictOn: ReadonlySet<string>;
   /** The id those announcements use for a cached value. */

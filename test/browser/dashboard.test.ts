@@ -65,9 +65,9 @@ describe('dashboard in a browser', { skip: missingBrowser }, () => {
   before(async () => {
     ensureDashboardBuilt();
     await t.app.listen({ port, host: '127.0.0.1' });
-    const organization = await createOrganization({ services: t.services, input: { name: 'Browser Test Org' } });
+    const organization = await createOrganization({ ctx: t.operator, input: { name: 'Browser Test Org' } });
     email = `browser-${Date.now()}@example.com`;
-    await createUser({ services: t.services, input: { organizationId: organization.id, email, password: PASSWORD } });
+    await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
 
     userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eventlog-chromium-'));
     context = await chromium.launchPersistentContext(userDataDir, {

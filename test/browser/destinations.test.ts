@@ -53,7 +53,7 @@ describe('destinations in the browser', { skip: missingBrowser }, () => {
     await waitUntil(async () => (await org.get(`/api/destinations/${good.body.id}/health`)).body.deliveries === 20, 15_000, 'the deliveries');
 
     const email = `destinations-${Date.now()}@example.com`;
-    await createUser({ services: t.services, input: { organizationId: org.id, email, password: PASSWORD } });
+    await createUser({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
     await page.goto(`${base}/app/p/${project}`);
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);

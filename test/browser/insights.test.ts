@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { OPERATOR } from '../../src/context.ts';
 import { createKey } from '../../src/features/keys/createKey.ts';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
 import { createUser } from '../../src/features/users/createUser.ts';
@@ -28,10 +29,10 @@ describe('insights and project deletion in a browser', { skip: missingBrowser },
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const address = t.app.server.address();
     base = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
-    const organization = await createOrganization({ services: t.services, input: { name: 'Insights Browser Org' } });
+    const organization = await createOrganization({ ctx: t.operator, input: { name: 'Insights Browser Org' } });
     email = `insights-${Date.now()}@example.com`;
-    await createUser({ services: t.services, input: { organizationId: organization.id, email, password: PASSWORD } });
-    const ctx = { services: t.services, organizationId: organization.id, actor: { kind: 'key' as const, keyId: 'test' } };
+    await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
+    const ctx = { services: t.services, organizationId: organization.id, actor: OPERATOR };
     apiKey = (await createKey({ ctx, input: undefined })).key;
     projectId = (await api('POST', '/api/projects', { name: 'Counter shop' })).body.id;
 

@@ -28,9 +28,9 @@ describe('members in a browser', { skip: missingBrowser }, () => {
   before(async () => {
     ensureDashboardBuilt();
     await t.app.listen({ port, host: '127.0.0.1' });
-    const organization = await createOrganization({ services: t.services, input: { name: 'Members Org', monthlyEventCap: 200 } });
+    const organization = await createOrganization({ ctx: t.operator, input: { name: 'Members Org', monthlyEventCap: 200 } });
     organizationId = organization.id;
-    await createUser({ services: t.services, input: { organizationId, email: ownerEmail, password: PASSWORD } });
+    await createUser({ ctx: t.operator, input: { organizationId, email: ownerEmail, password: PASSWORD } });
     // One browser, two people: each context has its own cookies.
     browser = await chromium.launch(launchOptions());
     ownerContext = await browser.newContext({ viewport: { width: 1280, height: 860 } });

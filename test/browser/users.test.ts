@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { OPERATOR } from '../../src/context.ts';
 import { createKey } from '../../src/features/keys/createKey.ts';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
 import { createUser } from '../../src/features/users/createUser.ts';
@@ -24,10 +25,10 @@ describe('users, profiles, filter chips and project settings in a browser', { sk
   before(async () => {
     ensureDashboardBuilt();
     await t.app.listen({ port, host: '127.0.0.1' });
-    const organization = await createOrganization({ services: t.services, input: { name: 'Users Browser Org' } });
+    const organization = await createOrganization({ ctx: t.operator, input: { name: 'Users Browser Org' } });
     const email = `users-${Date.now()}@example.com`;
-    await createUser({ services: t.services, input: { organizationId: organization.id, email, password: PASSWORD } });
-    const ctx = { services: t.services, organizationId: organization.id, actor: { kind: 'key' as const, keyId: 'setup' } };
+    await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
+    const ctx = { services: t.services, organizationId: organization.id, actor: OPERATOR };
     apiKey = (await createKey({ ctx, input: undefined })).key;
     projectId = (await api('POST', '/api/projects', { name: 'Shop' })).body.id;
     const now = Math.floor(Date.now() / 1000);
@@ -91,7 +92,7 @@ describe('users, profiles, filter chips and project settings in a browser', { sk
 
   it('renames the project and sets its retention on the Settings tab', async () => {
     await page.goto(`${base}/app/p/${projectId}/settings`);
-    await page.waitForFunction(() => (document.querySelector('input[name="projectName"]') as HTMLInputElement | null)?.value === 'Shop');
+    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('input[name="projectName"]')?.value === 'Shop');
     await page.getByLabel('Project name').fill('Web shop');
     await page.getByLabel(/Keep events for/).fill('90');
     await page.getByRole('button', { name: 'Save' }).click();

@@ -25,7 +25,7 @@ export interface Proxy {
 /** A loopback HTTP proxy in front of `target` that misbehaves as `behave` says. */
 export async function startProxy(target: string, behave: (n: number) => Behaviour): Promise<Proxy> {
   const seen: Proxy['seen'] = [];
-  const server = http.createServer(async (request, response) => {
+  const relay = async (request: http.IncomingMessage, response: http.ServerResponse): Promise<void> => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
@@ -52,6 +52,10 @@ export async function startProxy(target: string, behave: (n: number) => Behaviou
     }
     response.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
     response.end(text);
+  };
+  // A proxy that cannot reach its target drops the connection, as a real one would.
+  const server = http.createServer((request, response) => {
+    relay(request, response).catch(() => request.socket.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -19,7 +19,7 @@ export interface Browser {
 export const uniqueEmail = () => `user-${crypto.randomUUID()}@example.com`;
 
 export async function addUser(t: TestApp, org: TestOrg, email = uniqueEmail(), password = PASSWORD) {
-  return createUser({ services: t.services, input: { organizationId: org.id, email, password } });
+  return createUser({ ctx: t.operator, input: { organizationId: org.id, email, password } });
 }
 
 export function sessionCookieOf(reply: Pick<Reply, 'headers'>): string | undefined {

@@ -25,7 +25,7 @@ function serverUnderNeglectfulParent(env: NodeJS.ProcessEnv, port: number) {
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'ignore'],
   });
-  const pid = new Promise<number>((resolve) => parent.stdout!.setEncoding('utf8').once('data', (line: string) => resolve(Number(line.trim()))));
+  const pid = new Promise<number>((resolve) => parent.stdout.setEncoding('utf8').once('data', (line: string) => resolve(Number(line.trim()))));
   return { parent, pid };
 }
 

@@ -53,10 +53,10 @@ describe('invitations', () => {
     const cookie = sessionCookieOf(reply);
     assert.ok(cookie, 'a session cookie is set');
     assert.match(String([reply.headers['set-cookie']].flat()[0]), /HttpOnly/i);
-    const session = await t.request({ method: 'GET', url: '/api/session', headers: { cookie: cookie! } });
+    const session = await t.request({ method: 'GET', url: '/api/session', headers: { cookie } });
     assert.equal(session.status, 200);
     assert.equal(session.body.user.email, email);
-    assert.equal((await t.request({ method: 'GET', url: '/api/organization', headers: { cookie: cookie! } })).body.role, 'member');
+    assert.equal((await t.request({ method: 'GET', url: '/api/organization', headers: { cookie } })).body.role, 'member');
 
     const signIn = await t.request({ method: 'POST', url: '/api/session', body: { email, password: 'a new member password' } });
     assert.equal(signIn.status, 200, 'the chosen password signs in');
@@ -184,7 +184,7 @@ describe('invitations', () => {
     assert.equal(reply.status, 403);
   });
 
-  it('never writes the token of an accept page to the log', async () => {
+  it('never writes the token of an accept page to the log', () => {
     const lines: string[] = [];
     const sink = new Writable({
       write(chunk, _encoding, done) {

@@ -56,8 +56,8 @@ function ingest(org: TestOrg, project: string) {
     }
   };
   const writers = Promise.all([writer(), writer(), writer(), writer()]);
-  let failure: unknown;
-  writers.catch((error: unknown) => (failure = error));
+  let failure: Error | undefined;
+  writers.catch((error: unknown) => (failure = error instanceof Error ? error : new Error(String(error))));
   return {
     acknowledged,
     attempted,

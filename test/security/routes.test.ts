@@ -250,7 +250,7 @@ async function newSide(label: string): Promise<Side> {
 
 const isRegistered = (key: string) => routes().some((r) => routeKey(r) === key);
 
-async function created(reply: Reply, what: string): Promise<Record<string, unknown>> {
+function created(reply: Reply, what: string): Record<string, unknown> {
   if (reply.status >= 300) throw new Error(`making a ${what} failed: ${reply.status} ${JSON.stringify(reply.body)}`);
   return reply.body as Record<string, unknown>;
 }
@@ -270,7 +270,7 @@ const FIXTURES: Record<Kind, Fixture> = {
     needs: ['POST /api/events'],
     async make(side) {
       const project = await resource(side, 'project');
-      const event = await created(await side.org.post('/api/events', { project, category: 'security', title: side.mark }), 'event');
+      const event = created(await side.org.post('/api/events', { project, category: 'security', title: side.mark }), 'event');
       return String(event.id);
     },
   },
@@ -278,7 +278,7 @@ const FIXTURES: Record<Kind, Fixture> = {
     needs: ['POST /api/insight', 'GET /api/insights'],
     async make(side) {
       const project = await resource(side, 'project');
-      await created(await side.org.post('/api/insight', { project, title: side.mark, value: 42 }), 'insight');
+      created(await side.org.post('/api/insight', { project, title: side.mark, value: 42 }), 'insight');
       const listed = await side.org.get(`/api/insights?project=${project}`);
       const insight = (listed.body as Array<{ id: number; title: string }>).find((i) => i.title === side.mark);
       if (!insight) throw new Error(`GET /api/insights did not list the insight just made: ${JSON.stringify(listed.body)}`);
@@ -289,7 +289,7 @@ const FIXTURES: Record<Kind, Fixture> = {
     needs: ['POST /api/projects/:projectId/hooks'],
     async make(side) {
       const project = await resource(side, 'project');
-      return String((await created(await side.org.post(`/api/projects/${project}/hooks`, { name: side.mark, category: 'security' }), 'hook')).id);
+      return String((created(await side.org.post(`/api/projects/${project}/hooks`, { name: side.mark, category: 'security' }), 'hook')).id);
     },
   },
   destination: {
@@ -297,7 +297,7 @@ const FIXTURES: Record<Kind, Fixture> = {
     async make(side) {
       const project = await resource(side, 'project');
       const body = { name: side.mark, url: receiver.url, format: 'json' };
-      return String((await created(await side.org.post(`/api/projects/${project}/destinations`, body), 'destination')).id);
+      return String((created(await side.org.post(`/api/projects/${project}/destinations`, body), 'destination')).id);
     },
   },
   delivery: {
@@ -305,7 +305,7 @@ const FIXTURES: Record<Kind, Fixture> = {
     needs: ['POST /api/destinations/:destinationId/test', 'GET /api/destinations/:destinationId/deliveries'],
     async make(side) {
       const destination = await resource(side, 'destination');
-      await created(await side.org.post(`/api/destinations/${destination}/test`), 'test delivery');
+      created(await side.org.post(`/api/destinations/${destination}/test`), 'test delivery');
       const listed = await side.org.get(`/api/destinations/${destination}/deliveries`);
       const deliveries = (listed.body?.deliveries ?? listed.body) as Array<{ id: string }>;
       if (!deliveries?.[0]) throw new Error(`no delivery was listed after a test: ${JSON.stringify(listed.body)}`);
@@ -316,7 +316,7 @@ const FIXTURES: Record<Kind, Fixture> = {
     needs: ['POST /api/identify'],
     async make(side) {
       const project = await resource(side, 'project');
-      await created(await side.org.post('/api/identify', { project, user_id: side.mark, properties: {} }), 'user');
+      created(await side.org.post('/api/identify', { project, user_id: side.mark, properties: {} }), 'user');
       return side.mark;
     },
   },
@@ -331,7 +331,7 @@ const FIXTURES: Record<Kind, Fixture> = {
     async make(side) {
       const email = `member-${crypto.randomUUID()}@example.test`;
       const input = { organizationId: side.org.id, email, password: PASSWORD, role: 'member' as const };
-      return (await createUser({ services: t.services, input })).id;
+      return (await createUser({ ctx: t.operator, input })).id;
     },
   },
 };
@@ -352,7 +352,7 @@ function sessionOf(side: Side): Promise<Credential | null> {
   side.session ??= (async () => {
     if (!isRegistered('POST /api/session')) return null;
     const email = `security-${crypto.randomUUID()}@example.test`;
-    await createUser({ services: t.services, input: { organizationId: side.org.id, email, password: PASSWORD } });
+    await createUser({ ctx: t.operator, input: { organizationId: side.org.id, email, password: PASSWORD } });
     const reply = await send('POST', '/api/session', {}, { email, password: PASSWORD });
     const setCookie = [reply.headers['set-cookie'] ?? []].flat().map(String);
     const cookie = setCookie.map((line) => line.split(';')[0]!).join('; ');
@@ -365,7 +365,7 @@ function sessionOf(side: Side): Promise<Credential | null> {
 /** A signed-in session of a person with the member role in the side's organization. */
 async function memberSessionOf(side: Side): Promise<Credential> {
   const email = `security-member-${crypto.randomUUID()}@example.test`;
-  await createUser({ services: t.services, input: { organizationId: side.org.id, email, password: PASSWORD, role: 'member' } });
+  await createUser({ ctx: t.operator, input: { organizationId: side.org.id, email, password: PASSWORD, role: 'member' } });
   const reply = await send('POST', '/api/session', {}, { email, password: PASSWORD });
   const cookie = [reply.headers['set-cookie'] ?? []].flat().map((line) => String(line).split(';')[0]!).join('; ');
   if (reply.status !== 200 || !cookie) throw new Error(`signing in as a member failed: ${reply.status} ${JSON.stringify(reply.body)}`);
@@ -728,26 +728,19 @@ describe('server errors', () => {
     const org = await t.org();
     const app = await buildApp({ services: t.services });
     const secret = 'connect ECONNREFUSED 10.9.8.7:5432 password=hunter2 at /srv/eventlog/src/db/client.ts';
-    app.get('/api/security-test/throws', async () => {
-      throw new Error(secret);
-    });
-    app.get('/api/security-test/database', async () => {
-      throw Object.assign(new Error(`duplicate key value violates unique constraint "api_keys_pkey" ${secret}`), { code: '23505', detail: secret });
-    });
-    app.get('/api/security-test/status', async () => {
-      throw Object.assign(new Error(secret), { statusCode: 502 });
-    });
-    app.get('/api/security-test/string', async () => {
-      throw secret;
-    });
+    app.get('/api/security-test/throws', () => Promise.reject(new Error(secret)));
+    app.get('/api/security-test/database', () =>
+      Promise.reject(Object.assign(new Error(`duplicate key value violates unique constraint "api_keys_pkey" ${secret}`), { code: '23505', detail: secret })),
+    );
+    app.get('/api/security-test/status', () => Promise.reject(Object.assign(new Error(secret), { statusCode: 502 })));
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what a rejected non-Error does is the point
+    app.get('/api/security-test/string', () => Promise.reject(secret));
     app.get(
       '/api/security-test/response-schema',
       { schema: { response: { 200: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } } } } },
-      async () => ({ id: secret }) as unknown as { id: number },
+      () => Promise.resolve({ id: secret } as unknown as { id: number }),
     );
-    app.get('/healthz-security-test', { config: { public: true } }, async () => {
-      throw new Error(secret);
-    });
+    app.get('/healthz-security-test', { config: { public: true } }, () => Promise.reject(new Error(secret)));
     await app.ready();
     try {
       for (const url of ['/api/security-test/throws', '/api/security-test/database', '/api/security-test/status', '/api/security-test/string', '/api/security-test/response-schema', '/healthz-security-test']) {

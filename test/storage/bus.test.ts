@@ -85,7 +85,7 @@ describe('the bus', () => {
     await bus.start();
     const cache = new EvictingCache<{ id: string }>(bus, { evictOn: new Set(['key.revoked']), idOf: (value) => value.id });
     let loads = 0;
-    const load = async () => ({ id: `key-${++loads}` });
+    const load = () => Promise.resolve({ id: `key-${++loads}` });
     assert.deepEqual(await cache.get('k', load), { id: 'key-1' });
     assert.deepEqual(await cache.get('k', load), { id: 'key-1' }, 'served from the cache');
     // A revocation announced while the bus was not listening would never be heard.

@@ -56,7 +56,7 @@ describe('the embedded PostgreSQL dies under a running server', () => {
           method: 'POST',
           headers,
           body: JSON.stringify({ project: projectId, category: 'loss', title: `w${n}-${i}` }),
-        }).catch(() => ({ status: 0, ms: 0, body: {} as Record<string, unknown> }));
+        }).catch((): Awaited<ReturnType<typeof timed>> => ({ status: 0, ms: 0, body: {} }));
         statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
         slowest = Math.max(slowest, reply.ms);
         if (reply.status === 201) acknowledged.push(Number(reply.body.id));

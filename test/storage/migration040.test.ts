@@ -444,9 +444,9 @@ describe(`migration ${MIGRATION} on an existing installation`, { skip }, () => {
     for (const { table } of TENANT_TABLES) {
       const primary = keys.filter((k) => k.table === table && k.type === 'p');
       assert.equal(primary.length, 1, `${table} has a primary key`);
-      assert.equal(primary[0]!.columns[0], 'organization_id', `${table} primary key (${primary[0]!.columns}) starts with organization_id`);
+      assert.equal(primary[0]!.columns[0], 'organization_id', `${table} primary key (${primary[0]!.columns.join(', ')}) starts with organization_id`);
       for (const unique of keys.filter((k) => k.table === table && k.type === 'u')) {
-        assert.equal(unique.columns[0], 'organization_id', `${table} unique (${unique.columns}) starts with organization_id`);
+        assert.equal(unique.columns[0], 'organization_id', `${table} unique (${unique.columns.join(', ')}) starts with organization_id`);
       }
     }
     // The migration's own statement: the primary keys are exactly the old keys behind organization_id.

@@ -30,14 +30,14 @@ export function csrfHeaders(): Record<string, string> {
   return csrfToken ? { 'x-csrf-token': csrfToken } : {};
 }
 
-export interface RequestOptions {
+interface RequestOptions {
   body?: unknown;
   signal?: AbortSignal;
   /** The session and sign-in calls expect 401 and handle it themselves. */
   quiet401?: boolean;
 }
 
-export async function request<T>(method: 'GET' | 'POST' | 'PATCH', path: string, options: RequestOptions = {}): Promise<T> {
+async function request<T>(method: 'GET' | 'POST' | 'PATCH', path: string, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (method !== 'GET') Object.assign(headers, csrfHeaders());
   let body: string | undefined;

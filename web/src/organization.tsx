@@ -2,10 +2,11 @@ import { createContext, type ReactNode, useCallback, useContext, useEffect, useS
 import { get } from './api.ts';
 import type { OrganizationInfo } from './types.ts';
 
+// Arrow-typed members: pages destructure them (`const { reload } = useOrganization()`).
 interface OrganizationApi {
   /** null while loading, or when it could not be read. */
   info: OrganizationInfo | null;
-  reload(): void;
+  reload: () => void;
 }
 
 const OrganizationContext = createContext<OrganizationApi>({ info: null, reload: () => {} });

@@ -3,10 +3,11 @@ import { get, post } from './api.ts';
 import { useToast } from './components/Toasts.tsx';
 import type { Project } from './types.ts';
 
+// Arrow-typed members: pages destructure them (`const { reload } = useProjects()`).
 interface ProjectsApi {
   projects: Project[] | null;
-  reload(): Promise<void>;
-  create(name: string): Promise<{ id: string; name: string }>;
+  reload: () => Promise<void>;
+  create: (name: string) => Promise<{ id: string; name: string }>;
 }
 
 const ProjectsContext = createContext<ProjectsApi | null>(null);

@@ -9,14 +9,15 @@ type SessionState =
   | { status: 'signedOut'; setupNeeded: boolean; notice?: string }
   | { status: 'signedIn'; session: Session };
 
+// Arrow-typed members: pages destructure them (`const { signIn } = useSession()`), and none uses `this`.
 interface SessionApi {
   state: SessionState;
-  signIn(email: string, password: string): Promise<void>;
-  setup(input: { organizationName: string; email: string; password: string }): Promise<void>;
-  signOut(): Promise<void>;
+  signIn: (email: string, password: string) => Promise<void>;
+  setup: (input: { organizationName: string; email: string; password: string }) => Promise<void>;
+  signOut: () => Promise<void>;
   /** Accepts an invitation link's token: the account is created and signed in. */
-  acceptInvitation(token: string, password: string): Promise<void>;
-  retry(): void;
+  acceptInvitation: (token: string, password: string) => Promise<void>;
+  retry: () => void;
 }
 
 const SessionContext = createContext<SessionApi | null>(null);
@@ -46,7 +47,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     let live = true;
-    loadSessionState().then((next) => live && setState(next));
+    // loadSessionState turns every failure into a state, so this promise never rejects.
+    void loadSessionState().then((next) => {
+      if (live) setState(next);
+    });
     return () => {
       live = false;
     };

@@ -1,7 +1,7 @@
 import { type Dispatch, type SetStateAction, useCallback, useEffect, useState } from 'react';
 import { describeError, get } from './api.ts';
 
-export interface Loaded<T> {
+interface Loaded<T> {
   /** Null until the first answer. */
   data: T | null;
   /** What went wrong with the last load, in words; null after a good one. */

@@ -5,11 +5,11 @@ import { requireProject } from '../projects/requireProject.ts';
 import { selectDayCounts } from './queries.ts';
 import type { Charts, ChartsQuery } from './schemas.ts';
 
-export const DEFAULT_DAYS = 30;
-export const MAX_DAYS = 36_500;
+const DEFAULT_DAYS = 30;
+const MAX_DAYS = 36_500;
 
 /** `days`: plain digits from 1 to 36500; absent means 30. Anything else is a 400 (spec). */
-export function parseDays(raw: string | undefined): number {
+function parseDays(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_DAYS;
   const days = /^[0-9]{1,6}$/.test(raw) ? Number(raw) : NaN;
   if (!(days >= 1 && days <= MAX_DAYS)) throw new InvalidInput(`days must be an integer from 1 to ${MAX_DAYS}`);

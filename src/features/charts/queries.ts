@@ -1,6 +1,6 @@
 import type { Db, TransactionSql } from '../../db/client.ts';
 
-export interface DayCountRow {
+interface DayCountRow {
   category: string;
   day: string;
   count: number;
@@ -26,18 +26,6 @@ export function selectDayCounts(
       AND c.day > current_date - ${q.days}::int AND c.day <= current_date AND c.count > 0
       ${q.category !== undefined ? sql`AND c.category = ${q.category}` : sql``}
     ORDER BY c.day`;
-}
-
-/** The zone `event_daily_counts.day` was bucketed in, if recorded. */
-export async function recordedChartTimeZone(sql: Db): Promise<string | undefined> {
-  const [row] = await sql<{ value: string }[]>`SELECT value FROM settings WHERE key = 'chart_time_zone'`;
-  return row?.value;
-}
-
-export async function recordChartTimeZone(sql: Db, timeZone: string): Promise<void> {
-  await sql`
-    INSERT INTO settings (key, value) VALUES ('chart_time_zone', ${timeZone})
-    ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
 }
 
 export async function anyEventExists(sql: Db): Promise<boolean> {

@@ -3,7 +3,7 @@ import { errors } from '../../http/schemas.ts';
 import { getCharts } from './getCharts.ts';
 import { Charts, ChartsQuery } from './schemas.ts';
 
-export default async function chartRoutes(app: App) {
+export default function chartRoutes(app: App): void {
   app.get(
     '/api/charts',
     { schema: { tags: ['charts'], querystring: ChartsQuery, response: { 200: Charts, ...errors(400, 401, 404) } } },

@@ -6,7 +6,7 @@ export const ChartsQuery = Type.Object({
   category: Type.Optional(Type.String()),
 });
 
-export const DayCount = Type.Object({
+const DayCount = Type.Object({
   day: Type.String({ description: 'YYYY-MM-DD in the server time zone' }),
   count: Type.Integer(),
 });

@@ -1,13 +1,6 @@
 import { type Sql, withTransaction } from '../../db/client.ts';
-import {
-  anyEventExists,
-  clearDayCounts,
-  countDayRange,
-  lockDayCounts,
-  lastEventIds,
-  recordChartTimeZone,
-  recordedChartTimeZone,
-} from './queries.ts';
+import { readSetting, writeSetting } from '../../db/settings.ts';
+import { anyEventExists, clearDayCounts, countDayRange, lockDayCounts, lastEventIds } from './queries.ts';
 
 /** Any constant: it names the advisory lock that serialises this step across processes. */
 const CHART_ZONE_LOCK = 7_427_004;
@@ -33,10 +26,10 @@ export async function syncChartTimeZone(
 ): Promise<boolean> {
   return withTransaction(sql, async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${CHART_ZONE_LOCK})`;
-    const recorded = await recordedChartTimeZone(tx);
+    const recorded = await readSetting(tx, 'chart_time_zone');
     if (recorded === timeZone) return false;
     if (recorded === undefined && !(await anyEventExists(tx))) {
-      await recordChartTimeZone(tx, timeZone);
+      await writeSetting(tx, 'chart_time_zone', timeZone);
       return false;
     }
 
@@ -61,7 +54,7 @@ export async function syncChartTimeZone(
         }
       }
     }
-    await recordChartTimeZone(tx, timeZone);
+    await writeSetting(tx, 'chart_time_zone', timeZone);
     log(`chart day buckets: recounted ${counted} events for ${timeZone} in ${Date.now() - started} ms`);
     return true;
   });

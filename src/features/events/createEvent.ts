@@ -14,7 +14,7 @@ import { type EventInput, validateEventInput } from './validateEventInput.ts';
 export async function createEvent({ ctx, input }: VerbArgs<EventInput>): Promise<EventObject> {
   const draft = validateEventInput(input);
   const inserted = acceptedEvent(await ctx.services.ingest.insert({ ...draft, organizationId: ctx.organizationId }));
-  countEventsCreated(ctx.actor.kind === 'key' ? 'api' : 'dashboard');
+  countEventsCreated(ctx.actor.kind === 'user' ? 'dashboard' : 'api');
   announceCreated(ctx.services.bus, { organizationId: ctx.organizationId, projectId: draft.projectId, id: inserted.id, notify: draft.notify });
   return eventFromDraft(draft, inserted.id, inserted.createdMicros);
 }

@@ -16,7 +16,7 @@ interface Pending {
   reject(error: unknown): void;
 }
 
-export interface BatcherOptions {
+interface BatcherOptions {
   /** Rows per statement. */
   maxBatch?: number;
   /** Statements in flight at once (each holds one pooled connection until it commits). */

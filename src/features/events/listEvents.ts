@@ -9,10 +9,10 @@ import { type FeedQuery, searchIndexed, searchRecent, selectFeed } from './feedQ
 import type { EventRow } from './queries.ts';
 import type { EventPage, ListEventsQuery } from './schemas.ts';
 
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 100;
+const DEFAULT_PAGE_SIZE = 50;
+const MAX_PAGE_SIZE = 100;
 /** Rows the first search step reads along the keyset index before asking the trigram index. */
-export const SEARCH_WINDOW = 5000;
+const SEARCH_WINDOW = 5000;
 
 /** Clamped to 1..100; anything that is not an integer means the default (spec: "clamped"). */
 export function pageSize(raw: string | undefined): number {

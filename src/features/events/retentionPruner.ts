@@ -3,7 +3,7 @@ import { type Sql, withTransaction } from '../../db/client.ts';
 import { projectsWithRetention, pruneEvents, tryLockProjectForPruning } from './deleteQueries.ts';
 
 /** Events deleted per transaction: short row locks, so ingest never waits long on a rollup row. */
-export const PRUNE_BATCH = 1000;
+const PRUNE_BATCH = 1000;
 
 /**
  * Deletes events older than their project's retention period, every `intervalSeconds`, in

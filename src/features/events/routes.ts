@@ -20,7 +20,7 @@ import {
 } from './schemas.ts';
 import { toggleFavorite } from './toggleFavorite.ts';
 
-export default async function eventRoutes(app: App) {
+export default function eventRoutes(app: App): void {
   app.post(
     '/api/events',
     {

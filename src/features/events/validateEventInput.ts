@@ -6,9 +6,9 @@ import type { CreateEventBody } from './schemas.ts';
 
 export const MAX_CATEGORY_LENGTH = 100;
 export const MAX_ICON_LENGTH = 16;
-export const MAX_METADATA_BYTES = 65_536;
+const MAX_METADATA_BYTES = 65_536;
 /** 9999-12-31T23:59:59Z: the last second an ISO 8601 year of four digits can show. */
-export const MAX_CREATED_AT = 253_402_300_799;
+const MAX_CREATED_AT = 253_402_300_799;
 
 export type EventInput = Static<typeof CreateEventBody>;
 

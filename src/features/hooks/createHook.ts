@@ -9,7 +9,7 @@ import { insertHook } from './queries.ts';
 import { checkTemplateName } from './templates/index.ts';
 import { hookTokenKey } from './tokenKey.ts';
 
-export const MAX_HOOK_NAME = 200;
+const MAX_HOOK_NAME = 200;
 
 export async function createHook({
   ctx,

@@ -103,7 +103,7 @@ function parseJsonBody(body: Buffer): HookJson {
     const field = error.path.replace(/^\//, '').replaceAll('/', '.');
     throw new InvalidInput(`body${field ? `.${field}` : ''}: ${error.message.toLowerCase()}`);
   }
-  return value as HookJson;
+  return value;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { VISITOR } from '../../context.ts';
 import type { App } from '../../http/app.ts';
 import { errors } from '../../http/schemas.ts';
 import { Event } from '../events/schemas.ts';
@@ -7,7 +8,7 @@ import { receiveHookEvent } from './receiveHookEvent.ts';
 import { TokenParams } from './schemas.ts';
 
 /** Largest hook body (spec Limits: 64 KB); a byte more is refused while it arrives. */
-export const MAX_HOOK_BODY_BYTES = 65_536;
+const MAX_HOOK_BODY_BYTES = 65_536;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -25,7 +26,7 @@ function bareNotFound(reply: FastifyReply): FastifyReply {
  * `{BASE_URL}/hook/<token>`, outside /api: the token is the only credential. Registered as its own
  * plugin so the raw-body parser below applies to this route alone and the JSON API keeps its own.
  */
-export default async function incomingHookRoute(app: App) {
+export default function incomingHookRoute(app: App): void {
   const { services } = app;
 
   // Every Content-Type arrives as raw bytes; the verb decides between JSON and plain text. Fastify
@@ -60,7 +61,7 @@ export default async function incomingHookRoute(app: App) {
 
   const handler = async (request: FastifyRequest<{ Params: { token: string } }>, reply: FastifyReply) => {
     const event = await receiveHookEvent({
-      services,
+      ctx: { services, actor: VISITOR },
       input: {
         hook: request.incomingHook as ActiveHook,
         request: { headers: request.headers, query: request.query as Record<string, unknown>, body: request.body as Buffer | undefined },

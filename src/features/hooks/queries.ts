@@ -100,12 +100,3 @@ export async function findEnabledHookByTokenHash(sql: Sql, tokenHash: Buffer): P
     WHERE h.organization_id = ${organizationId} AND h.token_hash = ${tokenHash} AND h.enabled`;
   return row;
 }
-
-export async function insertSettingIfAbsent(sql: Sql, key: string, value: string): Promise<void> {
-  await sql`INSERT INTO settings (key, value) VALUES (${key}, ${value}) ON CONFLICT (key) DO NOTHING`;
-}
-
-export async function readSetting(sql: Sql, key: string): Promise<string | undefined> {
-  const [row] = await sql<{ value: string }[]>`SELECT value FROM settings WHERE key = ${key}`;
-  return row?.value;
-}

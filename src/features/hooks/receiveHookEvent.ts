@@ -1,4 +1,4 @@
-import type { Services } from '../../context.ts';
+import type { InstallationCtx } from '../../context.ts';
 import { countEventsCreated } from '../../metrics.ts';
 import { acceptedEvent, announceCreated } from '../events/createEvent.ts';
 import { type EventObject, eventFromDraft } from '../events/eventObject.ts';
@@ -10,15 +10,17 @@ import type { ActiveHook } from './queries.ts';
  * Creates the event a hook request describes. The input is checked before anything is written;
  * the monthly cap is checked and counted by the statement that writes the event (group commit,
  * the usage row's lock serialising concurrent statements), so a refused request counts nothing
- * and creates nothing, and concurrent requests cannot pass the cap together.
+ * and creates nothing, and concurrent requests cannot pass the cap together. The caller shows no
+ * credential but the hook's token, which already chose the hook and so the organization.
  */
 export async function receiveHookEvent({
-  services,
+  ctx,
   input,
 }: {
-  services: Services;
+  ctx: InstallationCtx;
   input: { hook: ActiveHook; request: HookRequest };
 }): Promise<EventObject> {
+  const { services } = ctx;
   const { hook } = input;
   const draft = validateEventInput(hookEventInput({ projectId: hook.projectId, category: hook.category, template: hook.template }, input.request));
   const inserted = acceptedEvent(await services.hookIngest.insert({ ...draft, organizationId: hook.organizationId }));

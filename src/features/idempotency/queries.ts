@@ -1,14 +1,14 @@
 import type { Db } from '../../db/client.ts';
 import type { JSONValue } from 'postgres';
 
-export interface StoredKey {
+interface StoredKey {
   requestHash: Buffer;
   status: number | null;
   body: unknown;
   claimedAt: Date;
 }
 
-export interface ClaimInput {
+interface ClaimInput {
   organizationId: string;
   route: string;
   key: string;

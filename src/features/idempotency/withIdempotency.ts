@@ -5,12 +5,12 @@ import { InvalidInput, Conflict } from '../../lib/errors.ts';
 import { claimKey, completeKey, deleteExpiredKeys, findKey, releaseKey } from './queries.ts';
 
 /** What a create answered: replayed as it is to every duplicate within the key's lifetime. */
-export interface CreateReply<T = unknown> {
+interface CreateReply<T = unknown> {
   status: number;
   body: T;
 }
 
-export interface IdempotentRequest {
+interface IdempotentRequest {
   ctx: Ctx;
   /** Keys belong to one route: `POST /api/events` and `POST /v1/log` do not share them. */
   route: string;
@@ -20,9 +20,9 @@ export interface IdempotentRequest {
   body: unknown;
 }
 
-export const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
+const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
 /** An in-flight claim older than this was left by a process that died; a retry takes it over. */
-export const ABANDONED_AFTER_MS = 30_000;
+const ABANDONED_AFTER_MS = 30_000;
 /** How long a duplicate waits for the first request to finish before answering 409. */
 const IN_FLIGHT_WAIT_MS = 2_000;
 const IN_FLIGHT_POLL_MS = 25;

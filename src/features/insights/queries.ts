@@ -2,7 +2,7 @@ import type { Db } from '../../db/client.ts';
 import { MAX_ID } from '../../lib/idSpace.ts';
 import type { InsightDraft } from './validateInsightInput.ts';
 
-export interface InsightRow {
+interface InsightRow {
   id: number;
   projectId: string;
   title: string;
@@ -12,7 +12,7 @@ export interface InsightRow {
 }
 
 /** What an upsert did; `exhausted` when a new insight needed an id and the organization has none left. */
-export type UpsertOutcome = { id: number; projectId: string; outcome: 'updated' | 'inserted' } | { outcome: 'exhausted' };
+type UpsertOutcome = { id: number; projectId: string; outcome: 'updated' | 'inserted' } | { outcome: 'exhausted' };
 
 /**
  * Creates or updates the insight (project, title) of one of the organization's projects, in one
@@ -120,7 +120,7 @@ export async function deleteInsight(
 }
 
 /** What an increment did: the counter's new text, or `exhausted` when a new insight found no id left. */
-export type IncrementOutcome = { id: number; projectId: string; value: string } | { outcome: 'exhausted' };
+type IncrementOutcome = { id: number; projectId: string; value: string } | { outcome: 'exhausted' };
 
 /** Raised by eventlog_insight_increment (migration 052) when the old value or the sum is not a finite number. */
 export const NOT_A_NUMBER = 'EVI01';

@@ -17,7 +17,7 @@ import { upsertInsight } from './upsertInsight.ts';
 
 const tags = ['insights'];
 
-export default async function insightRoutes(app: App) {
+export default function insightRoutes(app: App): void {
   app.post(
     '/api/insight',
     { schema: { operationId: 'upsertInsight', summary: 'Create or update an insight', tags, body: UpsertInsightBody, response: { 200: UpsertedInsight, ...errors(400, 401, 404) } } },

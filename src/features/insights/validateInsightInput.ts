@@ -6,9 +6,9 @@ import { MAX_ICON_LENGTH } from '../events/validateEventInput.ts';
  * The spec sets no limit on titles, but (project, title) is a unique b-tree key and PostgreSQL
  * refuses index entries over about 2.7 kB: 500 code points of at most 4 bytes stay under it.
  */
-export const MAX_INSIGHT_TITLE_LENGTH = 500;
+const MAX_INSIGHT_TITLE_LENGTH = 500;
 
-export interface InsightInput {
+interface InsightInput {
   title: string;
   value: string | number;
   icon?: string | null;

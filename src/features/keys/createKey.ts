@@ -5,7 +5,7 @@ import { findOrganization } from '../organizations/queries.ts';
 import { DISPLAY_PREFIX_LENGTH, generateApiKey } from './keyFormat.ts';
 import { insertKey } from './queries.ts';
 
-export interface CreatedKey {
+interface CreatedKey {
   id: string;
   /** The plaintext: returned this once and never stored. */
   key: string;

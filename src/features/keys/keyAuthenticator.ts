@@ -6,7 +6,7 @@ import { API_KEY_PATTERN } from './keyFormat.ts';
 import { findActiveKeyByHash, stampLastUsed } from './queries.ts';
 import { KEY_REVOKED } from '../../db/announcements.ts';
 
-export interface KeyPrincipal {
+interface KeyPrincipal {
   keyId: string;
   organizationId: string;
 }

@@ -1,7 +1,7 @@
 import type { VerbArgs } from '../../context.ts';
 import { listKeys as selectKeys } from './queries.ts';
 
-export interface KeySummary {
+interface KeySummary {
   id: string;
   prefix: string;
   createdAt: string;

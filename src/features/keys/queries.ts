@@ -1,7 +1,7 @@
 import type { Sql } from '../../db/client.ts';
 import { findCredentialOrganization } from '../organizations/credentials.ts';
 
-export interface KeyRow {
+interface KeyRow {
   id: string;
   prefix: string;
   createdAt: Date;

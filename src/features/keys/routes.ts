@@ -12,7 +12,7 @@ const sessionOnly = [{ session: [] }];
 // A leaked key must not be able to mint more keys or revoke the owner's; a member may not either.
 const ACTION = 'Managing API keys';
 
-export default async function keyRoutes(app: App) {
+export default function keyRoutes(app: App): void {
   app.get(
     '/api/keys',
     { schema: { tags, security: sessionOnly, response: { 200: Type.Array(KeySummary), ...errors(401, 403) } } },

@@ -4,13 +4,13 @@ import { KEY_REVOKED, MEMBER_REMOVED, PROJECT_DELETED } from '../../db/announcem
 import { requireProject } from '../projects/requireProject.ts';
 import { sessionIsActive } from '../sessions/sessionIsActive.ts';
 
-export interface LiveFeedListener {
+interface LiveFeedListener {
   announcement(announcement: Announcement): void;
   /** The credential that opened the feed was revoked, or the project deleted: the stream must end now. */
   revoked(): void;
 }
 
-export interface LiveFeed {
+interface LiveFeed {
   subscribe(listener: LiveFeedListener): () => void;
   /** Asked now and then by the stream: false once a session behind it has ended or expired. */
   stillAllowed(): Promise<boolean>;
@@ -42,6 +42,6 @@ export async function openLiveFeed({ ctx, input }: VerbArgs<{ projectId: string 
           listener.revoked();
         }
       }),
-    stillAllowed: async () => actor.kind !== 'user' || sessionIsActive({ services, sessionId: actor.sessionId }),
+    stillAllowed: async () => actor.kind !== 'user' || sessionIsActive({ ctx, input: { sessionId: actor.sessionId } }),
   };
 }

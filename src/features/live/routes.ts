@@ -5,13 +5,14 @@ import { openLiveFeed } from './openLiveFeed.ts';
 import { LiveQuery } from './schemas.ts';
 
 /** Keeps proxies and browsers from dropping a quiet stream, and paces the session re-check. */
-export const HEARTBEAT_MS = 20_000;
+const HEARTBEAT_MS = 20_000;
 
-export default async function liveRoutes(app: App) {
+export default function liveRoutes(app: App): void {
   const open = new Set<EventStream>();
   // Open streams never finish by themselves: end them so a graceful stop is not held up.
-  app.addHook('preClose', async () => {
+  app.addHook('preClose', (done) => {
     for (const stream of open) stream.close();
+    done();
   });
 
   app.get(

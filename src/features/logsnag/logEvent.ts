@@ -10,7 +10,7 @@ import type { LogBody } from './schemas.ts';
 const MARKDOWN_MARKUP = /[\\`*_{}[\]<>()#+\-.!|~&=]/g;
 
 /** `parser: "text"`: the description shows literally wherever it is rendered as Markdown. */
-export function escapeMarkdown(text: string): string {
+function escapeMarkdown(text: string): string {
   return text.replace(MARKDOWN_MARKUP, '\\$&');
 }
 

@@ -13,7 +13,7 @@ const tags = ['logsnag'];
 const security = [{ bearer: [] }];
 
 /** LogSnag's own routes and field names, so a client moves by changing its base URL and key. */
-export default async function logSnagRoutes(app: App) {
+export default function logSnagRoutes(app: App): void {
   app.post(
     '/v1/log',
     {

@@ -1,5 +1,5 @@
 import { withTransaction } from '../../db/client.ts';
-import type { Services } from '../../context.ts';
+import type { InstallationCtx } from '../../context.ts';
 import { InvalidInput, NotFound } from '../../lib/errors.ts';
 import { findCredentialOrganization } from '../organizations/credentials.ts';
 import { findOrganization } from '../organizations/queries.ts';
@@ -15,12 +15,13 @@ import { consumeInvitation } from './queries.ts';
  * way (a short password, an email with an account elsewhere: 409) leaves the token unused.
  */
 export async function acceptInvitation({
-  services,
+  ctx,
   input,
 }: {
-  services: Services;
+  ctx: InstallationCtx;
   input: { token: string; password: string };
 }): Promise<OpenedSession> {
+  const { services } = ctx;
   if (!isWellFormedInvitationToken(input.token)) throw new InvalidInput(UNUSABLE_INVITATION);
   const tokenHash = hashInvitationToken(input.token);
   const organizationId = await findCredentialOrganization(services.sql, 'invitation', tokenHash);
@@ -31,7 +32,7 @@ export async function acceptInvitation({
     const organization = await findOrganization(tx, organizationId);
     if (!organization) throw new NotFound('Organization');
     const user = await createUser({
-      services: { sql: tx },
+      ctx: { ...ctx, services: { sql: tx } },
       input: { organizationId, email: invitation.email, password: input.password, role: invitation.role },
     });
     return openSession(tx, user, organization);

@@ -2,7 +2,7 @@ import type { Role, VerbArgs } from '../../context.ts';
 import { NotFound } from '../../lib/errors.ts';
 import { findOrganizationUsage } from './queries.ts';
 
-export interface OrganizationObject {
+interface OrganizationObject {
   id: string;
   name: string;
   monthlyEventCap: number | null;

@@ -6,7 +6,7 @@ import { validEmail } from '../users/createUser.ts';
 import { ACCEPT_PATH, INVITATION_LIFETIME_SECONDS, hashInvitationToken, newInvitationToken } from './invitationToken.ts';
 import { isMemberEmail, replaceInvitation } from './queries.ts';
 
-export interface InvitationObject {
+interface InvitationObject {
   id: string;
   email: string;
   role: Role;

@@ -1,14 +1,14 @@
 import type { Role } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 
-export interface MemberRow {
+interface MemberRow {
   id: string;
   email: string;
   role: Role;
   createdAt: Date;
 }
 
-export interface InvitationRow {
+interface InvitationRow {
   id: string;
   email: string;
   role: Role;
@@ -125,7 +125,7 @@ export async function consumeInvitation(sql: Db, organizationId: string, tokenHa
 
 // ---- Organization -----------------------------------------------------------------------------
 
-export interface OrganizationUsageRow {
+interface OrganizationUsageRow {
   id: string;
   name: string;
   monthlyEventCap: number | null;

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { VISITOR } from '../../context.ts';
 import type { App } from '../../http/app.ts';
 import { requireOwner } from '../../http/auth.ts';
 import { errors } from '../../http/schemas.ts';
@@ -18,7 +19,7 @@ const ACTION = 'Managing members and invitations';
 // Invitation links and session CSRF tokens: never kept by a cache on the way.
 const NO_STORE = 'no-store';
 
-export default async function memberRoutes(app: App) {
+export default function memberRoutes(app: App): void {
   const { services } = app;
 
   app.get(
@@ -84,7 +85,7 @@ export default async function memberRoutes(app: App) {
       },
     },
     async (request, reply) => {
-      const opened = await acceptInvitation({ services, input: request.body });
+      const opened = await acceptInvitation({ ctx: { services, actor: VISITOR }, input: request.body });
       setSessionCookie(reply, services.config, opened.token);
       return reply.header('cache-control', NO_STORE).send(opened.info);
     },

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 
-export const Role = Type.Union([Type.Literal('owner'), Type.Literal('member')], {
+const Role = Type.Union([Type.Literal('owner'), Type.Literal('member')], {
   description: 'owner: everything; member: everything except API keys, members and invitations, and deleting projects',
 });
 

@@ -1,20 +1,21 @@
 import { InvalidInput } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
+import type { InstallationCtx } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { type OrganizationRow, insertOrganization } from './queries.ts';
 
-export interface CreateOrganizationInput {
+interface CreateOrganizationInput {
   name: string;
   monthlyEventCap?: number | null;
 }
 
 /** Organizations are made by the operator (command line, first-run setup), never by a tenant. */
 export async function createOrganization({
-  services,
+  ctx,
   input,
 }: {
-  /** The services, or only a transaction to write in. */
-  services: { sql: Db };
+  /** Its services may be only a transaction to write in. */
+  ctx: InstallationCtx<{ sql: Db }>;
   input: CreateOrganizationInput;
 }): Promise<OrganizationRow> {
   const name = input.name.trim();
@@ -24,6 +25,6 @@ export async function createOrganization({
     throw new InvalidInput('monthly event cap must be a whole number from 0 to 2147483647');
   }
   const row = { id: newId(16), name, monthlyEventCap: cap };
-  await insertOrganization(services.sql, row);
+  await insertOrganization(ctx.services.sql, row);
   return row;
 }

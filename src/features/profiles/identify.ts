@@ -10,15 +10,15 @@ import { resolveProjectReference } from '../projects/resolveProjectReference.ts'
 import { lockUserProperties, writeIdentify } from './queries.ts';
 import type { IdentifyBody } from './schemas.ts';
 
-export const MAX_PROPERTY_KEYS = 100;
-export const MAX_PROPERTIES_BYTES = 16_384;
+const MAX_PROPERTY_KEYS = 100;
+const MAX_PROPERTIES_BYTES = 16_384;
 
 type Properties = Record<string, string | number | boolean | null>;
 
 /** Text PostgreSQL's json can hold and search: the boundary's rule (no NUL, no lone surrogate). */
 const storable = (text: string) => textProblem(text) === null;
 
-export function requireUserId(value: unknown): string {
+function requireUserId(value: unknown): string {
   if (typeof value !== 'string' || value === '') throw new InvalidInput('user_id is required: a non-empty string');
   if (codePointLength(value) > MAX_USER_ID || !storable(value)) {
     throw new InvalidInput(`user_id must be at most ${MAX_USER_ID} characters of text`);
@@ -42,7 +42,7 @@ function requireProperties(value: unknown): Properties {
 }
 
 /** A key set to null is removed, other keys are replaced, absent keys are kept. */
-export function mergeProperties(stored: Properties, update: Properties): Properties {
+function mergeProperties(stored: Properties, update: Properties): Properties {
   const merged: Properties = { ...stored };
   for (const [key, value] of Object.entries(update)) {
     if (value === null) delete merged[key];

@@ -17,7 +17,7 @@ const userColumns = (sql: Db) => sql`
   ${micros(sql, sql`least(u.first_event_at, u.first_identify_at)`)} AS "firstSeenMicros",
   ${micros(sql, sql`greatest(u.last_event_at, u.last_identify_at)`)} AS "lastSeenMicros"`;
 
-export interface UserKey {
+interface UserKey {
   organizationId: string;
   projectId: string;
   userId: string;
@@ -55,7 +55,7 @@ export async function findUser(sql: Db, key: UserKey): Promise<AppUserRow | unde
   return row;
 }
 
-export interface UserListQuery {
+interface UserListQuery {
   organizationId: string;
   projectId: string;
   /** ILIKE pattern, already escaped. */

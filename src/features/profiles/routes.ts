@@ -6,7 +6,7 @@ import { listUsers } from './listUsers.ts';
 import { AppUser, GetUserQuery, IdentifyBody, ListUsersQuery, Ok, UserPage, UserParams } from './schemas.ts';
 
 /** The people of the application, by `user_id` (extensions.md "Users"). */
-export default async function profileRoutes(app: App) {
+export default function profileRoutes(app: App): void {
   app.post(
     '/api/identify',
     { schema: { tags: ['users'], operationId: 'identifyUser', summary: "Set a user's properties", body: IdentifyBody, response: { 200: Ok, ...errors(400, 401, 404) } } },

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 
-export const PropertyValue = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
+const PropertyValue = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
 
 /** An application's user (extensions.md "Users"); not a dashboard account. */
 export const AppUser = Type.Object({

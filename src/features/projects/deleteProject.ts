@@ -7,7 +7,7 @@ import { markProjectDeleted } from './queries.ts';
 const WAIT_FOR_PURGE_MS = 2000;
 
 /** Who may delete projects: an API key and an owner's session (extensions.md, "Dashboard members"). */
-export function requireProjectDeleter(ctx: Ctx): void {
+function requireProjectDeleter(ctx: Ctx): void {
   if (ctx.actor.kind === 'user' && ctx.actor.role !== 'owner') {
     throw new Forbidden('Deleting projects needs an owner of this organization; ask one to do it or to make you an owner');
   }

@@ -7,7 +7,7 @@ import { listProjects } from './listProjects.ts';
 import { CreateProjectBody, CreatedProject, Project, ProjectIdParams, UpdateProjectBody } from './schemas.ts';
 import { updateProject } from './updateProject.ts';
 
-export default async function projectRoutes(app: App) {
+export default function projectRoutes(app: App): void {
   app.get(
     '/api/projects',
     { schema: { tags: ['projects'], response: { 200: Type.Array(Project), ...errors(401) } } },

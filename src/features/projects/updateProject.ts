@@ -7,7 +7,7 @@ import { projectFromRow } from './projectObject.ts';
 import { updateProject as writeProject } from './queries.ts';
 import type { Project, UpdateProjectBody } from './schemas.ts';
 
-export const MAX_RETENTION_DAYS = 36500;
+const MAX_RETENTION_DAYS = 36500;
 
 type Input = Static<typeof UpdateProjectBody> & { projectId: string };
 

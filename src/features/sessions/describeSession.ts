@@ -4,7 +4,7 @@ import type { SessionInfo } from './openSession.ts';
 import { findSessionProfile } from './queries.ts';
 import { hashFromSessionId } from './sessionToken.ts';
 
-export const NOT_SIGNED_IN = 'Not signed in to the dashboard';
+const NOT_SIGNED_IN = 'Not signed in to the dashboard';
 
 /** GET /api/session: who is signed in, and the CSRF token the dashboard must echo on writes. */
 export async function describeSession({ ctx }: VerbArgs<void>): Promise<SessionInfo> {

@@ -3,9 +3,9 @@ import type { Db } from '../../db/client.ts';
 import { deleteCredentials, findCredentialOrganization } from '../organizations/credentials.ts';
 
 /** Idle expiry, enforced in every lookup: a session unused this long is dead. */
-export const IDLE_LIMIT = '7 days';
+const IDLE_LIMIT = '7 days';
 
-export interface ActiveSession {
+interface ActiveSession {
   userId: string;
   organizationId: string;
   csrfToken: string;
@@ -15,7 +15,7 @@ export interface ActiveSession {
   idleSeconds: number;
 }
 
-export interface SessionProfile {
+interface SessionProfile {
   userId: string;
   email: string;
   organizationId: string;
@@ -44,7 +44,7 @@ const routeCaches = new WeakMap<Db, Map<string, string>>();
 
 function routeCache(sql: Db): Map<string, string> {
   let cache = routeCaches.get(sql);
-  if (!cache) routeCaches.set(sql, (cache = new Map()));
+  if (!cache) routeCaches.set(sql, (cache = new Map<string, string>()));
   return cache;
 }
 

@@ -1,4 +1,5 @@
 import type { App } from '../../http/app.ts';
+import { VISITOR } from '../../context.ts';
 import { errors } from '../../http/schemas.ts';
 import { clearSessionCookie, readSessionToken, setSessionCookie } from './cookie.ts';
 import { describeSession } from './describeSession.ts';
@@ -17,14 +18,16 @@ const sessionOnly = [{ session: [] }];
 // The bodies carry the CSRF token: never kept by a cache on the way.
 const NO_STORE = 'no-store';
 
-export default async function sessionRoutes(app: App) {
+export default function sessionRoutes(app: App): void {
   const { services } = app;
+  // Nobody has shown a credential on these routes yet.
+  const visitor = { services, actor: VISITOR };
   const throttle = new SignInThrottle();
 
   app.get(
     '/api/setup',
     { config: anyone, schema: { tags, security: noCredential, response: { 200: SetupStatus } } },
-    async () => ({ needed: await isSetupNeeded({ services }) }),
+    async () => ({ needed: await isSetupNeeded({ ctx: visitor }) }),
   );
 
   app.post(
@@ -34,7 +37,7 @@ export default async function sessionRoutes(app: App) {
       schema: { tags, security: noCredential, body: SetupBody, response: { 201: SessionInfo, ...errors(400, 409) } },
     },
     async (request, reply) => {
-      const opened = await setUpInstallation({ services, input: request.body });
+      const opened = await setUpInstallation({ ctx: visitor, input: request.body });
       setSessionCookie(reply, services.config, opened.token);
       return reply.status(201).header('cache-control', NO_STORE).send(opened.info);
     },
@@ -47,7 +50,7 @@ export default async function sessionRoutes(app: App) {
       schema: { tags, security: noCredential, body: SignInBody, response: { 200: SessionInfo, ...errors(400, 401, 429) } },
     },
     async (request, reply) => {
-      const opened = await signIn({ services, throttle, input: { ...request.body, ip: request.ip } });
+      const opened = await signIn({ ctx: visitor, throttle, input: { ...request.body, ip: request.ip } });
       setSessionCookie(reply, services.config, opened.token);
       return reply.header('cache-control', NO_STORE).send(opened.info);
     },
@@ -65,7 +68,7 @@ export default async function sessionRoutes(app: App) {
     async (request, reply) => {
       const csrfToken = request.headers[CSRF_HEADER];
       await signOut({
-        services,
+        ctx: visitor,
         input: { token: readSessionToken(request), csrfToken: typeof csrfToken === 'string' ? csrfToken : undefined },
       });
       clearSessionCookie(reply, services.config);

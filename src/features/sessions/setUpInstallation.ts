@@ -1,12 +1,12 @@
 import { withTransaction } from '../../db/client.ts';
-import type { Services } from '../../context.ts';
+import type { InstallationCtx } from '../../context.ts';
 import { Conflict } from '../../lib/errors.ts';
 import { createOrganization } from '../organizations/createOrganization.ts';
 import { createUser } from '../users/createUser.ts';
 import { hasAnyUser } from '../users/queries.ts';
 import { type OpenedSession, openSession } from './openSession.ts';
 
-export interface SetupInput {
+interface SetupInput {
   organizationName: string;
   email: string;
   password: string;
@@ -21,14 +21,15 @@ const SETUP_LOCK = 7_427_020;
  * transaction under an advisory lock, so of two setups racing, the second waits, then sees the
  * first one's user and gets 409.
  */
-export async function setUpInstallation({ services, input }: { services: Services; input: SetupInput }): Promise<OpenedSession> {
+export async function setUpInstallation({ ctx, input }: { ctx: InstallationCtx; input: SetupInput }): Promise<OpenedSession> {
   // The shared verbs take the transaction as their `sql`, so they write inside it as they are.
-  return withTransaction(services.sql, async (tx) => {
+  return withTransaction(ctx.services.sql, async (tx) => {
+    const inTransaction = { ...ctx, services: { sql: tx } };
     await tx`SELECT pg_advisory_xact_lock(${SETUP_LOCK})`;
     if (await hasAnyUser(tx)) throw new Conflict('This installation is already set up; sign in instead');
-    const organization = await createOrganization({ services: { sql: tx }, input: { name: input.organizationName } });
+    const organization = await createOrganization({ ctx: inTransaction, input: { name: input.organizationName } });
     const user = await createUser({
-      services: { sql: tx },
+      ctx: inTransaction,
       input: { organizationId: organization.id, email: input.email, password: input.password },
     });
     return openSession(tx, user, organization);

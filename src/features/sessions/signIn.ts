@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Services } from '../../context.ts';
+import type { InstallationCtx } from '../../context.ts';
 import { RateLimited, Unauthorized } from '../../lib/errors.ts';
 import { findOrganization } from '../organizations/queries.ts';
 import { hashPassword, verifyPassword } from '../users/password.ts';
@@ -7,7 +7,7 @@ import { findUserByEmail } from '../users/queries.ts';
 import { type OpenedSession, openSession } from './openSession.ts';
 import { SignInThrottle } from './signInThrottle.ts';
 
-export interface SignInInput {
+interface SignInInput {
   email: string;
   password: string;
   /** The client address, for throttling. */
@@ -21,14 +21,15 @@ let dummyHash: Promise<string> | undefined;
 const dummyPasswordHash = () => (dummyHash ??= hashPassword(crypto.randomBytes(16).toString('hex')));
 
 export async function signIn({
-  services,
+  ctx,
   throttle,
   input,
 }: {
-  services: Services;
+  ctx: InstallationCtx;
   throttle: SignInThrottle;
   input: SignInInput;
 }): Promise<OpenedSession> {
+  const { services } = ctx;
   const keys = SignInThrottle.keys(input.ip, input.email);
   if (!throttle.tryAttempt(keys)) {
     throw new RateLimited('Too many failed sign-in attempts; wait 15 minutes and try again');

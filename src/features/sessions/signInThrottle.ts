@@ -3,7 +3,7 @@ interface Window {
   resetAt: number;
 }
 
-export interface ThrottleOptions {
+interface ThrottleOptions {
   limit?: number;
   windowMs?: number;
   /** Bounds memory under a flood of distinct addresses or emails. */

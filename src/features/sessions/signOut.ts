@@ -1,4 +1,4 @@
-import type { Services } from '../../context.ts';
+import type { InstallationCtx } from '../../context.ts';
 import { Forbidden } from '../../lib/errors.ts';
 import { deleteSession, findActiveSession, findSessionOrganization } from './queries.ts';
 import { hashSessionToken, sameSecret } from './sessionToken.ts';
@@ -12,12 +12,13 @@ export const CSRF_REFUSED = `Missing or wrong ${CSRF_HEADER} header; reload the 
  * nothing left to protect and the call simply succeeds.
  */
 export async function signOut({
-  services,
+  ctx,
   input,
 }: {
-  services: Services;
+  ctx: InstallationCtx;
   input: { token: string | undefined; csrfToken: string | undefined };
 }): Promise<void> {
+  const { services } = ctx;
   if (!input.token) return;
   const idHash = hashSessionToken(input.token);
   const organizationId = await findSessionOrganization(services.sql, idHash);

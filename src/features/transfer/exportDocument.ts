@@ -11,7 +11,7 @@ import {
 } from './queries.ts';
 
 /** Events read (and written to the reply) per step. */
-export const EXPORT_BATCH = 1000;
+const EXPORT_BATCH = 1000;
 
 const json = JSON.stringify;
 
@@ -64,7 +64,7 @@ export function exportDocument({ ctx }: VerbArgs<void>): Promise<Readable> {
       'isolation level repeatable read read only',
     ).catch((error: unknown) => {
       if (streaming) ctx.services.log.warn({ err: error }, 'export: ending its snapshot failed');
-      else reject(error);
+      else reject(error instanceof Error ? error : new Error(String(error)));
     });
   });
 }

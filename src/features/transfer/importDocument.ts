@@ -10,7 +10,7 @@ import { insertCategories, insertImportedDailyCounts, insertImportedEvents, inse
 import type { ImportResult } from './schemas.ts';
 
 /** Rows per insert statement (spec). */
-export const IMPORT_CHUNK = 1000;
+const IMPORT_CHUNK = 1000;
 
 function chunks<T>(rows: T[]): T[][] {
   const out: T[][] = [];

@@ -99,7 +99,7 @@ export async function reserveEventIds(sql: Db, organizationId: string, count: nu
 }
 
 /** A checked row of an import file with the id it was given. */
-export interface ImportedEvent {
+interface ImportedEvent {
   id: number;
   category: string;
   title: string;

@@ -7,9 +7,9 @@ import { ExportDocument, ImportDocument, ImportResult } from './schemas.ts';
 
 const tags = ['export and import'];
 /** A whole organization in one request: far above the 1 MiB of ordinary requests. */
-export const IMPORT_BODY_LIMIT = 256 * 1024 * 1024;
+const IMPORT_BODY_LIMIT = 256 * 1024 * 1024;
 
-export default async function transferRoutes(app: App) {
+export default function transferRoutes(app: App): void {
   app.get(
     '/api/export',
     { schema: { tags, response: { 200: ExportDocument, ...errors(401) } } },

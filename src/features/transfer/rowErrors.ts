@@ -2,7 +2,7 @@ import type { FastifySchemaValidationError } from 'fastify';
 import { InvalidInput, ServiceError } from '../../lib/errors.ts';
 
 /** `/projects/0/events/12/category` -> `projects[0].events[12].category`. */
-export function rowPath(instancePath: string): string {
+function rowPath(instancePath: string): string {
   return instancePath
     .split('/')
     .slice(1)

@@ -17,7 +17,7 @@ export const TransferEvent = Type.Object({
   created_at: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: 'Unix seconds; export writes whole seconds' })),
 });
 
-export const TransferInsight = Type.Object({
+const TransferInsight = Type.Object({
   title: Type.String(),
   value: Type.Union([Type.String(), Type.Number()]),
   icon: OptionalText,

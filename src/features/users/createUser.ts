@@ -1,4 +1,4 @@
-import type { Role } from '../../context.ts';
+import type { InstallationCtx, Role } from '../../context.ts';
 import { InvalidInput, Conflict, NotFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Db } from '../../db/client.ts';
@@ -14,9 +14,9 @@ export function validEmail(input: string): string {
   if (!EMAIL.test(email) || email.length > 254) throw new InvalidInput('email is not a valid address');
   return email;
 }
-export const MIN_PASSWORD_LENGTH = 8;
+const MIN_PASSWORD_LENGTH = 8;
 
-export interface CreateUserInput {
+interface CreateUserInput {
   organizationId: string;
   email: string;
   password: string;
@@ -24,8 +24,9 @@ export interface CreateUserInput {
   role?: Role;
 }
 
-/** `services` may be only a transaction to write in (first-run setup). */
-export async function createUser({ services, input }: { services: { sql: Db }; input: CreateUserInput }): Promise<{ id: string; email: string }> {
+/** `ctx.services` may be only a transaction to write in (first-run setup, accepting an invitation). */
+export async function createUser({ ctx, input }: { ctx: InstallationCtx<{ sql: Db }>; input: CreateUserInput }): Promise<{ id: string; email: string }> {
+  const { services } = ctx;
   const email = validEmail(input.email);
   if (input.password.length < MIN_PASSWORD_LENGTH) {
     throw new InvalidInput(`password must be at least ${MIN_PASSWORD_LENGTH} characters`);

@@ -13,7 +13,8 @@ export function githubEvent(payload: Json, eventHeader: string | undefined): Tem
   const repository = obj(payload.repository);
   const organization = obj(payload.organization);
   const where = str(repository.full_name) ?? str(organization.login) ?? 'GitHub';
-  const whereUrl = str(repository.html_url) ?? (str(organization.login) ? `https://github.com/${organization.login}` : null);
+  const login = str(organization.login);
+  const whereUrl = str(repository.html_url) ?? (login ? `https://github.com/${login}` : null);
   const actor = str(obj(payload.sender).login);
   const action = str(payload.action);
 
@@ -68,9 +69,10 @@ function details(event: string, payload: Json): Detail {
       const state = pr.merged === true ? 'merged' : str(pr.state);
       const review = obj(payload.review);
       const comment = obj(payload.comment);
-      const extra = str(review.state) ? `Review: ${review.state}` : str(comment.body);
+      const reviewState = str(review.state);
+      const extra = reviewState ? `Review: ${reviewState}` : str(comment.body);
       return {
-        description: [`#${String(pr.number ?? '?')} ${str(pr.title) ?? ''}`.trim(), extra].filter(Boolean).join('\n'),
+        description: [`#${numberText(pr.number)} ${str(pr.title) ?? ''}`.trim(), extra].filter(Boolean).join('\n'),
         url: str(comment.html_url) ?? str(review.html_url) ?? str(pr.html_url),
         status: state,
         branch: str(obj(pr.base).ref),
@@ -81,7 +83,7 @@ function details(event: string, payload: Json): Detail {
       const issue = obj(payload.issue);
       const comment = obj(payload.comment);
       return {
-        description: [`#${String(issue.number ?? '?')} ${str(issue.title) ?? ''}`.trim(), str(comment.body)].filter(Boolean).join('\n'),
+        description: [`#${numberText(issue.number)} ${str(issue.title) ?? ''}`.trim(), str(comment.body)].filter(Boolean).join('\n'),
         url: str(comment.html_url) ?? str(issue.html_url),
         status: str(issue.state),
       };
@@ -131,4 +133,9 @@ function tags(entries: Record<string, string | undefined>): Record<string, strin
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(entries)) if (value !== undefined) out[key] = value;
   return out;
+}
+
+/** A pull request's or issue's number as sent; anything else (a hand-made payload) reads "?". */
+function numberText(value: unknown): string {
+  return typeof value === 'number' || typeof value === 'string' ? String(value) : '?';
 }

@@ -5,13 +5,12 @@ import { githubEvent } from './github.ts';
 import { grafanaEvent } from './grafana.ts';
 import { type TemplateFields, isObject, unreadable } from './templateFields.ts';
 
-export type { TemplateFields } from './templateFields.ts';
 
 /** The services whose webhook payloads a hook can read (contract: lower case). */
-export const TEMPLATE_NAMES = ['github', 'grafana', 'alertmanager'] as const;
+const TEMPLATE_NAMES = ['github', 'grafana', 'alertmanager'] as const;
 export type TemplateName = (typeof TEMPLATE_NAMES)[number];
 
-export function isTemplateName(name: string): name is TemplateName {
+function isTemplateName(name: string): name is TemplateName {
   return (TEMPLATE_NAMES as readonly string[]).includes(name);
 }
 

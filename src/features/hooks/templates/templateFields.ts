@@ -32,7 +32,7 @@ export function obj(value: unknown): Json {
 }
 
 /** Descriptions stay readable in the feed and in a chat message. */
-export const MAX_TEMPLATE_DESCRIPTION = 2000;
+const MAX_TEMPLATE_DESCRIPTION = 2000;
 
 export function clip(text: string, max = MAX_TEMPLATE_DESCRIPTION): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
