@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { describeError, get, patch, post } from '../../api.ts';
-import { CopyButton } from '../../components/CopyButton.tsx';
+import { Secret } from '../../components/Secret.tsx';
 import { RelativeTime } from '../../components/Time.tsx';
 import { useToast } from '../../components/Toasts.tsx';
 import type { Destination, DestinationFormat, DestinationHealth, TestResult } from '../../types.ts';
@@ -57,12 +57,8 @@ export function DestinationRow(props: DestinationRowProps) {
         </p>
       )}
       {destination.secret && (
-        <div className="secret-line">
-          <label className="visually-hidden" htmlFor={`secret-${destination.id}`}>
-            Signing secret for {destination.name}
-          </label>
-          <input id={`secret-${destination.id}`} className="mono" readOnly value={destination.secret} onFocus={(e) => e.target.select()} />
-          <CopyButton text={destination.secret} what={`signing secret of ${destination.name}`} />
+        <div className="secret-with-action">
+          <Secret value={destination.secret} label={`Signing secret for ${destination.name}`} />
           <button type="button" className="button button-small" onClick={props.onRotate}>
             Rotate secret
           </button>

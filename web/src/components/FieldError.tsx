@@ -1,0 +1,63 @@
+import { useId, useState } from 'react';
+import { describeError } from '../api.ts';
+
+/**
+ * The field an API error is about: the server words its 400s "<field> must …" or "<field> is …",
+ * so a message that starts with a field's name belongs beside that field.
+ */
+export function fieldOfMessage<F extends string>(message: string, fields: Record<F, string[]>): F | null {
+  const lower = message.toLowerCase();
+  for (const [field, words] of Object.entries(fields) as Array<[F, string[]]>) {
+    if (words.some((word) => lower.startsWith(`${word.toLowerCase()} `) || lower.startsWith(`${word.toLowerCase()}:`))) return field;
+  }
+  return null;
+}
+
+/**
+ * Validation errors of one form, shown beside their fields (aria-invalid, aria-describedby)
+ * rather than in a toast far away. `fields` maps each field to the words an error about it
+ * starts with.
+ */
+export function useFieldErrors<F extends string>(fields: Record<F, string[]>) {
+  const prefix = useId();
+  const [errors, setErrors] = useState<Partial<Record<F, string>>>({});
+  const errorId = (field: F) => `${prefix}-${field}-error`;
+  return {
+    errors,
+    /** Shows the failure beside its field; false when it is about none, for a toast instead. */
+    show(failure: unknown): boolean {
+      const message = describeError(failure);
+      const field = fieldOfMessage(message, fields);
+      if (field === null) return false;
+      setErrors({ [field]: message } as Partial<Record<F, string>>);
+      // After the render, so the field is already described by its error when focus lands.
+      setTimeout(() => document.querySelector<HTMLElement>(`[aria-describedby="${errorId(field)}"]`)?.focus());
+      return true;
+    },
+    set(field: F, message: string) {
+      setErrors({ [field]: message } as Partial<Record<F, string>>);
+    },
+    clear(field?: F) {
+      setErrors((current) => {
+        if (field === undefined) return {};
+        if (!current[field]) return current;
+        const next = { ...current };
+        delete next[field];
+        return next;
+      });
+    },
+    /** Props for the input of `field`. */
+    describe(field: F) {
+      return errors[field] ? { 'aria-invalid': true as const, 'aria-describedby': errorId(field) } : {};
+    },
+    message(field: F) {
+      const text = errors[field];
+      return text ? (
+        // Inside the field's label but out of its name: read as the field's description instead.
+        <span id={errorId(field)} className="field-error" aria-hidden="true" data-testid={`${field}-error`}>
+          {text}
+        </span>
+      ) : null;
+    },
+  };
+}
