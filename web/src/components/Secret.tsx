@@ -12,12 +12,15 @@ export const MASK = '•••••••••••••••••••�
 export function Secret({
   value,
   label,
+  what = label,
   testId,
   autoFocus,
 }: {
   value: string;
-  /** Names the secret for screen readers and on the buttons ("signing secret of Slack"). */
+  /** Names the field for screen readers ("Signing secret for Slack"). */
   label: string;
+  /** Names the secret on the buttons ("Copy signing secret of Slack"); the label by default. */
+  what?: string;
   testId?: string;
   autoFocus?: boolean;
 }) {
@@ -44,9 +47,9 @@ export function Secret({
       />
       <button type="button" className="button button-small" aria-pressed={revealed} onClick={() => setRevealed((shown) => !shown)}>
         {revealed ? 'Hide' : 'Reveal'}
-        <span className="visually-hidden"> {label}</span>
+        <span className="visually-hidden"> {what}</span>
       </button>
-      <CopyButton text={value} what={label} />
+      <CopyButton text={value} what={what} />
     </div>
   );
 }

@@ -146,7 +146,7 @@ export function ApiKeysPage() {
             <p className="banner banner-warning" role="alert">
               Copy this key now. It is shown only this once and cannot be recovered later.
             </p>
-            <Secret value={created.key} label={created.name ? `New API key “${created.name}”` : 'New API key'} testId="new-key" autoFocus />
+            <Secret value={created.key} label={created.name ? `New API key “${created.name}”` : 'New API key'} what="API key" testId="new-key" autoFocus />
           </>
         )}
       </Dialog>

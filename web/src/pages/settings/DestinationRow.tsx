@@ -58,7 +58,7 @@ export function DestinationRow(props: DestinationRowProps) {
       )}
       {destination.secret && (
         <div className="secret-with-action">
-          <Secret value={destination.secret} label={`Signing secret for ${destination.name}`} />
+          <Secret value={destination.secret} label={`Signing secret for ${destination.name}`} what={`signing secret of ${destination.name}`} />
           <button type="button" className="button button-small" onClick={props.onRotate}>
             Rotate secret
           </button>

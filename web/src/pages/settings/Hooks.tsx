@@ -143,7 +143,7 @@ export function HooksSection({ projectId }: { projectId: string }) {
                 created <RelativeTime iso={hook.createdAt} />
               </span>
             </div>
-            <Secret value={hook.url} label={`Webhook URL for ${hook.name}`} testId="hook-url" />
+            <Secret value={hook.url} label={`Webhook URL for ${hook.name}`} what={`URL of ${hook.name}`} testId="hook-url" />
             <details className="example" open>
               <summary>Example request</summary>
               {/* The URL's last segment is its token: hidden here as in the field above. */}
