@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { describeError } from '../api.ts';
 
 /**
@@ -22,6 +22,14 @@ export function useFieldErrors<F extends string>(fields: Record<F, string[]>) {
   const prefix = useId();
   const [errors, setErrors] = useState<Partial<Record<F, string>>>({});
   const errorId = (field: F) => `${prefix}-${field}-error`;
+  // The field to focus once it is rendered with its error, so it is read out with it.
+  const focusNext = useRef<F | null>(null);
+  useEffect(() => {
+    const field = focusNext.current;
+    if (field === null) return;
+    focusNext.current = null;
+    document.querySelector<HTMLElement>(`[aria-describedby="${CSS.escape(`${prefix}-${field}-error`)}"]`)?.focus();
+  }, [errors, prefix]);
   return {
     errors,
     /** Shows the failure beside its field; false when it is about none, for a toast instead. */
@@ -29,9 +37,8 @@ export function useFieldErrors<F extends string>(fields: Record<F, string[]>) {
       const message = describeError(failure);
       const field = fieldOfMessage(message, fields);
       if (field === null) return false;
+      focusNext.current = field;
       setErrors({ [field]: message } as Partial<Record<F, string>>);
-      // After the render, so the field is already described by its error when focus lands.
-      setTimeout(() => document.querySelector<HTMLElement>(`[aria-describedby="${errorId(field)}"]`)?.focus());
       return true;
     },
     set(field: F, message: string) {
