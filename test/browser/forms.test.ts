@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
 import { createUser } from '../../src/features/users/createUser.ts';
 import { useTestApp } from '../helpers.ts';
-import { type OpenBrowser, ensureDashboardBuilt, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type OpenBrowser, ensureDashboardBuilt, missingBrowser, openBrowser } from './support.ts';
 
 const t = useTestApp();
 
