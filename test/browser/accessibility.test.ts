@@ -109,6 +109,43 @@ describe('contrast and target size on every page', { skip: missingBrowser }, () 
     }
   }
 
+  // What appears only after a click: the phone menu, a dialog with a secret, an error beside its field.
+  for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
+    it(`passes with a menu, a dialog and a field error open at ${viewportName} size, in both themes`, async () => {
+      await page.setViewportSize(viewport);
+      const found: Failure[] = [];
+      const check = async (state: string, theme: string) => {
+        for (const failure of await auditPage(page)) found.push({ ...failure, page: state, theme, viewport: viewportName });
+      };
+      for (const theme of THEMES) {
+        await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
+        await page.goto(`${base}/app/api`);
+        await page.getByTestId('key-row').first().waitFor();
+        if (viewportName === 'phone') {
+          await page.getByRole('button', { name: 'Menu' }).click();
+          await page.getByRole('link', { name: 'Organization' }).waitFor();
+          await check('Menu open', theme);
+          await page.getByRole('button', { name: 'Menu' }).click();
+        }
+        await page.getByRole('button', { name: 'Create API key' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Your new API key' });
+        await dialog.getByRole('button', { name: 'Reveal API key' }).click();
+        await check('New key dialog', theme);
+        await dialog.getByRole('button', { name: 'I have saved it' }).click();
+        await dialog.waitFor({ state: 'detached' });
+
+        await page.goto(`${base}/app/projects`);
+        await page.getByLabel('New project name').fill('x'.repeat(201));
+        await page.getByRole('button', { name: 'Create project' }).click();
+        await page.getByTestId('name-error').waitFor();
+        await check('Projects with a field error', theme);
+      }
+      failures.push(...found);
+      const summary = found.map((f) => `${f.page}: ${f.kind} ${f.element} ${f.detail}`).join('\n');
+      assert.equal(found.length, 0, `${found.length} failures:\n${summary}`);
+    });
+  }
+
   it('opens with a skip link to the page, and keeps a short header at the top of a phone', async () => {
     await page.setViewportSize(VIEWPORTS.phone);
     await page.goto(`${base}/app/p/${projectId}`);
