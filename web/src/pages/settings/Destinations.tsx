@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { post } from '../../api.ts';
 import { ConfirmDialog } from '../../components/Dialog.tsx';
+import { Skeleton } from '../../components/Skeleton.tsx';
 import { useFieldErrors } from '../../components/FieldError.tsx';
 import { useToast } from '../../components/Toasts.tsx';
 import { RESYNC, useLive } from '../../live.tsx';
@@ -175,6 +176,7 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
           </button>
         </div>
       )}
+      {destinations === null && !error && <Skeleton rows={2} what="destinations" />}
       {destinations?.length === 0 && <p className="muted">No destinations yet.</p>}
       <ul className="row-list">
         {destinations?.map((destination) => (

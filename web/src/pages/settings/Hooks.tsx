@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { post } from '../../api.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { useFieldErrors } from '../../components/FieldError.tsx';
+import { Skeleton } from '../../components/Skeleton.tsx';
 import { maskSecret, Secret } from '../../components/Secret.tsx';
 import { ConfirmDialog } from '../../components/Dialog.tsx';
 import { RelativeTime } from '../../components/Time.tsx';
@@ -130,6 +131,7 @@ export function HooksSection({ projectId }: { projectId: string }) {
           </button>
         </div>
       )}
+      {hooks === null && !error && <Skeleton rows={2} what="webhooks" />}
       {hooks?.length === 0 && <p className="muted">No incoming webhooks yet.</p>}
       <ul className="row-list">
         {hooks?.map((hook) => (
