@@ -1,17 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { describeError } from '../api.ts';
-
-/**
- * The field an API error is about: the server words its 400s "<field> must …" or "<field> is …",
- * so a message that starts with a field's name belongs beside that field.
- */
-export function fieldOfMessage<F extends string>(message: string, fields: Record<F, string[]>): F | null {
-  const lower = message.toLowerCase();
-  for (const [field, words] of Object.entries(fields) as Array<[F, string[]]>) {
-    if (words.some((word) => lower.startsWith(`${word.toLowerCase()} `) || lower.startsWith(`${word.toLowerCase()}:`))) return field;
-  }
-  return null;
-}
+import { fieldOfMessage } from './wording.ts';
 
 /**
  * Validation errors of one form, shown beside their fields (aria-invalid, aria-describedby)

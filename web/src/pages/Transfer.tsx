@@ -4,6 +4,7 @@ import { ApiError, csrfHeaders, errorMessage, messageFromBody } from '../api.ts'
 import { useToast } from '../components/Toasts.tsx';
 import { useProjects } from '../projects.tsx';
 import type { ImportReport } from '../types.ts';
+import { count } from '../components/wording.ts';
 
 /** POSTs the file as is, reporting upload progress (fetch cannot). */
 function uploadImport(file: File, onProgress: (fraction: number) => void): Promise<ImportReport> {
@@ -31,11 +32,6 @@ function uploadImport(file: File, onProgress: (fraction: number) => void): Promi
     xhr.onabort = () => reject(new ApiError(0, 'The upload was cancelled'));
     xhr.send(file);
   });
-}
-
-/** "1 insight", "2 insights", "1,200 events". */
-export function count(n: number, noun: string): string {
-  return `${n.toLocaleString()} ${n === 1 ? noun : `${noun}s`}`;
 }
 
 export function TransferPage() {
