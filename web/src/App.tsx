@@ -173,7 +173,13 @@ function ProjectArea({ projectId }: { projectId: string }) {
           <InsightsPage projectId={projectId} />
         </Route>
         <Route path="/charts">
-          <Suspense fallback={<main className="page muted">Loading charts…</main>}>
+          <Suspense
+            fallback={
+              <main className="page">
+                <Skeleton rows={2} what="charts" />
+              </main>
+            }
+          >
             <ChartsPage projectId={projectId} />
           </Suspense>
         </Route>
