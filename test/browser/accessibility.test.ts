@@ -62,6 +62,7 @@ describe('contrast and target size on every page', { skip: missingBrowser }, () 
     await api('POST', `/api/projects/${projectId}/hooks`, { name: 'Stripe', category: 'payments' });
     await api('POST', `/api/projects/${projectId}/destinations`, { name: 'Team chat', url: 'https://example.com/hook', format: 'json' });
 
+    fs.mkdirSync(RESULTS, { recursive: true });
     browser = await openBrowser({ viewport: VIEWPORTS.desktop, timeoutMs: 10000 });
     page = browser.page;
     await signIn(page, base, email);
@@ -101,6 +102,10 @@ describe('contrast and target size on every page', { skip: missingBrowser }, () 
           await page.waitForFunction(() => !document.querySelector('[data-testid=skeleton], [aria-busy=true]'));
           await page.waitForTimeout(150);
           for (const failure of await auditPage(page)) found.push({ ...failure, page: name, theme, viewport: viewportName });
+          if (name === 'API keys' || name === 'Settings') {
+            const slug = name.toLowerCase().replace(/\W+/g, '-');
+            await page.screenshot({ path: path.join(RESULTS, `a11y-${slug}-${viewportName}-${theme}.png`) });
+          }
         }
         failures.push(...found);
         const summary = found.map((f) => `${f.page}: ${f.kind} ${f.element} ${f.detail}`).join('\n');
@@ -165,6 +170,10 @@ describe('contrast and target size on every page', { skip: missingBrowser }, () 
     assert.equal(await headerBottom(), before, 'the project tabs stay right below it');
 
     // The organization links are one tap away in the menu, which opens over the page.
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.screenshot({ path: path.join(RESULTS, 'a11y-phone-menu.png') });
+    await page.keyboard.press('Escape');
+    await page.getByRole('link', { name: 'API keys' }).waitFor({ state: 'hidden' });
     await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();

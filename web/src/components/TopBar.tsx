@@ -37,7 +37,14 @@ export function TopBar() {
   const [location] = useLocation();
   useEffect(() => setMenuOpen(false), [location]);
   return (
-    <header className={menuOpen ? 'topbar menu-open' : 'topbar'}>
+    <header
+      className={menuOpen ? 'topbar menu-open' : 'topbar'}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape' || !menuOpen) return;
+        setMenuOpen(false);
+        event.currentTarget.querySelector<HTMLElement>('.menu-toggle')?.focus();
+      }}
+    >
       <Link href="/" className="brand">
         <span className="brand-mark" aria-hidden="true" />
         <span className="brand-name">Eventlog</span>
