@@ -79,14 +79,20 @@ const commands: Record<string, Command<unknown>> = {
   }),
   'key create': command({
     prepare: (args) => parse(args, 1).positionals[0]!,
-    run: (services, organizationId) => createKey({ ctx: operator(services, organizationId), input: undefined }),
+    async run(services, organizationId) {
+      // operations.md fixes this output; a key made here has no name.
+      const { id, key, prefix } = await createKey({ ctx: operator(services, organizationId), input: undefined });
+      return { id, key, prefix };
+    },
   }),
   'key list': command({
     prepare: (args) => parse(args, 1).positionals[0]!,
     async run(services, organizationId) {
       // An operator's typo deserves an error, not an empty list.
       if (!(await findOrganization(services.sql, organizationId))) throw new NotFound('Organization');
-      return { keys: await listKeys({ ctx: operator(services, organizationId), input: undefined }) };
+      const keys = await listKeys({ ctx: operator(services, organizationId), input: undefined });
+      // operations.md fixes these fields; names are a dashboard matter.
+      return { keys: keys.map(({ id, prefix, createdAt, lastUsedAt, revokedAt }) => ({ id, prefix, createdAt, lastUsedAt, revokedAt })) };
     },
   }),
   'key revoke': command({

@@ -13,20 +13,50 @@ describe('API keys from the dashboard', () => {
     const browser = await signInAs(t, org);
     const created = await browser.post('/api/keys');
     assert.equal(created.status, 201);
-    assert.deepEqual(Object.keys(created.body).sort(), ['id', 'key', 'prefix']);
+    assert.deepEqual(Object.keys(created.body).sort(), ['id', 'key', 'name', 'prefix']);
+    assert.equal(created.body.name, null);
     assert.match(created.body.key, KEY);
     assert.equal(created.body.prefix, created.body.key.slice(0, 12));
 
     const listed = await browser.get('/api/keys');
     assert.equal(listed.status, 200);
     const entry = listed.body.find((k: { id: string }) => k.id === created.body.id);
-    assert.deepEqual(Object.keys(entry).sort(), ['createdAt', 'id', 'lastUsedAt', 'prefix', 'revokedAt']);
+    assert.deepEqual(Object.keys(entry).sort(), ['createdAt', 'id', 'lastUsedAt', 'name', 'prefix', 'revokedAt']);
+    assert.equal(entry.name, null);
     assert.equal(entry.prefix, created.body.prefix);
     assert.equal(entry.revokedAt, null);
     assert.ok(!JSON.stringify(listed.body).includes(created.body.key), 'the list never shows a plaintext key');
 
     const byKey = await t.request({ method: 'GET', url: '/api/projects', headers: { authorization: `Bearer ${created.body.key}` } });
     assert.equal(byKey.status, 200);
+  });
+
+  it('names a key on create, trimmed, and lists it with that name', async () => {
+    const org = await t.org();
+    const browser = await signInAs(t, org);
+    const created = await browser.post('/api/keys', { name: '  CI deploys  ' });
+    assert.equal(created.status, 201);
+    assert.equal(created.body.name, 'CI deploys');
+    const longest = 'é'.repeat(100);
+    assert.equal((await browser.post('/api/keys', { name: longest })).body.name, longest);
+    assert.equal((await browser.post('/api/keys', { name: null })).body.name, null);
+    assert.equal((await browser.post('/api/keys', {})).body.name, null);
+    const listed = await browser.get('/api/keys');
+    assert.equal(listed.body.find((k: { id: string }) => k.id === created.body.id).name, 'CI deploys');
+  });
+
+  it('refuses an empty, blank, too long or non-text name with 400 {error}, creating nothing', async () => {
+    const org = await t.org();
+    const browser = await signInAs(t, org);
+    for (const name of ['', '   ', 'x'.repeat(101), 42, ['a']]) {
+      const reply = await browser.post('/api/keys', { name });
+      assert.equal(reply.status, 400, JSON.stringify(name));
+      assert.deepEqual(Object.keys(reply.body), ['error']);
+    }
+    assert.match((await browser.post('/api/keys', { name: ' ' })).body.error, /name must be 1 to 100 characters/);
+    assert.equal((await browser.post('/api/keys', { name: 'x', extra: 1 })).status, 400);
+    const [row] = await t.services.sql`SELECT count(*)::int AS n FROM api_keys WHERE organization_id = ${org.id}`;
+    assert.equal(row!.n, 1, 'only the fixture key exists');
   });
 
   it("lists only the organization's own keys, newest first", async () => {

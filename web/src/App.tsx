@@ -1,6 +1,7 @@
-import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
-import { Link, Redirect, Route, Router, Switch, useLocation, useRoute } from 'wouter';
-import { useToast } from './components/Toasts.tsx';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Link, Redirect, Route, Router, Switch } from 'wouter';
+import { Skeleton } from './components/Skeleton.tsx';
+import { NavLink, SkipLink, TopBar } from './components/TopBar.tsx';
 import { LiveProvider, useLiveStatus } from './live.tsx';
 import { AcceptPage } from './pages/Accept.tsx';
 import { ApiKeysPage } from './pages/ApiKeys.tsx';
@@ -16,9 +17,9 @@ import { SetupPage, SignInPage } from './pages/SignIn.tsx';
 import { TransferPage } from './pages/Transfer.tsx';
 import { UserProfilePage } from './pages/UserProfile.tsx';
 import { UsersPage } from './pages/Users.tsx';
-import { OrganizationProvider, useIsOwner } from './organization.tsx';
+import { OrganizationProvider } from './organization.tsx';
 import { lastProject, ProjectsProvider, rememberProject, useProjects } from './projects.tsx';
-import { useSession, useSignedIn } from './session.tsx';
+import { useSession } from './session.tsx';
 import { APP_BASE } from './paths.ts';
 
 // Chart.js is the largest dependency: it loads only when the Charts tab opens.
@@ -87,6 +88,7 @@ function SignedInApp() {
 function Shell() {
   return (
     <div className="shell">
+      <SkipLink />
       <TopBar />
       <Switch>
         <Route path="/" component={Home} />
@@ -111,70 +113,15 @@ function Shell() {
   );
 }
 
-function TopBar() {
-  const session = useSignedIn();
-  const { signOut } = useSession();
-  const toast = useToast();
-  const isOwner = useIsOwner();
-  return (
-    <header className="topbar">
-      <Link href="/" className="brand">
-        <span className="brand-mark" aria-hidden="true" />
-        <span>Eventlog</span>
-      </Link>
-      <ProjectSwitcher />
-      <nav className="global-nav" aria-label="Organization">
-        <NavLink href="/projects">Projects</NavLink>
-        <NavLink href="/organization">Organization</NavLink>
-        {isOwner && <NavLink href="/members">Members</NavLink>}
-        {isOwner && <NavLink href="/api">API keys</NavLink>}
-        <NavLink href="/transfer">Export &amp; import</NavLink>
-      </nav>
-      <div className="account">
-        <span className="account-name" title={session.user.email}>
-          {session.organization.name}
-        </span>
-        <button type="button" className="button button-small" onClick={() => signOut().catch((error: unknown) => toast.error(error, 'Sign-out failed'))}>
-          Sign out
-        </button>
-      </div>
-    </header>
-  );
-}
-
-function ProjectSwitcher() {
-  const { projects } = useProjects();
-  const [location, navigate] = useLocation();
-  const match = /^\/p\/([^/]+)(\/.*)?$/.exec(location);
-  const current = match?.[1] ?? '';
-  if (!projects || projects.length === 0) return null;
-  return (
-    <div className="switcher">
-      <label htmlFor="project-switcher" className="visually-hidden">
-        Project
-      </label>
-      <select
-        id="project-switcher"
-        value={current}
-        onChange={(event) => {
-          const id = event.target.value;
-          if (id) navigate(`/p/${id}${match?.[2] ?? ''}`);
-        }}
-      >
-        {!current && <option value="">Choose a project…</option>}
-        {projects.map((project) => (
-          <option key={project.id} value={project.id}>
-            {project.name}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
-
 function Home() {
   const { projects } = useProjects();
-  if (!projects) return <div className="page muted" aria-busy="true">Loading projects…</div>;
+  if (!projects) {
+    return (
+      <main className="page">
+        <Skeleton what="projects" />
+      </main>
+    );
+  }
   const remembered = lastProject();
   const target = projects.find((project) => project.id === remembered) ?? projects[0];
   return <Redirect to={target ? `/p/${target.id}` : '/projects'} replace />;
@@ -226,7 +173,13 @@ function ProjectArea({ projectId }: { projectId: string }) {
           <InsightsPage projectId={projectId} />
         </Route>
         <Route path="/charts">
-          <Suspense fallback={<main className="page muted">Loading charts…</main>}>
+          <Suspense
+            fallback={
+              <main className="page">
+                <Skeleton rows={2} what="charts" />
+              </main>
+            }
+          >
             <ChartsPage projectId={projectId} />
           </Suspense>
         </Route>
@@ -241,15 +194,6 @@ function ProjectArea({ projectId }: { projectId: string }) {
         </Route>
       </Switch>
     </LiveProvider>
-  );
-}
-
-function NavLink({ href, className = '', children }: { href: string; className?: string; children: ReactNode }) {
-  const [active] = useRoute(href);
-  return (
-    <Link href={href} className={`${className}${active ? ' active' : ''}`} aria-current={active ? 'page' : undefined}>
-      {children}
-    </Link>
   );
 }
 

@@ -72,6 +72,7 @@ export type ChartSeries = Record<string, Array<{ day: string; count: number }>>;
 
 export interface ApiKey {
   id: string;
+  name: string | null;
   prefix: string;
   createdAt: string;
   lastUsedAt: string | null;
@@ -80,6 +81,7 @@ export interface ApiKey {
 
 export interface CreatedKey {
   id: string;
+  name: string | null;
   key: string;
   prefix: string;
 }

@@ -1,22 +1,41 @@
 import type { VerbArgs } from '../../context.ts';
-import { NotFound } from '../../lib/errors.ts';
+import { InvalidInput, NotFound } from '../../lib/errors.ts';
 import { newId, sha256 } from '../../lib/ids.ts';
+import { codePointLength, hasNul } from '../../lib/text.ts';
 import { findOrganization } from '../organizations/queries.ts';
 import { DISPLAY_PREFIX_LENGTH, generateApiKey } from './keyFormat.ts';
 import { insertKey } from './queries.ts';
 
-interface CreatedKey {
+export const MAX_KEY_NAME = 100;
+
+export interface CreateKeyInput {
+  name?: string | null;
+}
+
+export interface CreatedKey {
   id: string;
+  name: string | null;
   /** The plaintext: returned this once and never stored. */
   key: string;
   prefix: string;
 }
 
-export async function createKey({ ctx }: VerbArgs<void>): Promise<CreatedKey> {
+/** A name is optional, but one that is given must say something. */
+export function checkKeyName(raw: string | null | undefined): string | null {
+  if (raw === undefined || raw === null) return null;
+  const name = raw.trim();
+  if (!name || codePointLength(name) > MAX_KEY_NAME || hasNul(name)) {
+    throw new InvalidInput(`name must be 1 to ${MAX_KEY_NAME} characters of text`);
+  }
+  return name;
+}
+
+export async function createKey({ ctx, input }: VerbArgs<CreateKeyInput | undefined>): Promise<CreatedKey> {
   const { sql } = ctx.services;
+  const name = checkKeyName(input?.name);
   if (!(await findOrganization(sql, ctx.organizationId))) throw new NotFound('Organization');
   const key = generateApiKey();
-  const created = { id: newId(16), key, prefix: key.slice(0, DISPLAY_PREFIX_LENGTH) };
-  await insertKey(sql, { id: created.id, organizationId: ctx.organizationId, keyHash: sha256(key), prefix: created.prefix });
+  const created = { id: newId(16), name, key, prefix: key.slice(0, DISPLAY_PREFIX_LENGTH) };
+  await insertKey(sql, { id: created.id, organizationId: ctx.organizationId, keyHash: sha256(key), prefix: created.prefix, name });
   return created;
 }

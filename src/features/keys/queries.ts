@@ -3,6 +3,7 @@ import { findCredentialOrganization } from '../organizations/credentials.ts';
 
 interface KeyRow {
   id: string;
+  name: string | null;
   prefix: string;
   createdAt: Date;
   lastUsedAt: Date | null;
@@ -12,19 +13,19 @@ interface KeyRow {
 /** The key and its routing row (organizations/credentials.ts), in one statement. */
 export async function insertKey(
   sql: Sql,
-  row: { id: string; organizationId: string; keyHash: Buffer; prefix: string },
+  row: { id: string; organizationId: string; keyHash: Buffer; prefix: string; name: string | null },
 ): Promise<void> {
   await sql`
     WITH route AS (
       INSERT INTO credentials (hash, kind, organization_id) VALUES (${row.keyHash}, 'api_key', ${row.organizationId})
     )
-    INSERT INTO api_keys (organization_id, id, key_hash, prefix)
-    VALUES (${row.organizationId}, ${row.id}, ${row.keyHash}, ${row.prefix})`;
+    INSERT INTO api_keys (organization_id, id, key_hash, prefix, name)
+    VALUES (${row.organizationId}, ${row.id}, ${row.keyHash}, ${row.prefix}, ${row.name})`;
 }
 
 export function listKeys(sql: Sql, organizationId: string): Promise<KeyRow[]> {
   return sql<KeyRow[]>`
-    SELECT id, prefix, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"
+    SELECT id, name, prefix, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"
     FROM api_keys WHERE organization_id = ${organizationId}
     ORDER BY created_at DESC, id DESC`;
 }

@@ -5,7 +5,7 @@ import { errors } from '../../http/schemas.ts';
 import { createKey } from './createKey.ts';
 import { listKeys } from './listKeys.ts';
 import { revokeKey } from './revokeKey.ts';
-import { CreatedKey, KeyIdParams, KeySummary, RevokedKey } from './schemas.ts';
+import { CreatedKey, CreateKeyBody, KeyIdParams, KeySummary, RevokedKey } from './schemas.ts';
 
 const tags = ['api keys'];
 const sessionOnly = [{ session: [] }];
@@ -24,10 +24,17 @@ export default function keyRoutes(app: App): void {
 
   app.post(
     '/api/keys',
-    { schema: { tags, security: sessionOnly, response: { 201: CreatedKey, ...errors(401, 403) } } },
+    {
+      schema: { tags, security: sessionOnly, body: CreateKeyBody, response: { 201: CreatedKey, ...errors(400, 401, 403) } },
+      // The body is optional (a key needs no name): no body at all is an empty object.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+    },
     async (request, reply) => {
       requireOwner(request.ctx, ACTION);
-      return reply.status(201).header('cache-control', 'no-store').send(await createKey({ ctx: request.ctx, input: undefined }));
+      const created = await createKey({ ctx: request.ctx, input: request.body });
+      return reply.status(201).header('cache-control', 'no-store').send(created);
     },
   );
 

@@ -1,7 +1,9 @@
-import { useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { post } from '../api.ts';
-import { CopyButton } from '../components/CopyButton.tsx';
 import { ConfirmDialog, Dialog } from '../components/Dialog.tsx';
+import { useFieldErrors } from '../components/FieldError.tsx';
+import { Secret } from '../components/Secret.tsx';
+import { Skeleton } from '../components/Skeleton.tsx';
 import { RelativeTime } from '../components/Time.tsx';
 import { useToast } from '../components/Toasts.tsx';
 import type { ApiKey, CreatedKey } from '../types.ts';
@@ -13,14 +15,19 @@ export function ApiKeysPage() {
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const [name, setName] = useState('');
+  const fields = useFieldErrors({ name: ['name'] });
 
-  const create = async () => {
+  const create = async (event: FormEvent) => {
+    event.preventDefault();
     setCreating(true);
+    fields.clear();
     try {
-      setCreated(await post<CreatedKey>('/api/keys'));
+      setCreated(await post<CreatedKey>('/api/keys', name.trim() ? { name } : {}));
+      setName('');
       void load();
     } catch (failure) {
-      toast.error(failure, 'Could not create a key');
+      if (!fields.show(failure)) toast.error(failure, 'Could not create a key');
     } finally {
       setCreating(false);
     }
@@ -31,7 +38,7 @@ export function ApiKeysPage() {
     try {
       const result = await post<{ id: string; revokedAt: string }>(`/api/keys/${encodeURIComponent(revoking.id)}/revoke`);
       setKeys((list) => list?.map((key) => (key.id === result.id ? { ...key, revokedAt: result.revokedAt } : key)) ?? null);
-      toast.success(`Key ${revoking.prefix}… revoked`);
+      toast.success(`Key ${revoking.name ?? `${revoking.prefix}…`} revoked`);
       setRevoking(null);
     } catch (failure) {
       toast.error(failure, 'Could not revoke the key');
@@ -40,16 +47,31 @@ export function ApiKeysPage() {
 
   return (
     <main className="page page-narrow">
-      <div className="page-head">
-        <h1>API keys</h1>
-        <button type="button" className="button button-primary" disabled={creating} onClick={() => void create()}>
-          {creating ? 'Creating…' : 'Create API key'}
-        </button>
-      </div>
+      <h1>API keys</h1>
       <p className="muted">
         Keys authenticate every call to the JSON API with <code>Authorization: Bearer ev_…</code>. A key is shown once, when it is
         created. A lost key cannot be recovered: revoke it and create a new one.
       </p>
+      <form className="card inline-form" onSubmit={(e) => void create(e)} aria-label="Create an API key" noValidate>
+        <label className="field grow">
+          <span>Name (optional)</span>
+          <input
+            name="keyName"
+            value={name}
+            maxLength={100}
+            placeholder="e.g. CI deploys"
+            onChange={(e) => {
+              setName(e.target.value);
+              fields.clear('name');
+            }}
+            {...fields.describe('name')}
+          />
+          {fields.message('name')}
+        </label>
+        <button type="submit" className="button button-primary" disabled={creating}>
+          {creating ? 'Creating…' : 'Create API key'}
+        </button>
+      </form>
       {error && (
         <div className="banner banner-error" role="alert">
           <span>Could not load keys: {error}</span>
@@ -58,13 +80,14 @@ export function ApiKeysPage() {
           </button>
         </div>
       )}
-      {keys === null && !error && <p className="muted">Loading keys…</p>}
+      {keys === null && !error && <Skeleton what="keys" />}
       {keys?.length === 0 && <p className="empty">No keys yet.</p>}
       {keys && keys.length > 0 && (
         <div className="table-wrap">
           <table className="table" aria-label="API keys">
             <thead>
               <tr>
+                <th scope="col">Name</th>
                 <th scope="col">Key</th>
                 <th scope="col">Created</th>
                 <th scope="col">Last used</th>
@@ -77,6 +100,7 @@ export function ApiKeysPage() {
             <tbody>
               {keys.map((key) => (
                 <tr key={key.id} data-testid="key-row">
+                  <td data-testid="key-name">{key.name ?? <span className="muted">Unnamed</span>}</td>
                   <td className="mono">{key.prefix}…</td>
                   <td>
                     <RelativeTime iso={key.createdAt} />
@@ -122,13 +146,7 @@ export function ApiKeysPage() {
             <p className="banner banner-warning" role="alert">
               Copy this key now. It is shown only this once and cannot be recovered later.
             </p>
-            <div className="secret-line">
-              <label className="visually-hidden" htmlFor="new-key">
-                New API key
-              </label>
-              <input id="new-key" className="mono" readOnly value={created.key} onFocus={(e) => e.target.select()} data-testid="new-key" data-autofocus />
-              <CopyButton text={created.key} what="API key" />
-            </div>
+            <Secret value={created.key} label={created.name ? `New API key “${created.name}”` : 'New API key'} what="API key" testId="new-key" autoFocus />
           </>
         )}
       </Dialog>
@@ -136,7 +154,7 @@ export function ApiKeysPage() {
       <ConfirmDialog
         open={revoking !== null}
         title="Revoke this key?"
-        message={<p>Every request using {revoking?.prefix}… will be refused from now on. This cannot be undone.</p>}
+        message={<p>Every request using {revoking?.name ? `“${revoking.name}” (${revoking.prefix}…)` : `${revoking?.prefix}…`} will be refused from now on. This cannot be undone.</p>}
         confirmLabel="Revoke key"
         danger
         onConfirm={() => void revoke()}

@@ -1,6 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import { post } from '../api.ts';
-import { CopyButton } from '../components/CopyButton.tsx';
+import { useFieldErrors } from '../components/FieldError.tsx';
+import { Skeleton } from '../components/Skeleton.tsx';
+import { Secret } from '../components/Secret.tsx';
 import { ConfirmDialog, Dialog } from '../components/Dialog.tsx';
 import { RelativeTime } from '../components/Time.tsx';
 import { useToast } from '../components/Toasts.tsx';
@@ -18,15 +20,17 @@ export function MembersPage() {
   const [inviting, setInviting] = useState(false);
   const [invitation, setInvitation] = useState<Invitation | null>(null);
   const [removing, setRemoving] = useState<Member | null>(null);
+  const fields = useFieldErrors({ email: ['email'] });
 
   const invite = async (event: FormEvent) => {
     event.preventDefault();
     setInviting(true);
+    fields.clear();
     try {
       setInvitation(await post<Invitation>('/api/invitations', { email, role }));
       setEmail('');
     } catch (failure) {
-      toast.error(failure, 'Could not invite');
+      if (!fields.show(failure)) toast.error(failure, 'Could not invite');
     } finally {
       setInviting(false);
     }
@@ -70,7 +74,18 @@ export function MembersPage() {
         <form className="invite-form" onSubmit={(e) => void invite(e)} aria-label="Invite a person">
           <label className="field">
             <span>Email</span>
-            <input type="email" name="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+            <input
+              type="email"
+              name="email"
+              required
+              value={email}
+              onChange={(e) => {
+                setEmail(e.target.value);
+                fields.clear('email');
+              }}
+              {...fields.describe('email')}
+            />
+            {fields.message('email')}
           </label>
           <label className="field">
             <span>Role</span>
@@ -84,7 +99,7 @@ export function MembersPage() {
           </button>
         </form>
       )}
-      {members === null && !error && <p className="muted">Loading members…</p>}
+      {members === null && !error && <Skeleton what="members" />}
       {members && (
         <div className="table-wrap">
           <table className="table" aria-label="Members">
@@ -145,13 +160,7 @@ export function MembersPage() {
               Send this link to {invitation.email}. It works once, until <RelativeTime iso={invitation.expiresAt} />, and is shown only
               now; invite again for a new one.
             </p>
-            <div className="secret-line">
-              <label className="visually-hidden" htmlFor="invitation-url">
-                Invitation link
-              </label>
-              <input id="invitation-url" className="mono" readOnly value={invitation.url} onFocus={(e) => e.target.select()} data-testid="invitation-url" data-autofocus />
-              <CopyButton text={invitation.url} what="Invitation link" />
-            </div>
+            <Secret value={invitation.url} label="Invitation link" testId="invitation-url" autoFocus />
           </>
         )}
       </Dialog>

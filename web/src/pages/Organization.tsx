@@ -1,5 +1,6 @@
 import { Link } from 'wouter';
 import { CopyButton } from '../components/CopyButton.tsx';
+import { Skeleton } from '../components/Skeleton.tsx';
 import { useIsOwner, useOrganization } from '../organization.tsx';
 
 const format = (n: number) => n.toLocaleString('en-US');
@@ -11,12 +12,10 @@ export function OrganizationPage() {
     return (
       <main className="page page-narrow">
         <h1>Organization</h1>
-        <p className="muted" aria-busy="true">
-          Loading…{' '}
-          <button type="button" className="button button-small" onClick={reload}>
-            Try again
-          </button>
-        </p>
+        <Skeleton rows={2} what="the organization" />
+        <button type="button" className="button button-small" onClick={reload}>
+          Try again
+        </button>
       </main>
     );
   }

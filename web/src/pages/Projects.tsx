@@ -1,5 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useLocation } from 'wouter';
+import { useFieldErrors } from '../components/FieldError.tsx';
+import { Skeleton } from '../components/Skeleton.tsx';
 import { RelativeTime } from '../components/Time.tsx';
 import { useToast } from '../components/Toasts.tsx';
 import { useProjects } from '../projects.tsx';
@@ -10,17 +12,19 @@ export function ProjectsPage() {
   const [, navigate] = useLocation();
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
+  const fields = useFieldErrors({ name: ['name'] });
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
+    fields.clear();
     try {
       const created = await create(name);
       setName('');
       toast.success(`Project “${created.name}” created`);
       navigate(`/p/${created.id}`);
     } catch (error) {
-      toast.error(error, 'Could not create the project');
+      if (!fields.show(error)) toast.error(error, 'Could not create the project');
     } finally {
       setBusy(false);
     }
@@ -32,16 +36,25 @@ export function ProjectsPage() {
       <form className="card inline-form" onSubmit={submit}>
         <label className="field grow">
           <span>New project name</span>
-          <input name="projectName" required value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. Web shop" />
+          <input
+            name="projectName"
+            required
+            value={name}
+            onChange={(e) => {
+              setName(e.target.value);
+              fields.clear('name');
+            }}
+            placeholder="e.g. Web shop"
+            {...fields.describe('name')}
+          />
+          {fields.message('name')}
         </label>
         <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? 'Creating…' : 'Create project'}
         </button>
       </form>
       {projects === null ? (
-        <p className="muted" aria-busy="true">
-          Loading projects…
-        </p>
+        <Skeleton what="projects" />
       ) : projects.length === 0 ? (
         <div className="empty">
           <p>No projects yet. A project groups the events of one app or service.</p>

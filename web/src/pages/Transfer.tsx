@@ -4,6 +4,7 @@ import { ApiError, csrfHeaders, errorMessage, messageFromBody } from '../api.ts'
 import { useToast } from '../components/Toasts.tsx';
 import { useProjects } from '../projects.tsx';
 import type { ImportReport } from '../types.ts';
+import { count } from '../components/wording.ts';
 
 /** POSTs the file as is, reporting upload progress (fetch cannot). */
 function uploadImport(file: File, onProgress: (fraction: number) => void): Promise<ImportReport> {
@@ -35,7 +36,7 @@ function uploadImport(file: File, onProgress: (fraction: number) => void): Promi
 
 export function TransferPage() {
   const toast = useToast();
-  const { reload } = useProjects();
+  const { projects, reload } = useProjects();
   const [exporting, setExporting] = useState(false);
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
@@ -135,26 +136,25 @@ export function TransferPage() {
         {report && (
           <div className="banner banner-success report" role="status" data-testid="import-report">
             <p>
-              <strong>Imported</strong> {report.imported.projects} {report.imported.projects === 1 ? 'project' : 'projects'},{' '}
-              {report.imported.events.toLocaleString()} events and {report.imported.insights.toLocaleString()} insights.
+              <strong>Imported</strong> {count(report.imported.projects, 'project')}, {count(report.imported.events, 'event')} and{' '}
+              {count(report.imported.insights, 'insight')}.
             </p>
             {Object.keys(report.idMap).length > 0 && (
               <table className="table">
                 <thead>
                   <tr>
-                    <th scope="col">In the file</th>
                     <th scope="col">New project</th>
+                    <th scope="col">Its id in the file</th>
                   </tr>
                 </thead>
                 <tbody>
                   {Object.entries(report.idMap).map(([label, id]) => (
                     <tr key={label}>
-                      <td className="mono">{label}</td>
                       <td>
-                        <Link href={`/p/${id}`} className="mono">
-                          {id}
-                        </Link>
+                        {/* The list reloads after the import; until then the new id stands in for the name. */}
+                        <Link href={`/p/${id}`}>{projects?.find((project) => project.id === id)?.name ?? id}</Link>
                       </td>
+                      <td className="mono">{label}</td>
                     </tr>
                   ))}
                 </tbody>

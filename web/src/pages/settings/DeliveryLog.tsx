@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { describeError, get, post, withQuery } from '../../api.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { RelativeTime } from '../../components/Time.tsx';
+import { Skeleton } from '../../components/Skeleton.tsx';
 import { useToast } from '../../components/Toasts.tsx';
 import type { DeliveryPage, Destination } from '../../types.ts';
 
@@ -66,7 +67,7 @@ export function DeliveryLog({ destination, onClose }: { destination: Destination
           Could not load the attempt log: {error}
         </p>
       )}
-      {!page && !error && <p className="muted">Loading…</p>}
+      {!page && !error && <Skeleton rows={2} what="deliveries" />}
       {page?.deliveries.length === 0 && <p className="muted">No deliveries yet. Send a notify event or press Test.</p>}
       <ul className="delivery-list">
         {page?.deliveries.map((delivery) => (

@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { describeError, get, patch, post } from '../../api.ts';
-import { CopyButton } from '../../components/CopyButton.tsx';
+import { useFieldErrors } from '../../components/FieldError.tsx';
+import { Secret } from '../../components/Secret.tsx';
 import { RelativeTime } from '../../components/Time.tsx';
 import { useToast } from '../../components/Toasts.tsx';
 import type { Destination, DestinationFormat, DestinationHealth, TestResult } from '../../types.ts';
@@ -57,12 +58,8 @@ export function DestinationRow(props: DestinationRowProps) {
         </p>
       )}
       {destination.secret && (
-        <div className="secret-line">
-          <label className="visually-hidden" htmlFor={`secret-${destination.id}`}>
-            Signing secret for {destination.name}
-          </label>
-          <input id={`secret-${destination.id}`} className="mono" readOnly value={destination.secret} onFocus={(e) => e.target.select()} />
-          <CopyButton text={destination.secret} what={`signing secret of ${destination.name}`} />
+        <div className="secret-with-action">
+          <Secret value={destination.secret} label={`Signing secret for ${destination.name}`} what={`signing secret of ${destination.name}`} />
           <button type="button" className="button button-small" onClick={props.onRotate}>
             Rotate secret
           </button>
@@ -180,20 +177,22 @@ function ReplayFailed({ destinationId, name, enabled }: { destinationId: string;
   const toast = useToast();
   const [since, setSince] = useState(dayAgoLocal);
   const [busy, setBusy] = useState(false);
+  const fields = useFieldErrors({ since: ['since'] });
 
   const replay = async (event: FormEvent) => {
     event.preventDefault();
     const seconds = Math.floor(new Date(since).getTime() / 1000);
     if (!Number.isFinite(seconds)) {
-      toast.error(new Error('Choose a date and time'), 'Could not replay');
+      fields.set('since', 'Choose a date and time');
       return;
     }
+    fields.clear();
     setBusy(true);
     try {
       const { queued } = await post<{ queued: number }>(`/api/destinations/${destinationId}/replay-failed`, { since: seconds });
       toast.success(queued === 0 ? `Nothing to replay to “${name}”` : `${queued} failed deliver${queued === 1 ? 'y' : 'ies'} to “${name}” queued again`);
     } catch (failure) {
-      toast.error(failure, 'Could not replay the failed deliveries');
+      if (!fields.show(failure)) toast.error(failure, 'Could not replay the failed deliveries');
     } finally {
       setBusy(false);
     }
@@ -203,7 +202,18 @@ function ReplayFailed({ destinationId, name, enabled }: { destinationId: string;
     <form className="inline-form" onSubmit={replay} data-testid="destination-replay-failed">
       <label className="field">
         <span>Replay failed since</span>
-        <input type="datetime-local" name="replaySince" value={since} onChange={(e) => setSince(e.target.value)} required />
+        <input
+          type="datetime-local"
+          name="replaySince"
+          value={since}
+          onChange={(e) => {
+            setSince(e.target.value);
+            fields.clear('since');
+          }}
+          required
+          {...fields.describe('since')}
+        />
+        {fields.message('since')}
       </label>
       <button type="submit" className="button button-small" disabled={busy || !enabled} title={enabled ? undefined : 'Enable the destination first'}>
         {busy ? 'Queuing…' : 'Replay failed'}

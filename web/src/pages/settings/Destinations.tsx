@@ -1,6 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import { post } from '../../api.ts';
 import { ConfirmDialog } from '../../components/Dialog.tsx';
+import { Skeleton } from '../../components/Skeleton.tsx';
+import { useFieldErrors } from '../../components/FieldError.tsx';
 import { useToast } from '../../components/Toasts.tsx';
 import { RESYNC, useLive } from '../../live.tsx';
 import type { Destination, DestinationFormat, TestResult } from '../../types.ts';
@@ -18,6 +20,7 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
   const [enabled, setEnabled] = useState(true);
   const [categories, setCategories] = useState('');
   const [busy, setBusy] = useState(false);
+  const fields = useFieldErrors({ name: ['name'], url: ['url'], categories: ['categories', 'category'] });
   const [pending, setPending] = useState<Pending>(null);
   const [testing, setTesting] = useState<string | null>(null);
   const [tests, setTests] = useState<Record<string, TestResult>>({});
@@ -37,6 +40,7 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
   const create = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
+    fields.clear();
     try {
       const destination = await post<Destination>(base, { name, url, format, enabled, categories: parseCategories(categories) });
       setDestinations((list) => [...(list ?? []), destination]);
@@ -45,7 +49,7 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
       setCategories('');
       toast.success(`Destination “${destination.name}” added`);
     } catch (failure) {
-      toast.error(failure, 'Could not add the destination');
+      if (!fields.show(failure)) toast.error(failure, 'Could not add the destination');
     } finally {
       setBusy(false);
     }
@@ -98,10 +102,21 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
         Events sent with <code>notify: true</code> are delivered to every enabled destination whose categories match, with up
         to 3 attempts. A destination whose deliveries fail 20 times in a row is disabled automatically.
       </p>
-      <form className="form-grid" onSubmit={create}>
+      <form className="form-grid" onSubmit={create} noValidate>
         <label className="field">
           <span>Name</span>
-          <input name="destinationName" required value={name} onChange={(e) => setName(e.target.value)} placeholder="Team chat" />
+          <input
+            name="destinationName"
+            required
+            value={name}
+            onChange={(e) => {
+              setName(e.target.value);
+              fields.clear('name');
+            }}
+            placeholder="Team chat"
+            {...fields.describe('name')}
+          />
+          {fields.message('name')}
         </label>
         <div className="field">
           <label htmlFor="destination-format">Format</label>
@@ -115,11 +130,33 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
         </div>
         <label className="field span-2">
           <span>URL</span>
-          <input name="destinationUrl" type="url" required value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/webhooks/eventlog" />
+          <input
+            name="destinationUrl"
+            type="url"
+            required
+            value={url}
+            onChange={(e) => {
+              setUrl(e.target.value);
+              fields.clear('url');
+            }}
+            placeholder="https://example.com/webhooks/eventlog"
+            {...fields.describe('url')}
+          />
+          {fields.message('url')}
         </label>
         <label className="field span-2">
           <span>Categories (comma-separated; empty for every category)</span>
-          <input name="destinationNewCategories" value={categories} onChange={(e) => setCategories(e.target.value)} placeholder="All categories" />
+          <input
+            name="destinationNewCategories"
+            value={categories}
+            onChange={(e) => {
+              setCategories(e.target.value);
+              fields.clear('categories');
+            }}
+            placeholder="All categories"
+            {...fields.describe('categories')}
+          />
+          {fields.message('categories')}
         </label>
         <label className="toggle">
           <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
@@ -139,6 +176,7 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
           </button>
         </div>
       )}
+      {destinations === null && !error && <Skeleton rows={2} what="destinations" />}
       {destinations?.length === 0 && <p className="muted">No destinations yet.</p>}
       <ul className="row-list">
         {destinations?.map((destination) => (

@@ -1,6 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import { post } from '../../api.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
+import { useFieldErrors } from '../../components/FieldError.tsx';
+import { Skeleton } from '../../components/Skeleton.tsx';
+import { maskSecret, Secret } from '../../components/Secret.tsx';
 import { ConfirmDialog } from '../../components/Dialog.tsx';
 import { RelativeTime } from '../../components/Time.tsx';
 import { useToast } from '../../components/Toasts.tsx';
@@ -20,6 +23,7 @@ export function HooksSection({ projectId }: { projectId: string }) {
   const [template, setTemplate] = useState('');
   const [busy, setBusy] = useState(false);
   const [deleting, setDeleting] = useState<Hook | null>(null);
+  const fields = useFieldErrors({ name: ['name'], category: ['category'] });
 
   // Changes made elsewhere (another tab, the API) show up here without a reload.
   useLive((message) => {
@@ -29,6 +33,7 @@ export function HooksSection({ projectId }: { projectId: string }) {
   const create = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
+    fields.clear();
     try {
       const hook = await post<Hook>(`/api/projects/${encodeURIComponent(projectId)}/hooks`, { name, category, template: template || null });
       setHooks((list) => [...(list ?? []), hook]);
@@ -37,7 +42,7 @@ export function HooksSection({ projectId }: { projectId: string }) {
       setTemplate('');
       toast.success(`Incoming webhook “${hook.name}” created`);
     } catch (failure) {
-      toast.error(failure, 'Could not create the webhook');
+      if (!fields.show(failure)) toast.error(failure, 'Could not create the webhook');
     } finally {
       setBusy(false);
     }
@@ -73,14 +78,37 @@ export function HooksSection({ projectId }: { projectId: string }) {
         A secret URL that creates events without an API key. The first line of a plain-text body becomes the title, the rest the
         description. Anyone with the URL can post events: if it leaks, delete it and create a new one.
       </p>
-      <form className="inline-form" onSubmit={create}>
+      <form className="inline-form" onSubmit={create} noValidate>
         <label className="field grow">
           <span>Name</span>
-          <input name="hookName" required value={name} onChange={(e) => setName(e.target.value)} placeholder="Stripe payments" />
+          <input
+            name="hookName"
+            required
+            value={name}
+            onChange={(e) => {
+              setName(e.target.value);
+              fields.clear('name');
+            }}
+            placeholder="Stripe payments"
+            {...fields.describe('name')}
+          />
+          {fields.message('name')}
         </label>
         <label className="field grow">
           <span>Default category</span>
-          <input name="hookCategory" required maxLength={100} value={category} onChange={(e) => setCategory(e.target.value)} placeholder="payments" />
+          <input
+            name="hookCategory"
+            required
+            maxLength={100}
+            value={category}
+            onChange={(e) => {
+              setCategory(e.target.value);
+              fields.clear('category');
+            }}
+            placeholder="payments"
+            {...fields.describe('category')}
+          />
+          {fields.message('category')}
         </label>
         <div className="field">
           <label htmlFor="hook-template">Payload</label>
@@ -103,6 +131,7 @@ export function HooksSection({ projectId }: { projectId: string }) {
           </button>
         </div>
       )}
+      {hooks === null && !error && <Skeleton rows={2} what="webhooks" />}
       {hooks?.length === 0 && <p className="muted">No incoming webhooks yet.</p>}
       <ul className="row-list">
         {hooks?.map((hook) => (
@@ -116,16 +145,11 @@ export function HooksSection({ projectId }: { projectId: string }) {
                 created <RelativeTime iso={hook.createdAt} />
               </span>
             </div>
-            <div className="secret-line">
-              <label className="visually-hidden" htmlFor={`hook-url-${hook.id}`}>
-                Webhook URL for {hook.name}
-              </label>
-              <input id={`hook-url-${hook.id}`} className="mono" readOnly value={hook.url} onFocus={(e) => e.target.select()} data-testid="hook-url" />
-              <CopyButton text={hook.url} what={`URL of ${hook.name}`} />
-            </div>
+            <Secret value={hook.url} label={`Webhook URL for ${hook.name}`} what={`URL of ${hook.name}`} testId="hook-url" />
             <details className="example" open>
               <summary>Example request</summary>
-              <pre className="code">{hookCurl(hook)}</pre>
+              {/* The URL's last segment is its token: hidden here as in the field above. */}
+              <pre className="code">{maskSecret(hookCurl(hook), hook.url.slice(hook.url.lastIndexOf('/') + 1))}</pre>
               <CopyButton text={hookCurl(hook)} what="example request" />
               <p className="muted small">
                 Override with headers <code>Title</code>, <code>Category</code>, <code>Tags: plan=pro,region=eu</code>,{' '}
