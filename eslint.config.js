@@ -51,17 +51,6 @@ export default tseslint.config(
     },
   },
   {
-    // Being rewritten under issue 11: their type-checked findings are warnings until that lands,
-    // then this block goes and they are errors like everywhere else.
-    files: ['web/src/pages/**', 'web/src/components/**', 'web/src/live.tsx', 'web/src/App.tsx', 'src/features/destinations/**', 'src/features/push/**'],
-    rules: {
-      '@typescript-eslint/no-misused-promises': 'warn',
-      '@typescript-eslint/no-floating-promises': 'warn',
-      '@typescript-eslint/unbound-method': 'warn',
-      '@typescript-eslint/require-await': 'warn',
-    },
-  },
-  {
     languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', fetch: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly', setImmediate: 'readonly', structuredClone: 'readonly' } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

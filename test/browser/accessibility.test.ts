@@ -8,6 +8,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createKey } from '../../src/features/keys/createKey.ts';
+import { OPERATOR } from '../../src/context.ts';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
 import { createUser } from '../../src/features/users/createUser.ts';
 import { useTestApp } from '../helpers.ts';
@@ -38,10 +39,10 @@ describe('contrast and target size on every page', { skip: missingBrowser }, () 
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const address = t.app.server.address();
     base = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
-    const organization = await createOrganization({ services: t.services, input: { name: 'Contrast Org', monthlyEventCap: 1000 } });
+    const organization = await createOrganization({ ctx: t.operator, input: { name: 'Contrast Org', monthlyEventCap: 1000 } });
     email = `contrast-${Date.now()}@example.com`;
-    await createUser({ services: t.services, input: { organizationId: organization.id, email, password: PASSWORD } });
-    const ctx = { services: t.services, organizationId: organization.id, actor: { kind: 'key' as const, keyId: 'test' } };
+    await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
+    const ctx = { services: t.services, organizationId: organization.id, actor: OPERATOR };
     apiKey = (await createKey({ ctx, input: { name: 'Contrast check' } })).key;
     projectId = (await api('POST', '/api/projects', { name: 'Web shop' })).body.id;
 

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createKey } from '../../src/features/keys/createKey.ts';
+import { OPERATOR } from '../../src/context.ts';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
 import { createUser } from '../../src/features/users/createUser.ts';
 import { useTestApp } from '../helpers.ts';
@@ -39,10 +40,10 @@ describe('charts in a browser with 100 categories', { skip: missingBrowser }, ()
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const address = t.app.server.address();
     base = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
-    const organization = await createOrganization({ services: t.services, input: { name: 'Charts Browser Org' } });
+    const organization = await createOrganization({ ctx: t.operator, input: { name: 'Charts Browser Org' } });
     const email = `charts-${Date.now()}@example.com`;
-    await createUser({ services: t.services, input: { organizationId: organization.id, email, password: PASSWORD } });
-    const ctx = { services: t.services, organizationId: organization.id, actor: { kind: 'key' as const, keyId: 'test' } };
+    await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
+    const ctx = { services: t.services, organizationId: organization.id, actor: OPERATOR };
     apiKey = (await createKey({ ctx, input: undefined })).key;
     projectId = (await api('POST', '/api/projects', { name: 'Busy shop' })).body.id;
 

@@ -43,9 +43,9 @@ describe('the live feed in a browser', { skip: missingBrowser }, () => {
   before(async () => {
     ensureDashboardBuilt();
     await t.app.listen({ port, host: '127.0.0.1' });
-    const organization = await createOrganization({ services: t.services, input: { name: 'Feed Browser Org' } });
+    const organization = await createOrganization({ ctx: t.operator, input: { name: 'Feed Browser Org' } });
     email = `feed-${Date.now()}@example.com`;
-    await createUser({ services: t.services, input: { organizationId: organization.id, email, password: PASSWORD } });
+    await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
     const ctx = { services: t.services, organizationId: organization.id, actor: { kind: 'key' as const, keyId: 'setup' } };
     apiKey = (await createKey({ ctx, input: undefined })).key;
     // With no project at all, signing in lands on the project list instead of a feed.
@@ -239,6 +239,8 @@ describe('the live feed in a browser', { skip: missingBrowser }, () => {
         await page.evaluate(() => {
           const counter = window as unknown as { __chimes: number };
           counter.__chimes = 0;
+          // Called below with the context as `this`, so tearing it off the prototype is safe.
+          // eslint-disable-next-line @typescript-eslint/unbound-method
           const create = AudioContext.prototype.createOscillator;
           AudioContext.prototype.createOscillator = function (this: AudioContext) {
             counter.__chimes += 1;

@@ -23,9 +23,9 @@ describe('keys, secrets and forms in a browser', { skip: missingBrowser }, () =>
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const address = t.app.server.address();
     base = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
-    const organization = await createOrganization({ services: t.services, input: { name: 'Forms Org' } });
+    const organization = await createOrganization({ ctx: t.operator, input: { name: 'Forms Org' } });
     const email = `forms-${Date.now()}@example.com`;
-    await createUser({ services: t.services, input: { organizationId: organization.id, email, password: 'browser test password' } });
+    await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: 'browser test password' } });
     browser = await openBrowser({ timeoutMs: 10000 });
     page = browser.page;
     // The first sign-in lands on the project list: the organization has no project yet.

@@ -2,7 +2,7 @@ import { createContext, type ReactNode, useCallback, useContext, useEffect, useM
 import type { LiveMessage } from './types.ts';
 
 type Listener = (message: LiveMessage) => void;
-export type LiveStatus = 'connecting' | 'open' | 'retrying';
+type LiveStatus = 'connecting' | 'open' | 'retrying';
 
 /** Sent to listeners after the stream comes back, since anything in between was missed. */
 export const RESYNC = 'live.resync';
@@ -28,7 +28,7 @@ const MESSAGE_TYPES = [
 const RETRY_MS = [2000, 5000, 15000, 30000];
 
 interface LiveApi {
-  subscribe(listener: Listener): () => void;
+  subscribe: (listener: Listener) => () => void;
   status: LiveStatus;
 }
 

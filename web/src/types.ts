@@ -1,11 +1,11 @@
 /** Shapes of the JSON API the dashboard reads. */
 
-export interface User {
+interface User {
   id: string;
   email: string;
 }
 
-export interface Organization {
+interface Organization {
   id: string;
   name: string;
 }
@@ -100,7 +100,7 @@ export interface Hook {
 
 export type DestinationFormat = 'json' | 'text' | 'embed';
 
-export interface DeliveryStatus {
+interface DeliveryStatus {
   ok: boolean;
   at: string;
   status: number | null;
@@ -136,7 +136,7 @@ export interface TestResult {
   error: string | null;
 }
 
-export interface DeliveryAttempt {
+interface DeliveryAttempt {
   at: string;
   status: number | null;
   durationMs: number | null;
@@ -145,7 +145,7 @@ export interface DeliveryAttempt {
   response?: string | null;
 }
 
-export interface Delivery {
+interface Delivery {
   id: string;
   /** 0 for a Test delivery. */
   eventId: number;

@@ -12,7 +12,7 @@ import { WebPushChannel } from './webPushChannel.ts';
 import { type DeliveryOutcome, WebhookChannel } from './webhookChannel.ts';
 import { type ClaimedDelivery, claimDueDeliveries, pruneFinishedDeliveries } from './webhookQueries.ts';
 
-export interface DeliveryWorkerDeps {
+interface DeliveryWorkerDeps {
   sql: Sql;
   bus: Bus;
   config: Config;

@@ -1,10 +1,9 @@
 import type { EventObject } from '../events/eventObject.ts';
 
-export const FORMATS = ['json', 'text', 'embed'] as const;
-export type DeliveryFormat = (typeof FORMATS)[number];
+export type DeliveryFormat = 'json' | 'text' | 'embed';
 
 /** Discord's embed limits (characters). The sum of all text in one embed is capped as well. */
-export const EMBED_LIMITS = { title: 256, description: 4096, footer: 2048, total: 6000 } as const;
+const EMBED_LIMITS = { title: 256, description: 4096, footer: 2048, total: 6000 } as const;
 
 /**
  * The body a destination receives for a notify event (spec "Delivery formats"). Rendered once,
@@ -77,7 +76,7 @@ function isWebUrl(text: string): boolean {
  * the characters Discord counts, so the result fits however Discord counts; a surrogate pair is
  * never split.
  */
-export function truncate(text: string, max: number): string {
+function truncate(text: string, max: number): string {
   if (text.length <= max) return text;
   let end = Math.max(0, max - 1);
   const last = text.charCodeAt(end - 1);

@@ -5,11 +5,11 @@ import type { EventObject } from '../events/eventObject.ts';
  * Push services take about 4 KB of encrypted payload; the plaintext is kept well under that.
  * Text is cut by characters until the JSON fits.
  */
-export const MAX_PUSH_PAYLOAD_BYTES = 3000;
+const MAX_PUSH_PAYLOAD_BYTES = 3000;
 const MAX_TITLE = 200;
 const MAX_BODY = 1000;
 
-export interface PushPayload {
+interface PushPayload {
   title: string;
   body: string;
   icon: string | null;

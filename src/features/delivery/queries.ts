@@ -5,7 +5,7 @@ import type { DeliveryFormat } from './formats.ts';
 // The outbox and the fan-out: every organization's rows, since the worker serves them all.
 
 /** An outbox row taken for fan-out: a notify event of one organization. */
-export interface OutboxRow {
+interface OutboxRow {
   organizationId: string;
   eventId: number;
   projectId: string;

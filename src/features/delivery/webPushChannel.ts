@@ -26,7 +26,7 @@ interface PushOptions {
   timeoutMs: number;
 }
 
-export interface WebPushChannelDeps {
+interface WebPushChannelDeps {
   sql: Sql;
   log: FastifyBaseLogger;
   baseUrl: string;

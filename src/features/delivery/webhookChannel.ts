@@ -9,7 +9,7 @@ import { type ClaimedDelivery, recordAttempt } from './webhookQueries.ts';
 /** The Test action's delivery carries this event id: no real event has it. */
 export const TEST_EVENT_ID = 0;
 /** Consecutive deliveries that ended in failure after which a destination is disabled (contract). */
-export const DISABLE_AFTER_FAILURES = 20;
+const DISABLE_AFTER_FAILURES = 20;
 const USER_AGENT = 'Eventlog-Webhooks/1.0';
 
 /** What one attempt came to; the Test action answers with it. */
@@ -20,7 +20,7 @@ export interface DeliveryOutcome {
   verdict: Verdict;
 }
 
-export interface WebhookChannelDeps {
+interface WebhookChannelDeps {
   sql: Sql;
   bus: Bus;
   log: FastifyBaseLogger;

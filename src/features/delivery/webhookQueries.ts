@@ -64,7 +64,7 @@ export async function pruneFinishedDeliveries(
   return deleted.count;
 }
 
-export interface AttemptRecord {
+interface AttemptRecord {
   organizationId: string;
   deliveryId: string;
   leaseToken: string;
@@ -91,7 +91,7 @@ export interface AttemptRecord {
 }
 
 /** What recording an attempt came to. */
-export interface Recorded {
+interface Recorded {
   /** False when the lease was lost (another process took the delivery over): nothing was written. */
   recorded: boolean;
   /** The destination this attempt disabled automatically, if it did. */

@@ -3,7 +3,7 @@ import { codePointLength, hasNul } from '../../lib/text.ts';
 import { MAX_CATEGORY_LENGTH } from '../events/validateEventInput.ts';
 
 /** More names than any real filter needs; keeps a destination row small. */
-export const MAX_FILTER_CATEGORIES = 100;
+const MAX_FILTER_CATEGORIES = 100;
 
 /**
  * A destination's category filter as saved: null (every category) or a non-empty list of names an

@@ -9,9 +9,9 @@ import type { DeliveryFormat } from '../delivery/formats.ts';
 import { insertDestination } from './queries.ts';
 import { newSigningSecret } from '../delivery/signing.ts';
 
-export const MAX_DESTINATION_NAME = 200;
+const MAX_DESTINATION_NAME = 200;
 
-export interface CreateDestinationInput {
+interface CreateDestinationInput {
   projectId: string;
   name: string;
   url: string;

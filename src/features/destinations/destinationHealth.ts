@@ -5,7 +5,7 @@ import { findDestination, selectHealth } from './queries.ts';
 import type { Health } from './schemas.ts';
 
 /** How many of the latest finished deliveries the health line looks at. */
-export const HEALTH_WINDOW = 50;
+const HEALTH_WINDOW = 50;
 
 /**
  * The Settings row's health line: the success rate of the destination's latest 50 finished

@@ -2,7 +2,7 @@ import { InvalidInput } from '../../lib/errors.ts';
 import { hasNul } from '../../lib/text.ts';
 import { refuseIpLiteral } from '../../lib/outboundHttp/addressGuard.ts';
 
-export const MAX_URL_LENGTH = 2048;
+const MAX_URL_LENGTH = 2048;
 
 /**
  * A destination URL as saved: http(s) only, and, unless private targets are allowed, not an IP

@@ -5,7 +5,7 @@ import { isoMicroToMicros, microsToIsoMicro, microsToIso } from '../../lib/time.
 import { findDestination, listAttempts, listDeliveries as selectDeliveries } from './queries.ts';
 import type { DeliveryPage } from './schemas.ts';
 
-export const DELIVERIES_PAGE_SIZE = 20;
+const DELIVERIES_PAGE_SIZE = 20;
 
 /** `<created_at at microsecond precision>_<delivery id>`; anything unreadable means the first page. */
 function decodeCursor(cursor: string | undefined): { micros: bigint; id: string } | undefined {

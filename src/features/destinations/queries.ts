@@ -126,7 +126,7 @@ export async function deleteDestination(
 
 // ---- The attempt log -------------------------------------------------------------------------
 
-export interface DeliveryRow {
+interface DeliveryRow {
   id: string;
   eventId: number;
   webhookId: string;
@@ -134,7 +134,7 @@ export interface DeliveryRow {
   createdMicros: string;
 }
 
-export interface AttemptRow {
+interface AttemptRow {
   deliveryId: string;
   at: Date;
   status: number | null;
@@ -222,7 +222,7 @@ export async function insertFailedReplays(
   return row;
 }
 
-export interface HealthRow {
+interface HealthRow {
   finished: number;
   succeeded: number;
 }

@@ -30,7 +30,7 @@ import { updateDestination } from './updateDestination.ts';
 
 const tags = ['outgoing webhooks'];
 
-export default async function destinationRoutes(app: App) {
+export default function destinationRoutes(app: App) {
   app.get(
     '/api/projects/:projectId/destinations',
     { schema: { tags, params: ProjectIdParams, response: { 200: Type.Array(Destination), ...errors(401, 404) } } },

@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 
-export const Format = Type.Union([Type.Literal('json'), Type.Literal('text'), Type.Literal('embed')], {
+const Format = Type.Union([Type.Literal('json'), Type.Literal('text'), Type.Literal('embed')], {
   description: 'json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord)',
 });
 
-export const LastStatus = Type.Union([
+const LastStatus = Type.Union([
   Type.Object({
     ok: Type.Boolean(),
     at: Type.String({ format: 'date-time' }),
@@ -67,7 +67,7 @@ export const TestResult = Type.Object({
   error: Type.Union([Type.String(), Type.Null()]),
 });
 
-export const Attempt = Type.Object({
+const Attempt = Type.Object({
   at: Type.String({ format: 'date-time' }),
   status: Type.Union([Type.Integer(), Type.Null()]),
   durationMs: Type.Union([Type.Integer(), Type.Null()]),
@@ -75,7 +75,7 @@ export const Attempt = Type.Object({
   response: Type.Union([Type.String(), Type.Null()], { description: 'The first 1 KB of the answer' }),
 });
 
-export const Delivery = Type.Object({
+const Delivery = Type.Object({
   id: Type.String(),
   eventId: Type.Integer({ description: '0 for a Test delivery' }),
   webhookId: Type.String({ description: 'The webhook-id header: the same on every attempt and replay' }),

@@ -9,7 +9,7 @@ import { findDestination, insertLeasedDelivery } from './queries.ts';
 import type { TestResult } from './schemas.ts';
 import { newWebhookId } from '../delivery/signing.ts';
 
-export function sampleEvent(projectId: string, baseUrl: string, now = new Date()): EventObject {
+function sampleEvent(projectId: string, baseUrl: string, now = new Date()): EventObject {
   return {
     id: TEST_EVENT_ID,
     projectId,

@@ -6,7 +6,7 @@ import { type DestinationObject, destinationFromRow } from './destinationObject.
 import { checkDestinationUrl } from './destinationUrl.ts';
 import { updateDestination as update } from './queries.ts';
 
-export interface UpdateDestinationInput {
+interface UpdateDestinationInput {
   destinationId: string;
   name?: string;
   url?: string;

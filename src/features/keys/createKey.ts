@@ -6,13 +6,13 @@ import { findOrganization } from '../organizations/queries.ts';
 import { DISPLAY_PREFIX_LENGTH, generateApiKey } from './keyFormat.ts';
 import { insertKey } from './queries.ts';
 
-export const MAX_KEY_NAME = 100;
+const MAX_KEY_NAME = 100;
 
-export interface CreateKeyInput {
+interface CreateKeyInput {
   name?: string | null;
 }
 
-export interface CreatedKey {
+interface CreatedKey {
   id: string;
   name: string | null;
   /** The plaintext: returned this once and never stored. */
@@ -21,7 +21,7 @@ export interface CreatedKey {
 }
 
 /** A name is optional, but one that is given must say something. */
-export function checkKeyName(raw: string | null | undefined): string | null {
+function checkKeyName(raw: string | null | undefined): string | null {
   if (raw === undefined || raw === null) return null;
   const name = raw.trim();
   if (!name || codePointLength(name) > MAX_KEY_NAME || hasNul(name)) {

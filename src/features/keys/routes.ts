@@ -27,8 +27,9 @@ export default function keyRoutes(app: App): void {
     {
       schema: { tags, security: sessionOnly, body: CreateKeyBody, response: { 201: CreatedKey, ...errors(400, 401, 403) } },
       // The body is optional (a key needs no name): no body at all is an empty object.
-      preValidation: async (request) => {
+      preValidation: (request, _reply, done) => {
         request.body ??= {};
+        done();
       },
     },
     async (request, reply) => {

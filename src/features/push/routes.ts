@@ -7,7 +7,7 @@ import { unsubscribePush } from './unsubscribePush.ts';
 
 const tags = ['push notifications'];
 
-export default async function pushRoutes(app: App) {
+export default function pushRoutes(app: App) {
   app.get(
     '/api/push/vapid-public-key',
     { schema: { tags, response: { 200: VapidPublicKey, ...errors(401) } } },

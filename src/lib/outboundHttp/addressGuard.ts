@@ -45,7 +45,7 @@ export class AddressRefused extends Error {
 }
 
 /** The hostname of a URL without the brackets of an IPv6 literal. */
-export function bareHost(url: URL): string {
+function bareHost(url: URL): string {
   return url.hostname.replace(/^\[(.*)\]$/, '$1');
 }
 

@@ -3,9 +3,9 @@ import https from 'node:https';
 import { AddressRefused, guardedLookup, refuseIpLiteral } from './addressGuard.ts';
 
 /** Stored per attempt for the log; a receiver's page of HTML is not worth keeping whole. */
-export const MAX_RESPONSE_BYTES = 1024;
+const MAX_RESPONSE_BYTES = 1024;
 
-export interface PostOptions {
+interface PostOptions {
   url: string;
   body: string;
   headers: Record<string, string>;
@@ -123,7 +123,7 @@ function describeNetworkError(error: Error, url: URL): string {
 }
 
 /** Seconds or an HTTP date, as RFC 9110 allows; anything else is ignored. */
-export function parseRetryAfter(value: string | string[] | undefined): number | null {
+function parseRetryAfter(value: string | string[] | undefined): number | null {
   const text = Array.isArray(value) ? value[0] : value;
   if (!text) return null;
   if (/^\s*\d+\s*$/.test(text)) return Number(text) * 1000;

@@ -31,20 +31,6 @@ export function TrashIcon() {
   );
 }
 
-export function BracesIcon() {
-  return (
-    <svg {...common}>
-      <path
-        d="M8 4c-2 0-2.5 1-2.5 3v2c0 1.5-.8 2.5-2 3 1.2.5 2 1.5 2 3v2c0 2 .5 3 2.5 3M16 4c2 0 2.5 1 2.5 3v2c0 1.5.8 2.5 2 3-1.2.5-2 1.5-2 3v2c0 2-.5 3-2.5 3"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.8"
-        strokeLinecap="round"
-      />
-    </svg>
-  );
-}
-
 export function BellIcon() {
   return (
     <svg {...common} width={14} height={14}>

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { CopyButton } from './CopyButton.tsx';
 
 /** How a secret looks while hidden: its length is not given away either. */
-export const MASK = '••••••••••••••••••••••••';
+const MASK = '••••••••••••••••••••••••';
 
 /**
  * A secret (a new API key, a signing secret, a hook URL, an invitation link), masked until the

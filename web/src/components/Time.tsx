@@ -31,7 +31,7 @@ const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
   ['minute', 60],
 ];
 
-export function relativeTime(iso: string, now: number): string {
+function relativeTime(iso: string, now: number): string {
   const seconds = (new Date(iso).getTime() - now) / 1000;
   if (Number.isNaN(seconds)) return iso;
   if (Math.abs(seconds) < 45) return 'just now';

@@ -71,7 +71,7 @@ export function TopBar() {
           <span className="account-name" title={session.user.email}>
             {session.organization.name}
           </span>
-          <button type="button" className="button button-small" onClick={() => signOut().catch((error: unknown) => toast.error(error, 'Sign-out failed'))}>
+          <button type="button" className="button button-small" onClick={() => void signOut().catch((error: unknown) => toast.error(error, 'Sign-out failed'))}>
             Sign out
           </button>
         </div>

@@ -66,7 +66,7 @@ export function DeleteProjectSection({ projectId }: { projectId: string }) {
           </>
         }
       >
-        <form id="delete-project" onSubmit={remove}>
+        <form id="delete-project" onSubmit={(event) => void remove(event)}>
           <p>
             Everything in <strong>{name}</strong> is deleted for good. Type the project&rsquo;s name to confirm.
           </p>

@@ -54,7 +54,7 @@ export function FeedPage({ projectId }: { projectId: string }) {
   const actions = useEventActions({ setEvents: feed.setEvents, ownFavorites: live.ownFavorites, onChanged: followDetail, onCountsChanged: scheduleCategories });
 
   const linked = useLinkedEvent({ projectId, events: feed.events, status: feed.status, anchorAt: setUntil, open: openDetail });
-  useFeedKeyboard({ events: feed.events, selectedId, select: setSelectedId, open: openDetail, favorite: actions.toggleFavorite, searchRef });
+  useFeedKeyboard({ events: feed.events, selectedId, select: setSelectedId, open: openDetail, favorite: (event) => void actions.toggleFavorite(event), searchRef });
 
   const backToNewest = () => {
     setUntil(null);
@@ -145,7 +145,7 @@ export function FeedPage({ projectId }: { projectId: string }) {
             linkedId={linked.linkedId}
             selectedId={selectedId}
             onOpen={openDetail}
-            onFavorite={actions.toggleFavorite}
+            onFavorite={(event) => void actions.toggleFavorite(event)}
             onDelete={actions.askDelete}
             onCopyLink={actions.copyLink}
             onTag={filterByTag}

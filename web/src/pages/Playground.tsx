@@ -33,7 +33,7 @@ const INITIAL: Form = {
 };
 
 /** The request body for the form, or the reason it cannot be built. */
-export function buildBody(projectId: string, form: Form): { body: Record<string, unknown> } | { problem: string } {
+function buildBody(projectId: string, form: Form): { body: Record<string, unknown> } | { problem: string } {
   const body: Record<string, unknown> = { project: projectId, category: form.category, title: form.title };
   for (const field of ['description', 'icon', 'url', 'user_id'] as const) {
     if (form[field] !== '') body[field] = form[field];
@@ -66,7 +66,7 @@ export function buildBody(projectId: string, form: Form): { body: Record<string,
 
 const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
-export function curlCommand(body: Record<string, unknown>): string {
+function curlCommand(body: Record<string, unknown>): string {
   return [
     `curl -X POST ${window.location.origin}/api/events`,
     `  -H "Authorization: Bearer $EVENTLOG_KEY"`,
@@ -113,7 +113,7 @@ export function PlaygroundPage({ projectId }: { projectId: string }) {
         </p>
       </div>
       <div className="playground">
-        <form className="card form-grid" onSubmit={submit} aria-label="Event">
+        <form className="card form-grid" onSubmit={(event) => void submit(event)} aria-label="Event">
           <label className="field">
             <span>
               Category <em className="required">required</em>

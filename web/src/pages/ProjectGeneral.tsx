@@ -39,7 +39,7 @@ export function ProjectGeneralSection({ projectId }: { projectId: string }) {
   return (
     <section className="card" aria-labelledby="project-general">
       <h2 id="project-general">Project</h2>
-      <form className="stack" onSubmit={submit}>
+      <form className="stack" onSubmit={(event) => void submit(event)}>
         <label className="field">
           <span>Project name</span>
           <input name="projectName" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />

@@ -33,7 +33,7 @@ export function ProjectsPage() {
   return (
     <main className="page page-narrow">
       <h1>Projects</h1>
-      <form className="card inline-form" onSubmit={submit}>
+      <form className="card inline-form" onSubmit={(event) => void submit(event)}>
         <label className="field grow">
           <span>New project name</span>
           <input

@@ -23,7 +23,7 @@ export function SignInPage({ notice }: { notice?: string }) {
 
   return (
     <main className="auth-page">
-      <form className="card auth-card" onSubmit={submit} aria-labelledby="signin-title">
+      <form className="card auth-card" onSubmit={(event) => void submit(event)} aria-labelledby="signin-title">
         <div className="auth-brand">
           <span className="brand-mark" aria-hidden="true" /> Eventlog
         </div>
@@ -88,7 +88,7 @@ export function SetupPage() {
 
   return (
     <main className="auth-page">
-      <form className="card auth-card" onSubmit={submit} aria-labelledby="setup-title">
+      <form className="card auth-card" onSubmit={(event) => void submit(event)} aria-labelledby="setup-title">
         <div className="auth-brand">
           <span className="brand-mark" aria-hidden="true" /> Eventlog
         </div>

@@ -102,7 +102,7 @@ export function TransferPage() {
           Loads an export file into new projects: ids in the file are only labels, so importing the same file twice makes two copies.
           Every row is checked first; if one is invalid, nothing is imported.
         </p>
-        <form className="inline-form" onSubmit={importFile}>
+        <form className="inline-form" onSubmit={(event) => void importFile(event)}>
           <label className="field grow">
             <span>Export file (.json)</span>
             <input

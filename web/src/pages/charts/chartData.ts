@@ -9,7 +9,7 @@ import type { ChartSeries } from '../../types.ts';
  */
 export const PALETTE = ['#4e79a7', '#d9700f', '#4e9a44', '#e15759', '#a66f98', '#a98a12', '#2e9696', '#d9628a', '#9c755f'] as const;
 export const OTHER_COLOR = '#858892';
-export const TOP_CATEGORIES = PALETTE.length;
+const TOP_CATEGORIES = PALETTE.length;
 export const OTHER_LABEL = 'Other';
 
 export interface StackGroup {

@@ -85,7 +85,7 @@ export function EventDetail({ event, onClose, onFavorite, onDelete }: EventDetai
                   {Object.entries(event.tags).map(([key, value]) => (
                     <span key={key} className="chip tag">
                       <span className="tag-key">{key}</span>
-                      <span className="tag-value">{typeof value === 'object' ? JSON.stringify(value) : String(value)}</span>
+                      <span className="tag-value">{typeof value === 'string' ? value : JSON.stringify(value)}</span>
                     </span>
                   ))}
                 </dd>

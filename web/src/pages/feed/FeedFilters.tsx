@@ -2,8 +2,8 @@ import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'wouter';
 
 /** Time ranges offered by the chips: the URL keeps the range, so a shared link stays relative. */
-export const RANGES = { '1h': 3600, '24h': 86_400, '7d': 7 * 86_400, '30d': 30 * 86_400 } as const;
-export type Range = keyof typeof RANGES;
+const RANGES = { '1h': 3600, '24h': 86_400, '7d': 7 * 86_400, '30d': 30 * 86_400 } as const;
+type Range = keyof typeof RANGES;
 
 /** Every filter of the feed, read from and written to the URL (reload, Back and links keep them). */
 export interface FeedQuery {

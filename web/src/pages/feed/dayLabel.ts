@@ -1,11 +1,11 @@
 /** The local calendar day of a time, as a key that sorts and compares: `2026-11-23`. */
-export function dayKey(date: Date): string {
+function dayKey(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
 
 /** "Today", "Yesterday", or an absolute date such as "Mon 23 Nov 2026". */
-export function dayLabel(date: Date, now = new Date()): string {
+function dayLabel(date: Date, now = new Date()): string {
   const key = dayKey(date);
   if (key === dayKey(now)) return 'Today';
   const yesterday = new Date(now);
@@ -20,7 +20,7 @@ export function clockTime(date: Date): string {
   return date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
 }
 
-export interface DayGroup<T> {
+interface DayGroup<T> {
   key: string;
   label: string;
   items: T[];

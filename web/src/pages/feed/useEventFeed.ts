@@ -10,7 +10,7 @@ import { mergeFirstPage } from './mergeFirstPage.ts';
 
 const PAGE_SIZE = 50;
 
-export interface FeedSource extends FeedQuery {
+interface FeedSource extends FeedQuery {
   projectId: string;
   /** Unix seconds: show the events before this time (a linked event and its neighbours). */
   until: number | null;

@@ -5,7 +5,7 @@ const DECIMAL = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
 /** Longer than this, a formatted number would not fit a card at a readable size: it goes compact. */
 const MAX_FULL_LENGTH = 16;
 
-export interface DisplayValue {
+interface DisplayValue {
   kind: 'number' | 'text' | 'empty';
   /** What the card shows. */
   text: string;

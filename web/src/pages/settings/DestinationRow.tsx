@@ -29,7 +29,7 @@ function dayAgoLocal(): string {
   return date.toISOString().slice(0, 16);
 }
 
-export interface DestinationRowProps {
+interface DestinationRowProps {
   destination: Destination;
   test: TestResult | undefined;
   testing: boolean;
@@ -116,7 +116,7 @@ function CategoryFilter({ destination, onChanged }: { destination: Destination; 
   };
 
   return (
-    <form className="inline-form" onSubmit={save} data-testid="destination-categories">
+    <form className="inline-form" onSubmit={(event) => void save(event)} data-testid="destination-categories">
       <label className="field">
         <span>Categories</span>
         <input
@@ -199,7 +199,7 @@ function ReplayFailed({ destinationId, name, enabled }: { destinationId: string;
   };
 
   return (
-    <form className="inline-form" onSubmit={replay} data-testid="destination-replay-failed">
+    <form className="inline-form" onSubmit={(event) => void replay(event)} data-testid="destination-replay-failed">
       <label className="field">
         <span>Replay failed since</span>
         <input

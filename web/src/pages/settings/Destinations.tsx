@@ -102,7 +102,7 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
         Events sent with <code>notify: true</code> are delivered to every enabled destination whose categories match, with up
         to 3 attempts. A destination whose deliveries fail 20 times in a row is disabled automatically.
       </p>
-      <form className="form-grid" onSubmit={create} noValidate>
+      <form className="form-grid" onSubmit={(event) => void create(event)} noValidate>
         <label className="field">
           <span>Name</span>
           <input

@@ -11,7 +11,7 @@ import { RESYNC, useLive } from '../../live.tsx';
 import type { Hook } from '../../types.ts';
 import { useLoaded } from '../../useLoaded.ts';
 
-export function hookCurl(hook: Hook): string {
+function hookCurl(hook: Hook): string {
   return `curl -X POST '${hook.url}' \\\n  -H "Content-Type: text/plain" \\\n  --data-binary $'Payment received\\nOrder #1042 paid in full'`;
 }
 
@@ -78,7 +78,7 @@ export function HooksSection({ projectId }: { projectId: string }) {
         A secret URL that creates events without an API key. The first line of a plain-text body becomes the title, the rest the
         description. Anyone with the URL can post events: if it leaks, delete it and create a new one.
       </p>
-      <form className="inline-form" onSubmit={create} noValidate>
+      <form className="inline-form" onSubmit={(event) => void create(event)} noValidate>
         <label className="field grow">
           <span>Name</span>
           <input
