@@ -28,12 +28,3 @@ export async function deleteSubscriptionsByEndpoint(sql: Sql, organizationId: st
     RETURNING s.id`;
   return rows.length;
 }
-
-export async function insertSettingIfAbsent(sql: Sql, key: string, value: string): Promise<void> {
-  await sql`INSERT INTO settings (key, value) VALUES (${key}, ${value}) ON CONFLICT (key) DO NOTHING`;
-}
-
-export async function readSetting(sql: Sql, key: string): Promise<string | undefined> {
-  const [row] = await sql<{ value: string }[]>`SELECT value FROM settings WHERE key = ${key}`;
-  return row?.value;
-}
