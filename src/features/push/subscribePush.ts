@@ -39,8 +39,8 @@ function checkSubscription(input: Static<typeof SubscribeBody>, allowPrivate: bo
 export async function subscribePush({
   ctx,
   input,
+}: VerbArgs<Static<typeof SubscribeBody> & { projectId: string }>): Promise<{ id: string }> {
   // Checked here, not by a shared guard, so that TypeScript narrows the actor to a user below.
-  // Not requireDashboardSession: the check must also narrow the actor to a user for TypeScript.
   if (ctx.actor.kind !== 'user') throw new Forbidden('Push notifications are enabled from a signed-in dashboard, not with an API key');
   checkSubscription(input, ctx.services.config.allowPrivateWebhookUrls);
   const id = await upsertSubscription(ctx.services.sql, ctx.organizationId, {
