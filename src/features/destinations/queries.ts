@@ -1,5 +1,6 @@
 import type { Db, Sql } from '../../db/client.ts';
 import type { DeliveryFormat } from '../delivery/formats.ts';
+import type { NewDelivery } from '../delivery/queries.ts';
 
 export interface DestinationRow {
   id: string;
@@ -243,17 +244,7 @@ export async function selectHealth(sql: Sql, organizationId: string, destination
 /** A Test delivery: created already leased to the caller, who sends it at once. */
 export async function insertLeasedDelivery(
   sql: Sql,
-  row: {
-    organizationId: string;
-    id: string;
-    destinationId: string;
-    eventId: number;
-    webhookId: string;
-    body: string;
-    maxAttempts: number;
-    leaseToken: string;
-    leaseMs: number;
-  },
+  row: NewDelivery & { leaseToken: string; leaseMs: number },
 ): Promise<void> {
   await sql`
     INSERT INTO deliveries (organization_id, id, destination_id, event_id, webhook_id, body, max_attempts, next_attempt_at,

@@ -5,6 +5,7 @@ import { BellIcon, StarIcon, TrashIcon } from '../../components/Icons.tsx';
 import { Markup, safeHref } from '../../components/Markup.tsx';
 import { exactTime } from '../../components/Time.tsx';
 import type { EventItem } from '../../types.ts';
+import { EventTitle } from './EventRow.tsx';
 import { eventLink } from './feedLinks.ts';
 import './feed.css';
 
@@ -28,13 +29,7 @@ export function EventDetail({ event, onClose, onFavorite, onDelete }: EventDetai
               {event.icon || '•'}
             </span>
             <h3 className="event-detail-title">
-              {href ? (
-                <a href={href} target="_blank" rel="noopener noreferrer">
-                  {event.title}
-                </a>
-              ) : (
-                event.title
-              )}
+              <EventTitle title={event.title} href={href} />
             </h3>
           </div>
           {event.description && (

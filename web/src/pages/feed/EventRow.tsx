@@ -34,6 +34,17 @@ function LinkIcon() {
   );
 }
 
+/** The event's title, a link to its `url` when that is a safe address. */
+export function EventTitle({ title, href }: { title: string; href: string | null }) {
+  return href ? (
+    <a href={href} target="_blank" rel="noopener noreferrer">
+      {title}
+    </a>
+  ) : (
+    <>{title}</>
+  );
+}
+
 /** One compact row of the feed; its actions show on hover or focus, or behind "…" on touch screens. */
 export const EventRow = memo(function EventRow({ event, linked, selected, tabbable, onOpen, onFavorite, onDelete, onCopyLink, onTag, onCategory }: EventRowProps) {
   const [menuOpen, setMenuOpen] = useState(false);
@@ -70,13 +81,7 @@ export const EventRow = memo(function EventRow({ event, linked, selected, tabbab
       <div className="event-main">
         <div className="event-head">
           <h3 className="event-title" id={titleId}>
-            {href ? (
-              <a href={href} target="_blank" rel="noopener noreferrer">
-                {event.title}
-              </a>
-            ) : (
-              event.title
-            )}
+            <EventTitle title={event.title} href={href} />
           </h3>
         </div>
         {event.description && (
