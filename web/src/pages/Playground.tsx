@@ -88,10 +88,8 @@ export function PlaygroundPage({ projectId }: { projectId: string }) {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!('body' in built)) {
-      toast.error(built.problem);
-      return;
-    }
+    // The problem is already shown beside the form (and the button disabled): no second copy in a toast.
+    if (!('body' in built)) return;
     setBusy(true);
     try {
       const created = await post<EventItem>('/api/events', built.body);
