@@ -160,6 +160,13 @@ describe('contrast and target size on every page', { skip: missingBrowser }, () 
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to content', 'the first Tab stop');
     await page.keyboard.press('Enter');
     assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'MAIN');
+    // From the page's start, the first event is a few Tab presses away (it took 21).
+    let presses = 0;
+    while (presses < 12 && !(await page.evaluate(() => document.activeElement?.closest('article.event') !== null))) {
+      await page.keyboard.press('Tab');
+      presses++;
+    }
+    assert.ok(presses <= 8, `the first event took ${presses} Tab presses after the skip link`);
 
     const headerBottom = () => page.evaluate(() => document.querySelector('.project-bar')!.getBoundingClientRect().bottom);
     const before = await headerBottom();

@@ -157,7 +157,7 @@ DELETE FROM events WHERE id = 7;
  * organization_id) and, in the old schema, from which join its organization follows.
  */
 const TENANT_TABLES: { table: string; key: string; oldOrg: string; added?: string[] }[] = [
-  { table: 'api_keys', key: 't.id', oldOrg: 'SELECT t.organization_id AS org, $KEY AS k FROM api_keys t' },
+  { table: 'api_keys', key: 't.id', oldOrg: 'SELECT t.organization_id AS org, $KEY AS k FROM api_keys t', added: ['name'] },
   // `added`: columns that 040 or a later migration adds (with their defaults), left out of the comparison.
   { table: 'users', key: 't.id', oldOrg: 'SELECT t.organization_id AS org, $KEY AS k FROM users t', added: ['role'] },
   { table: 'projects', key: 't.id', oldOrg: 'SELECT t.organization_id AS org, $KEY AS k FROM projects t', added: ['retention_days', 'deleted_at'] },
@@ -341,8 +341,9 @@ describe(`migration ${MIGRATION} on an existing installation`, { skip }, () => {
       SELECT (SELECT count(*)::int FROM users WHERE role <> 'owner') AS "notOwners",
              (SELECT count(*)::int FROM projects WHERE deleted_at IS NOT NULL OR retention_days IS NOT NULL) AS "changedProjects",
              (SELECT count(*)::int FROM destinations WHERE categories IS NOT NULL OR failure_run <> 0 OR disabled_reason IS NOT NULL) AS "changedDestinations",
-             (SELECT count(*)::int FROM incoming_hooks WHERE template IS NOT NULL) AS "templatedHooks"`;
-    assert.deepEqual(row, { notOwners: 0, changedProjects: 0, changedDestinations: 0, templatedHooks: 0 });
+             (SELECT count(*)::int FROM incoming_hooks WHERE template IS NOT NULL) AS "templatedHooks",
+             (SELECT count(*)::int FROM api_keys WHERE name IS NOT NULL) AS "namedKeys"`;
+    assert.deepEqual(row, { notOwners: 0, changedProjects: 0, changedDestinations: 0, templatedHooks: 0, namedKeys: 0 });
   });
 
   it('puts every row in the organization it belonged to', () => {
