@@ -1,7 +1,8 @@
 // The description markup parser (web/src/components/markupParser.ts): text in, tree out.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type Block, parseInline, parseMarkup, safeHref } from '../../web/src/components/markupParser.ts';
+import { parseInline, safeHref } from '../../web/src/components/markupInline.ts';
+import { type Block, parseMarkup } from '../../web/src/components/markupParser.ts';
 
 const text = (value: string) => ({ type: 'text', text: value });
 const paragraph = (...children: unknown[]) => ({ type: 'paragraph', children });

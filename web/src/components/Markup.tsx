@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { type Block, type Inline, parseMarkup, safeHref } from './markupParser.ts';
+import { type Inline, safeHref } from './markupInline.ts';
+import { type Block, parseMarkup } from './markupParser.ts';
 import './markup.css';
 
 export { safeHref };
