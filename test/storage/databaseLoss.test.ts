@@ -88,7 +88,10 @@ describe('the embedded PostgreSQL dies under a running server', () => {
     assert.match(server.output, /running again/);
     assert.notEqual(postmasterPid(dataDir), postmaster);
     assert.equal(readClusterFile(dataDir).ownerPid, server.pid);
-    assert.ok(slowest <= 2500, `the slowest request took ${slowest} ms`);
+    // A request whose connection was being opened while PostgreSQL restarted can wait out the
+    // driver's 5 s connect_timeout once (seen on loaded CI machines); the bug this guards against
+    // was requests hanging 15 s and more.
+    assert.ok(slowest <= 6500, `the slowest request took ${slowest} ms`);
     assert.deepEqual([...statuses.keys()].filter((status) => status !== 201 && status !== 503), [], JSON.stringify([...statuses]));
 
     const sql = postgres(readClusterFile(dataDir) && { host: '127.0.0.1', port: readClusterFile(dataDir).port, user: 'eventlog', password: readClusterFile(dataDir).password, database: 'eventlog', max: 1, onnotice: () => {} });
