@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { get, post, withQuery } from '../api.ts';
 import { copyText } from '../components/CopyButton.tsx';
@@ -23,7 +23,8 @@ export function UserProfilePage({ projectId, userId }: { projectId: string; user
   const [, navigate] = useLocation();
   const [user, setUser] = useState<AppUser | null>(null);
   const [journey, setJourney] = useState<Journey | null>(null);
-  const [pages, setPages] = useState(1);
+  // Pages shown; a ref, so that loading one more does not re-run `load` and fetch them all again.
+  const pages = useRef(1);
   const [detailId, setDetailId] = useState<number | null>(null);
 
   const journeyPage = useCallback(
@@ -36,7 +37,7 @@ export function UserProfilePage({ projectId, userId }: { projectId: string; user
     try {
       const [profile, first] = await Promise.all([get<AppUser>(withQuery(`/api/users/${encodeURIComponent(userId)}`, { project: projectId })), journeyPage(null)]);
       let shown = first;
-      for (let page = 1; page < pages && shown.nextCursor; page++) {
+      for (let page = 1; page < pages.current && shown.nextCursor; page++) {
         const next = await journeyPage(shown.nextCursor);
         shown = { events: [...shown.events, ...next.events], nextCursor: next.nextCursor };
       }
@@ -45,14 +46,14 @@ export function UserProfilePage({ projectId, userId }: { projectId: string; user
     } catch (error) {
       toast.error(error, 'Could not load the user');
     }
-  }, [projectId, userId, pages, journeyPage, toast]);
+  }, [projectId, userId, journeyPage, toast]);
 
   const loadMore = async () => {
     if (!journey?.nextCursor) return;
     try {
       const next = await journeyPage(journey.nextCursor);
       setJourney({ events: [...journey.events, ...next.events], nextCursor: next.nextCursor });
-      setPages((count) => count + 1);
+      pages.current += 1;
     } catch (error) {
       toast.error(error, 'Could not load more events');
     }
