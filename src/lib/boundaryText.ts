@@ -63,14 +63,15 @@ function describe(root: string, frame: Frame | null, last: string | number | und
 /**
  * The first problem in `value` (a parsed JSON body, params or query object), naming the field as
  * `root.a.b.3`, or null when every string and key is storable and nesting is within the limits.
+ * `depth` is how deep `value` itself sits in its body (1: it is the body).
  */
-export function findBoundaryProblem(value: unknown, root: string, { checkText = true } = {}): Problem | null {
+export function findBoundaryProblem(value: unknown, root: string, { checkText = true, depth = 1 } = {}): Problem | null {
   if (typeof value === 'string') {
     const message = textProblem(value);
     return message ? { field: root, message } : null;
   }
   if (typeof value !== 'object' || value === null) return null;
-  const stack: Frame[] = [{ value, key: root, parent: null, depth: 1, dataDepth: 0 }];
+  const stack: Frame[] = [{ value, key: root, parent: null, depth, dataDepth: 0 }];
   while (stack.length > 0) {
     const frame = stack.pop() as Frame;
     if (frame.depth > BODY_DEPTH_LIMIT) {

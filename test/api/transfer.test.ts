@@ -428,6 +428,43 @@ describe('POST /api/import', () => {
     });
   }
 
+  it('names the problem the whole-document checks meet first when a file has several', async () => {
+    const org = await t.org();
+    const cases: Array<[unknown, RegExp]> = [
+      // Rows of a project are checked before its insights, after its name.
+      [{ projects: [{ name: 'P', events: [event(0, { title: 1 })], insights: [{ title: 't' }] }] }, /^projects\[0\]\.events\[0\]\.title must be a string$/],
+      [{ projects: [{ events: [event(0, { title: 1 })] }] }, /^projects\[0\]\.name is required$/],
+      // An earlier project's insights before a later project's rows.
+      [{ projects: [{ name: 'P', insights: [{ title: 't' }] }, { name: 'Q', events: [{ title: 'x' }] }] }, /^projects\[0\]\.insights\[0\]\.value is required$/],
+      // The schema of every row before the rules of any: a blank title, then a numeric one later on.
+      [{ projects: [{ name: 'P', events: [event(0, { title: ' ' })] }, { name: 'Q', events: [event(1, { title: 1 })] }] }, /^projects\[1\]\.events\[0\]\.title must be a string$/],
+      // The rules project by project: a blank name comes before a later project's blank title...
+      [{ projects: [{ name: ' ', events: [event(0)] }, { name: 'Q', events: [event(1, { title: ' ' })] }] }, /^projects\[0\]\.name is required$/],
+      // ...and an event's rule before a later project's name.
+      [{ projects: [{ name: 'P', events: [event(0, { category: '' })] }, { name: ' ' }] }, /^projects\[0\]\.events\[0\]\.category is required$/],
+      // Text the boundary refuses before any schema problem; JSON that does not parse before everything.
+      [{ projects: [{ name: 1, events: [event(0, { title: 'a\u0000' })] }] }, /^body\.projects\[0\]\.events\[0\]\.title must not contain NUL/],
+    ];
+    for (const [body, message] of cases) {
+      const reply = await importDoc(org, body);
+      assert.equal(reply.status, 400, JSON.stringify(body));
+      assert.match(reply.body.error, message, JSON.stringify(body));
+    }
+    const payload = '{"projects":[{"name":1,"events":[{"title":"a\\u0000"}, ]}]}';
+    const reply = await t.request({ method: 'POST', url: '/api/import', payload, headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/json' } });
+    assert.deepEqual(reply.body, { error: 'Request body is not valid JSON' });
+    assert.equal(await projectCount(org), 0);
+  });
+
+  it('refuses a project that gives its events twice', async () => {
+    const org = await t.org();
+    const payload = '{"projects":[{"name":"P","events":[],"events":[{"category":"c","title":"t"}]}]}';
+    const reply = await t.request({ method: 'POST', url: '/api/import', payload, headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/json' } });
+    assert.equal(reply.status, 400);
+    assert.deepEqual(reply.body, { error: 'projects[0] has more than one events field' });
+    assert.equal(await projectCount(org), 0);
+  });
+
   it('accepts every limit exactly at its boundary', async () => {
     const org = await t.org();
     const wrap = (n: number) => ({ d: 'x'.repeat(n) });

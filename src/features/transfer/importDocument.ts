@@ -5,8 +5,16 @@ import { IdSpaceExhausted } from '../../lib/errors.ts';
 import { ID_WARNING_THRESHOLD } from '../../lib/idSpace.ts';
 import { countEventsCreated } from '../../metrics.ts';
 import { insertInsights } from '../insights/queries.ts';
-import { type ImportInput, type ProjectPlan, planImport } from './planImport.ts';
-import { insertCategories, insertImportedDailyCounts, insertImportedEvents, insertImportedUsers, insertProjects, reserveEventIds } from './queries.ts';
+import type { ProjectPlan } from './planImport.ts';
+import {
+  importedRows,
+  insertCategories,
+  insertImportedDailyCounts,
+  insertImportedEvents,
+  insertImportedUsers,
+  insertProjects,
+  reserveEventIds,
+} from './queries.ts';
 import type { ImportResult } from './schemas.ts';
 
 /** Rows per insert statement (spec). */
@@ -30,12 +38,8 @@ interface Written {
  */
 async function writeEvents(tx: TransactionSql, organizationId: string, plan: ProjectPlan, firstId: number): Promise<number> {
   const send = (start: number) => {
-    const rows = plan.events.slice(start, start + IMPORT_CHUNK).map((draft, i) => ({
-      ...draft,
-      id: firstId + start + i,
-      favorited: plan.favorited[start + i]!,
-    }));
-    const pending = insertImportedEvents(tx, organizationId, plan.id, rows);
+    const end = Math.min(start + IMPORT_CHUNK, plan.events.length);
+    const pending = insertImportedEvents(tx, organizationId, plan.id, importedRows(plan, firstId, start, end));
     // Awaited below; this only keeps a chunk queued behind a failed one from being "unhandled".
     pending.catch(() => {});
     return pending;
@@ -79,12 +83,11 @@ async function writeProject(ctx: Ctx, tx: TransactionSql, plan: ProjectPlan, wri
 }
 
 /**
- * POST /api/import. Every row is checked first; then the whole document is written in one
- * transaction, 1000 rows per statement, under fresh project ids. The counts are of rows the
- * statements wrote.
+ * POST /api/import, once every row of the document is checked (readImport.ts): the whole
+ * document is written in one transaction, 1000 rows per statement, under fresh project ids. The
+ * counts are of rows the statements wrote.
  */
-export async function importDocument({ ctx, input }: VerbArgs<ImportInput>): Promise<Static<typeof ImportResult>> {
-  const plans = planImport(input);
+export async function importDocument({ ctx, input: plans }: VerbArgs<ProjectPlan[]>): Promise<Static<typeof ImportResult>> {
   const { organizationId } = ctx;
   const written = await withTransaction(ctx.services.sql, async (tx) => {
     const result: Written = { projects: [], events: 0, insights: 0 };

@@ -8,11 +8,6 @@ import { MAX_PROJECT_NAME } from '../projects/createProject.ts';
 import { atRow } from './rowErrors.ts';
 import type { TransferEvent, TransferProject } from './schemas.ts';
 
-/** The import document as the verbs need it; the route schema has already checked `version`. */
-export interface ImportInput {
-  projects: Array<Static<typeof TransferProject>>;
-}
-
 /** One project of the file, every row checked, ready to write under its fresh id. */
 export interface ProjectPlan {
   /** The project's `id` in the file, or its index when it has none. */
@@ -44,10 +39,11 @@ function categoryName(path: string, name: string): string {
 }
 
 /** The export row in the shape POST /api/events takes, so the very same rules apply. */
-function eventDraft(path: string, projectId: string, row: Static<typeof TransferEvent>): EventDraft {
+export function eventDraft(path: string, row: Static<typeof TransferEvent>): EventDraft {
   return atRow(path, () =>
     validateEventInput({
-      project: projectId,
+      // The project is written by the import itself, under the project's fresh id.
+      project: '',
       category: row.category,
       title: row.title,
       description: row.description,
@@ -62,34 +58,42 @@ function eventDraft(path: string, projectId: string, row: Static<typeof Transfer
   );
 }
 
-function planProject(index: number, project: Static<typeof TransferProject>): ProjectPlan {
+/** A project's events, each row checked as it arrived; `error` is the first row the rules refused. */
+export interface CheckedEvents {
+  drafts: EventDraft[];
+  /** Parallel to `drafts`. */
+  favorited: boolean[];
+  error?: Error;
+}
+
+/**
+ * One project of the file, checked in the order the rows of a project have always been checked:
+ * insights, name, categories, events.
+ */
+export function planProject(index: number, project: Static<typeof TransferProject>, events: CheckedEvents): ProjectPlan {
   const path = `projects[${index}]`;
-  const id = newId(12);
   const insights = new Map<string, InsightDraft>();
   (project.insights ?? []).forEach((row, i) => {
     const draft = atRow(`${path}.insights[${i}]`, () => validateInsightInput(row));
     const earlier = insights.get(draft.title);
     insights.set(draft.title, { ...draft, icon: draft.icon === undefined ? earlier?.icon : draft.icon });
   });
-  const events = project.events ?? [];
+  const name = projectName(path, project.name);
+  const categories = [...new Set((project.categories ?? []).map((category, i) => categoryName(`${path}.categories[${i}]`, category)))];
+  if (events.error) throw events.error;
   return {
     label: project.id ?? String(index),
-    id,
-    name: projectName(path, project.name),
-    categories: [...new Set((project.categories ?? []).map((name, i) => categoryName(`${path}.categories[${i}]`, name)))],
-    events: events.map((row, i) => eventDraft(`${path}.events[${i}]`, id, row)),
-    favorited: events.map((row) => row.favorited ?? false),
+    id: newId(12),
+    name,
+    categories,
+    events: events.drafts,
+    favorited: events.favorited,
     insights: [...insights.values()],
   };
 }
 
-/**
- * Checks every row of the document before anything is written: the first invalid row is a 400
- * that names it. Types were checked by the route schema; this applies the rules of the
- * endpoints that create each kind of row.
- */
-export function planImport(document: ImportInput): ProjectPlan[] {
-  const plans = document.projects.map((project, index) => planProject(index, project));
+/** Two projects of one file may not share a label: the reply's idMap is keyed by it. */
+export function checkLabels(plans: ProjectPlan[]): void {
   const labels = new Map<string, number>();
   plans.forEach((plan, index) => {
     const earlier = labels.get(plan.label);
@@ -98,5 +102,4 @@ export function planImport(document: ImportInput): ProjectPlan[] {
     }
     labels.set(plan.label, index);
   });
-  return plans;
 }

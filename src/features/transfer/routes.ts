@@ -1,7 +1,12 @@
+import type { FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
 import type { App } from '../../http/app.ts';
+import { ServiceError } from '../../lib/errors.ts';
 import { errors } from '../../http/schemas.ts';
 import { exportDocument } from './exportDocument.ts';
 import { importDocument } from './importDocument.ts';
+import { readImport } from './readImport.ts';
+import type { ProjectPlan } from './planImport.ts';
 import { formatImportSchemaError } from './rowErrors.ts';
 import { ExportDocument, ImportDocument, ImportResult } from './schemas.ts';
 
@@ -20,6 +25,32 @@ export default function transferRoutes(app: App): void {
     },
   );
 
+  // The import body is read as it arrives (readImport.ts): its own JSON parser, in its own scope.
+  void app.register((scope, _options, done) => {
+    const parseJson = scope.getDefaultJsonParser('error', 'error');
+    const parse = (text: string) => {
+      let parsed: unknown;
+      void parseJson(undefined as never, text, (error, value) => {
+        if (error) throw error;
+        parsed = value;
+      });
+      return parsed;
+    };
+    const plans = new WeakMap<object, ProjectPlan[]>();
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', async (request: FastifyRequest, payload: Readable) => {
+      // Refused from the declared length, before a byte is read.
+      if (Number(request.headers['content-length'] ?? 0) > IMPORT_BODY_LIMIT) throw new ServiceError('payload_too_large', 'Request body is too large');
+      const read = await readImport(payload, { limit: IMPORT_BODY_LIMIT, parse });
+      if (typeof read.outline === 'object' && read.outline !== null) plans.set(read.outline, read.plans);
+      return read.outline;
+    });
+    importRoute(scope, (body) => plans.get(body) ?? []);
+    done();
+  });
+}
+
+function importRoute(app: App, plansOf: (body: object) => ProjectPlan[]): void {
   app.post(
     '/api/import',
     {
@@ -29,6 +60,6 @@ export default function transferRoutes(app: App): void {
       schemaErrorFormatter: formatImportSchemaError,
       schema: { tags, body: ImportDocument, response: { 200: ImportResult, ...errors(400, 401, 413) } },
     },
-    async (request) => importDocument({ ctx: request.ctx, input: request.body }),
+    async (request) => importDocument({ ctx: request.ctx, input: plansOf(request.body) }),
   );
 }

@@ -1,0 +1,148 @@
+import type { Static } from '@sinclair/typebox';
+import { Ajv, type ErrorObject } from 'ajv';
+import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import { findBoundaryProblem, jsonTextMayHoldBadText } from '../../lib/boundaryText.ts';
+import { InvalidInput, ServiceError } from '../../lib/errors.ts';
+import { DocumentSplitter } from './documentSplitter.ts';
+import { type CheckedEvents, type ProjectPlan, checkLabels, eventDraft, planProject } from './planImport.ts';
+import { formatImportSchemaError } from './rowErrors.ts';
+import { ImportDocument, TransferEvent } from './schemas.ts';
+
+/** The options the HTTP layer's own validator uses (src/app.ts), so a row fails here as it would there. */
+const ajv = new Ajv({ coerceTypes: false, removeAdditional: false, allErrors: false, useDefaults: true, strict: false });
+const checkOutline = ajv.compile(ImportDocument);
+const checkEvent = ajv.compile(TransferEvent);
+
+const NOT_JSON = 'Request body is not valid JSON';
+
+interface ReadImportOptions {
+  /** Bytes the body may have. */
+  limit: number;
+  /** The application's JSON parser (it refuses `__proto__` keys); throws on text that is not JSON. */
+  parse: (text: string) => unknown;
+}
+
+/** The document read so far: the outline, each project's checked events, and the first problem of each kind. */
+class ImportReading {
+  readonly events = new Map<number, CheckedEvents>();
+  notJson = false;
+  boundary: string | null = null;
+  /** The first event row (in file order) that fails the schema, with its errors. */
+  schema: { project: number; errors: ErrorObject[] } | null = null;
+  /** The lowest project with an event row the rules refuse. */
+  firstRefusingProject = Infinity;
+
+  constructor(private readonly parse: (text: string) => unknown) {}
+
+  /** Rows are kept until the first problem: any problem fails the whole import. */
+  private keeping = true;
+
+  private stopKeeping(): void {
+    this.keeping = false;
+    for (const kept of this.events.values()) kept.drafts = kept.favorited = [];
+  }
+
+  event(project: number, index: number, text: string): void {
+    if (this.notJson) return;
+    let row: unknown;
+    try {
+      if (text === '') throw new SyntaxError('empty element');
+      row = this.parse(text);
+    } catch {
+      this.notJson = true;
+      this.stopKeeping();
+      return;
+    }
+    const path = `projects[${project}].events[${index}]`;
+    const problem = findBoundaryProblem(row, `body.${path}`, { checkText: jsonTextMayHoldBadText(text), depth: 5 });
+    if (problem && this.boundary === null) {
+      this.boundary = `${problem.field} ${problem.message}`;
+      this.stopKeeping();
+    }
+    if (this.boundary !== null) return;
+    if (!checkEvent(row)) {
+      const prefix = `/projects/${project}/events/${index}`;
+      if (this.schema === null) {
+        this.schema = { project, errors: (checkEvent.errors ?? []).map((e) => ({ ...e, instancePath: prefix + e.instancePath })) };
+        this.stopKeeping();
+      }
+      return;
+    }
+    if (this.schema !== null || project > this.firstRefusingProject) return;
+    const checked = this.eventsOf(project);
+    try {
+      const draft = eventDraft(path, row);
+      if (this.keeping) {
+        checked.drafts.push(draft);
+        checked.favorited.push((row as { favorited?: boolean }).favorited ?? false);
+      }
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
+      checked.error ??= error;
+      this.firstRefusingProject = Math.min(this.firstRefusingProject, project);
+      if (this.keeping) this.stopKeeping();
+    }
+  }
+
+  eventsOf(project: number): CheckedEvents {
+    let checked = this.events.get(project);
+    if (!checked) this.events.set(project, (checked = { drafts: [], favorited: [] }));
+    return checked;
+  }
+}
+
+/** Where a schema error of the outline stands against the event rows: -1 before every row. */
+function outlineErrorPlace(error: ErrorObject): { project: number; afterEvents: boolean } {
+  const match = /^\/projects\/(\d+)(\/[^/]*)?/.exec(error.instancePath);
+  if (!match) return { project: -1, afterEvents: false };
+  // A project's fields are checked in schema order: id, name, categories, events, insights.
+  return { project: Number(match[1]), afterEvents: match[2] === '/insights' };
+}
+
+function firstSchemaError(reading: ImportReading, outlineErrors: ErrorObject[] | null): Error | null {
+  const rows = reading.schema;
+  if (!outlineErrors?.length) return rows ? formatImportSchemaError(rows.errors) : null;
+  const place = outlineErrorPlace(outlineErrors[0]!);
+  const rowsFirst = rows !== null && (rows.project < place.project || (rows.project === place.project && place.afterEvents));
+  return formatImportSchemaError(rowsFirst ? rows.errors : outlineErrors);
+}
+
+/**
+ * Reads POST /api/import's body as it arrives and checks all of it before anything is written,
+ * holding only what will be written: each event row is parsed, checked and kept as a draft on its
+ * own. A document with several problems is refused for the one the whole-document checks found
+ * first: JSON, then the boundary rule, then the schema in file order, then the rules project by
+ * project. Undefined for an empty body (the route's schema answers it).
+ */
+export async function readImport(payload: Readable, { limit, parse }: ReadImportOptions): Promise<{ outline: unknown; plans: ProjectPlan[] }> {
+  const reading = new ImportReading(parse);
+  const splitter = new DocumentSplitter((project, index, text) => reading.event(project, index, text));
+  const decoder = new StringDecoder('utf8');
+  let bytes = 0;
+  for await (const chunk of payload as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    if (bytes > limit) throw new ServiceError('payload_too_large', 'Request body is too large');
+    splitter.write(decoder.write(chunk));
+  }
+  splitter.write(decoder.end());
+  const outlineText = splitter.end();
+  if (outlineText.trim() === '' && reading.events.size === 0 && !reading.notJson) return { outline: undefined, plans: [] };
+  let outline: unknown;
+  try {
+    if (reading.notJson || splitter.malformed) throw new SyntaxError(NOT_JSON);
+    outline = parse(outlineText);
+  } catch {
+    throw new InvalidInput(NOT_JSON);
+  }
+  const problem = findBoundaryProblem(outline, 'body', { checkText: jsonTextMayHoldBadText(outlineText) });
+  if (problem) throw new InvalidInput(`${problem.field} ${problem.message}`);
+  if (reading.boundary) throw new InvalidInput(reading.boundary);
+  if (splitter.repeatedEvents !== null) throw new InvalidInput(`projects[${splitter.repeatedEvents}] has more than one events field`);
+  const schemaError = firstSchemaError(reading, checkOutline(outline) ? null : (checkOutline.errors ?? []));
+  if (schemaError) throw schemaError;
+  const document = outline as Static<typeof ImportDocument>;
+  const plans = document.projects.map((project, index) => planProject(index, project, reading.eventsOf(index)));
+  checkLabels(plans);
+  return { outline, plans };
+}
