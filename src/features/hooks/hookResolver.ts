@@ -18,7 +18,7 @@ export class HookResolver {
     private readonly sql: Sql,
     bus: Bus,
   ) {
-    this.cache = new EvictingCache(bus, { evictOn: HOOK_CHANGED, idOf: (hook) => hook.id });
+    this.cache = new EvictingCache(bus.evictionFeed(HOOK_CHANGED), { idOf: (hook) => hook.id });
   }
 
   close(): void {

@@ -30,7 +30,7 @@ export class KeyAuthenticator {
     bus: Bus,
     private readonly logError: (error: unknown, message: string) => void,
   ) {
-    this.cache = new EvictingCache(bus, { evictOn: REVOKED, idOf: (principal) => principal.keyId });
+    this.cache = new EvictingCache(bus.evictionFeed(REVOKED), { idOf: (principal) => principal.keyId });
   }
 
   close(): void {
