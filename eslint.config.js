@@ -74,6 +74,16 @@ export default tseslint.config(
     },
   },
   {
+    // Every verb and route imports these: they name what they need of a feature in ports.ts, and
+    // services.ts (the composition root) hands the feature in.
+    files: ['src/context.ts', 'src/ports.ts', 'src/http/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['**/features/**'], message: 'context.ts, ports.ts and http/ know no feature: declare what they need in ports.ts (docs/architecture.md).' }],
+      }],
+    },
+  },
+  {
     files: ['src/features/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [featuresNeverImportRoot] }] },
   },

@@ -3,11 +3,7 @@ import type { Config } from './config.ts';
 import type { Bus } from './db/bus.ts';
 import type { Db, Sql } from './db/client.ts';
 import type { DatabaseHealth } from './db/health.ts';
-import type { DeliveryWorker } from './features/delivery/deliveryWorker.ts';
-import type { IngestBatcher } from './features/events/ingestBatcher.ts';
-import type { HookResolver } from './features/hooks/hookResolver.ts';
-import type { KeyAuthenticator } from './features/keys/keyAuthenticator.ts';
-import type { ProjectPurger } from './features/projects/projectPurger.ts';
+import type { ApiKeys, Deliveries, EventIngest, HookTokens, ProjectPurge } from './ports.ts';
 
 /** Long-lived things a verb may use. Built once per process by buildApp's caller. */
 export interface Services {
@@ -18,17 +14,17 @@ export interface Services {
   /** Whether the database answers (readiness, fail-fast 503s). */
   health: DatabaseHealth;
   /** Group commit for event writes. */
-  ingest: IngestBatcher;
+  ingest: EventIngest;
   /** Group commit for incoming hooks: refuses events over the organization's monthly cap. */
-  hookIngest: IngestBatcher;
+  hookIngest: EventIngest;
   /** Hook URL token → enabled hook, cached; pauses and deletes evict it. */
-  hooks: HookResolver;
+  hooks: HookTokens;
   /** Bearer key → organization, cached; revocations evict it. */
-  keys: KeyAuthenticator;
+  keys: ApiKeys;
   /** Outgoing webhooks and web push. Started by the server (tests start their own), never by a verb. */
-  deliveries: DeliveryWorker;
+  deliveries: Deliveries;
   /** Removes deleted projects' rows in the background; the server starts its sweep. */
-  purger: ProjectPurger;
+  purger: ProjectPurge;
 }
 
 /** A dashboard user's role (extensions.md, "Dashboard members"), read with the session on every request. */

@@ -1,5 +1,6 @@
 import type { Announcement } from './announcements.ts';
 import type { Sql } from './client.ts';
+import type { EvictionFeed } from '../lib/evictingCache.ts';
 
 export type { Announcement } from './announcements.ts';
 
@@ -62,6 +63,21 @@ export class Bus {
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * A cache's eviction feed (lib/evictingCache.ts): the `id` of every announcement of `types`
+   * (a revoked key, a paused hook), and a reset after listening again, since an eviction
+   * announced while the bus was not listening is lost.
+   */
+  evictionFeed(types: ReadonlySet<string>): EvictionFeed {
+    return {
+      onEvict: (listener) =>
+        this.subscribe((announcement) => {
+          if (types.has(announcement.type) && announcement.id !== undefined) listener(String(announcement.id));
+        }),
+      onReset: (listener) => this.onResume(listener),
+    };
   }
 
   /**

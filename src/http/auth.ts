@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor, Ctx, Services } from '../context.ts';
-import type { KeyAuthenticator } from '../features/keys/keyAuthenticator.ts';
+import type { ApiKeys } from '../ports.ts';
 import { Forbidden, Unauthorized } from '../lib/errors.ts';
 
 /** Resolves a request without an Authorization header (a dashboard session), or null. */
@@ -29,7 +29,7 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 export function registerAuth(
   app: FastifyInstance,
   services: Services,
-  keys: KeyAuthenticator,
+  keys: ApiKeys,
   sessions: { authenticate?: SessionAuthenticator },
 ): void {
   app.decorateRequest('ctx', null as unknown as Ctx);

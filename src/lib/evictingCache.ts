@@ -1,9 +1,16 @@
-import type { Bus } from '../db/bus.ts';
+/**
+ * Where a cache hears of changes made anywhere (the bus, in the server: db/bus.ts). Each
+ * subscription returns its unsubscribe.
+ */
+export interface EvictionFeed {
+  /** Calls `listener` with the id of a value that changed (a revoked key, a paused hook). */
+  onEvict(listener: (id: string) => void): () => void;
+  /** Calls `listener` when changes may have gone unheard: every cached value must go. */
+  onReset(listener: () => void): () => void;
+}
 
 interface EvictingCacheOptions<T> {
-  /** Announcement types whose `id` names a cached value to drop (a revoked key, a paused hook). */
-  evictOn: ReadonlySet<string>;
-  /** The id those announcements use for a cached value. */
+  /** The id the feed's evictions use for a cached value. */
   idOf: (value: T) => string;
   ttlMs?: number;
   limit?: number;
@@ -12,9 +19,10 @@ interface EvictingCacheOptions<T> {
 /**
  * Credential → row, in memory, for the lookups made on every request (API keys, hook URL
  * tokens). Only rows found are cached, so guessing cannot fill it. A change is announced on the
- * bus and drops the row in every process (the process that made it evicts it before answering);
- * entries expire after 30 s in case an announcement is lost. A lookup that started before an
- * eviction does not cache what it read, so a revoked or paused row cannot return for a whole TTL.
+ * bus, whose eviction feed drops the row in every process (the process that made it evicts it
+ * before answering); entries expire after 30 s in case an announcement is lost. A lookup that
+ * started before an eviction does not cache what it read, so a revoked or paused row cannot
+ * return for a whole TTL.
  */
 export class EvictingCache<T> {
   private readonly entries = new Map<string, { value: T; expiresAt: number }>();
@@ -22,25 +30,22 @@ export class EvictingCache<T> {
   private generation = 0;
   private readonly ttlMs: number;
   private readonly limit: number;
-  private readonly unsubscribe: () => void;
-  private readonly unsubscribeResume: () => void;
+  private readonly unsubscribeEvict: () => void;
+  private readonly unsubscribeReset: () => void;
 
   constructor(
-    bus: Bus,
+    feed: EvictionFeed,
     private readonly options: EvictingCacheOptions<T>,
   ) {
     this.ttlMs = options.ttlMs ?? 30_000;
     this.limit = options.limit ?? 10_000;
-    this.unsubscribe = bus.subscribe((announcement) => {
-      if (options.evictOn.has(announcement.type) && announcement.id !== undefined) this.evict(String(announcement.id));
-    });
-    // An eviction announced while the bus was not listening is lost: forget everything instead.
-    this.unsubscribeResume = bus.onResume(() => this.clear());
+    this.unsubscribeEvict = feed.onEvict((id) => this.evict(id));
+    this.unsubscribeReset = feed.onReset(() => this.clear());
   }
 
   close(): void {
-    this.unsubscribe();
-    this.unsubscribeResume();
+    this.unsubscribeEvict();
+    this.unsubscribeReset();
   }
 
   /** Drops every value: the next lookup of each reads the database again. */
@@ -67,7 +72,7 @@ export class EvictingCache<T> {
     return value;
   }
 
-  /** Drops a value in this process; other processes hear of it through the bus. */
+  /** Drops a value in this process; other processes hear of it through their feed. */
   evict(id: string): void {
     this.generation++;
     for (const [key, entry] of this.entries) if (this.options.idOf(entry.value) === id) this.entries.delete(key);

@@ -83,7 +83,7 @@ describe('the bus', () => {
   it('after listening again, caches kept by its announcements forget what they hold', async () => {
     const bus = new Bus(sql, () => {});
     await bus.start();
-    const cache = new EvictingCache<{ id: string }>(bus, { evictOn: new Set(['key.revoked']), idOf: (value) => value.id });
+    const cache = new EvictingCache<{ id: string }>(bus.evictionFeed(new Set(['key.revoked'])), { idOf: (value) => value.id });
     let loads = 0;
     const load = () => Promise.resolve({ id: `key-${++loads}` });
     assert.deepEqual(await cache.get('k', load), { id: 'key-1' });

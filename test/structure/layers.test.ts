@@ -27,6 +27,29 @@ describe('layer rules', () => {
     assert.equal(errors.length, 1);
   });
 
+  it('fail the request context importing a feature', async () => {
+    const errors = await importErrors(
+      'src/context.ts',
+      "import type { IngestBatcher } from './features/events/ingestBatcher.ts';\nexport type Used = IngestBatcher;\n",
+    );
+    assert.equal(errors.length, 1);
+    assert.match(errors[0]!, /context\.ts, ports\.ts and http\/ know no feature/);
+  });
+
+  it('fail the ports importing a feature', async () => {
+    const errors = await importErrors('src/ports.ts', "import type { ProjectPurger } from './features/projects/projectPurger.ts';\nexport type Used = ProjectPurger;\n");
+    assert.equal(errors.length, 1);
+  });
+
+  it('fail http/ importing a feature', async () => {
+    const errors = await importErrors(
+      'src/http/auth.ts',
+      "import type { KeyAuthenticator } from '../features/keys/keyAuthenticator.ts';\nexport type Used = KeyAuthenticator;\n",
+    );
+    assert.equal(errors.length, 1);
+    assert.match(errors[0]!, /know no feature: declare what they need in ports\.ts/);
+  });
+
   it('fail a feature importing the application root or the command line', async () => {
     const errors = await importErrors(
       'src/features/events/createEvent.ts',

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Bus } from '../../db/bus.ts';
 import type { Sql } from '../../db/client.ts';
+import type { ClaimedDelivery } from '../../ports.ts';
 import { newId } from '../../lib/ids.ts';
 import { countDelivery } from '../../metrics.ts';
 import { fanOutBatch } from './fanOutBatch.ts';
@@ -10,7 +11,7 @@ import { countQueued } from './queries.ts';
 import { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_RETRY_DELAYS_MS } from './retryPolicy.ts';
 import { WebPushChannel } from './webPushChannel.ts';
 import { type DeliveryOutcome, WebhookChannel } from './webhookChannel.ts';
-import { type ClaimedDelivery, claimDueDeliveries, pruneFinishedDeliveries } from './webhookQueries.ts';
+import { claimDueDeliveries, pruneFinishedDeliveries } from './webhookQueries.ts';
 
 interface DeliveryWorkerDeps {
   sql: Sql;

@@ -1,6 +1,7 @@
+import type { DeliveryFormat } from '../../ports.ts';
 import type { EventObject } from '../events/eventObject.ts';
 
-export type DeliveryFormat = 'json' | 'text' | 'embed';
+export type { DeliveryFormat } from '../../ports.ts';
 
 /** Discord's embed limits (characters). The sum of all text in one embed is capped as well. */
 const EMBED_LIMITS = { title: 256, description: 4096, footer: 2048, total: 6000 } as const;

@@ -4,7 +4,8 @@ import type { Sql } from '../../db/client.ts';
 import { type PostResult, postOnce } from '../../lib/outboundHttp/postOnce.ts';
 import { type Verdict, judgeAttempt } from './retryPolicy.ts';
 import { signatureHeaders } from './signing.ts';
-import { type ClaimedDelivery, recordAttempt } from './webhookQueries.ts';
+import type { ClaimedDelivery } from '../../ports.ts';
+import { recordAttempt } from './webhookQueries.ts';
 
 /** The Test action's delivery carries this event id: no real event has it. */
 export const TEST_EVENT_ID = 0;

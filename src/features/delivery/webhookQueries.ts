@@ -1,26 +1,7 @@
 import type { Sql } from '../../db/client.ts';
-import type { DeliveryFormat } from './formats.ts';
+import type { ClaimedDelivery } from '../../ports.ts';
 
 // Webhook deliveries as the worker sends them: lease, record each attempt, prune the log.
-
-/** A delivery this process holds the lease of, with what sending it needs. */
-export interface ClaimedDelivery {
-  organizationId: string;
-  id: string;
-  leaseToken: string;
-  /** 0 for a Test delivery. */
-  eventId: number;
-  webhookId: string;
-  body: string;
-  /** Attempts already made. */
-  attempts: number;
-  maxAttempts: number;
-  destinationId: string;
-  url: string;
-  format: DeliveryFormat;
-  secret: string | null;
-  enabled: boolean;
-}
 
 /**
  * Leases due deliveries (locked_until), which keeps other claimers off until this process records

@@ -2,7 +2,8 @@ import type { Bus } from '../../db/bus.ts';
 import type { Sql } from '../../db/client.ts';
 import { EvictingCache } from '../../lib/evictingCache.ts';
 import { HOOK_TOKEN_PATTERN, hashHookToken } from './hookToken.ts';
-import { type ActiveHook, findEnabledHookByTokenHash } from './queries.ts';
+import type { ActiveHook } from '../../ports.ts';
+import { findEnabledHookByTokenHash } from './queries.ts';
 
 /** Announced by the pause, resume and delete verbs (see setHookEnabled.ts, deleteHook.ts). */
 const HOOK_CHANGED = new Set(['hook.updated', 'hook.deleted']);
@@ -18,7 +19,7 @@ export class HookResolver {
     private readonly sql: Sql,
     bus: Bus,
   ) {
-    this.cache = new EvictingCache(bus, { evictOn: HOOK_CHANGED, idOf: (hook) => hook.id });
+    this.cache = new EvictingCache(bus.evictionFeed(HOOK_CHANGED), { idOf: (hook) => hook.id });
   }
 
   close(): void {

@@ -3,7 +3,7 @@ import { VISITOR } from '../../context.ts';
 import type { App } from '../../http/app.ts';
 import { errors } from '../../http/schemas.ts';
 import { Event } from '../events/schemas.ts';
-import type { ActiveHook } from './queries.ts';
+import type { ActiveHook } from '../../ports.ts';
 import { receiveHookEvent } from './receiveHookEvent.ts';
 import { TokenParams } from './schemas.ts';
 

@@ -1,5 +1,6 @@
 import { type Db, type Sql, withTransaction } from '../../db/client.ts';
 import { deleteCredentials, findCredentialOrganization } from '../organizations/credentials.ts';
+import type { ActiveHook } from '../../ports.ts';
 
 export interface HookRow {
   id: string;
@@ -74,15 +75,6 @@ export async function deleteHook(
     await deleteCredentials(tx, 'hook', [row.tokenHash]);
     return { id: row.id, projectId: row.projectId };
   });
-}
-
-export interface ActiveHook {
-  id: string;
-  projectId: string;
-  organizationId: string;
-  category: string;
-  /** The template its bodies are read with unless a request names another. */
-  template: string | null;
 }
 
 /**

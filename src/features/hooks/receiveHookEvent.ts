@@ -4,7 +4,7 @@ import { acceptedEvent, announceCreated } from '../events/createEvent.ts';
 import { type EventObject, eventFromDraft } from '../events/eventObject.ts';
 import { validateEventInput } from '../events/validateEventInput.ts';
 import { type HookRequest, hookEventInput } from './hookEventInput.ts';
-import type { ActiveHook } from './queries.ts';
+import type { ActiveHook } from '../../ports.ts';
 
 /**
  * Creates the event a hook request describes. The input is checked before anything is written;

@@ -5,11 +5,7 @@ import { sha256 } from '../../lib/ids.ts';
 import { API_KEY_PATTERN } from './keyFormat.ts';
 import { findActiveKeyByHash, stampLastUsed } from './queries.ts';
 import { KEY_REVOKED } from '../../db/announcements.ts';
-
-interface KeyPrincipal {
-  keyId: string;
-  organizationId: string;
-}
+import type { KeyPrincipal } from '../../ports.ts';
 
 const STAMP_INTERVAL_MS = 60_000;
 const REVOKED = new Set([KEY_REVOKED]);
@@ -30,7 +26,7 @@ export class KeyAuthenticator {
     bus: Bus,
     private readonly logError: (error: unknown, message: string) => void,
   ) {
-    this.cache = new EvictingCache(bus, { evictOn: REVOKED, idOf: (principal) => principal.keyId });
+    this.cache = new EvictingCache(bus.evictionFeed(REVOKED), { idOf: (principal) => principal.keyId });
   }
 
   close(): void {

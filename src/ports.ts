@@ -1,0 +1,116 @@
+/**
+ * What `Services` (context.ts) exposes of the long-lived feature services, and the records they
+ * trade in. The feature classes satisfy these interfaces by their shape and services.ts, the
+ * composition root, hands them in, so context.ts and http/ import no feature
+ * (docs/architecture.md).
+ */
+
+/** An event that passed every rule, in the form the insert statement takes (events/validateEventInput.ts). */
+interface IngestDraft {
+  organizationId: string;
+  projectId: string;
+  category: string;
+  title: string;
+  description: string | null;
+  icon: string | null;
+  /** Serialized JSON exactly as it will be stored and searched. */
+  tags: string | null;
+  metadata: string | null;
+  url: string | null;
+  userId: string | null;
+  notify: boolean;
+  /** Integer microseconds since the epoch; null means "now" at commit. */
+  createdAtMicros: bigint | null;
+}
+
+/**
+ * The new row (`ord`: the draft's index in its batch); `{ refused }` when the organization's cap
+ * or id space refused it; null for a project not the organization's.
+ */
+type IngestOutcome = { ord: number; id: number; createdMicros: string } | { refused: 'cap' | 'ids' } | null;
+
+/** Group commit for event writes (events/ingestBatcher.ts). */
+export interface EventIngest {
+  /** Resolves after commit. */
+  insert(draft: IngestDraft): Promise<IngestOutcome>;
+}
+
+/** The enabled hook a URL token belongs to, as the hook resolver hands it out. */
+export interface ActiveHook {
+  id: string;
+  projectId: string;
+  organizationId: string;
+  category: string;
+  /** The template its bodies are read with unless a request names another. */
+  template: string | null;
+}
+
+/** Hook URL token → enabled hook, cached (hooks/hookResolver.ts). */
+export interface HookTokens {
+  /** The enabled hook a URL token belongs to, or null for a malformed, unknown, paused or deleted one. */
+  resolve(token: string): Promise<ActiveHook | null>;
+  /** Forgets a hook in this process; other processes hear of it through the bus. */
+  evict(hookId: string): void;
+}
+
+/** Who a bearer key speaks for. */
+export interface KeyPrincipal {
+  keyId: string;
+  organizationId: string;
+}
+
+/** Bearer key → organization, cached (keys/keyAuthenticator.ts). */
+export interface ApiKeys {
+  /** The key's principal, or null for a malformed, unknown or revoked key. */
+  authenticate(plaintext: string): Promise<KeyPrincipal | null>;
+  /** Drops a key from this process's cache; other processes hear of it through the bus. */
+  evict(keyId: string): void;
+}
+
+/** The body formats a destination may choose (delivery/formats.ts renders them). */
+export type DeliveryFormat = 'json' | 'text' | 'embed';
+
+/** A webhook delivery whose lease this process holds, with what sending it needs. */
+export interface ClaimedDelivery {
+  organizationId: string;
+  id: string;
+  leaseToken: string;
+  /** 0 for a Test delivery. */
+  eventId: number;
+  webhookId: string;
+  body: string;
+  /** Attempts already made. */
+  attempts: number;
+  maxAttempts: number;
+  destinationId: string;
+  url: string;
+  format: DeliveryFormat;
+  secret: string | null;
+  enabled: boolean;
+}
+
+/** Outgoing webhooks and web push (delivery/deliveryWorker.ts). */
+export interface Deliveries {
+  /** Attempts a delivery gets, the first included. */
+  readonly maxAttempts: number;
+  /** How long a claimed delivery stays this process's. */
+  readonly leaseMs: number;
+  /** Starts claiming and sending (the server does; tests start workers of their own). */
+  start(): void;
+  /** Runs a pass now, or right after the one running. A no-op unless started. */
+  wake(): void;
+  /** Sends one leased delivery once and records the attempt. */
+  deliver(delivery: ClaimedDelivery): Promise<{ ok: boolean; status: number | null; error: string | null }>;
+  /** Notify events not yet fanned out plus pending deliveries and push jobs, of every organization. */
+  queueDepth(): Promise<number>;
+}
+
+/** Removes deleted projects' rows in the background (projects/projectPurger.ts). */
+export interface ProjectPurge {
+  /** Purges one deleted project; a second call while one runs joins it. Never rejects. */
+  purge(organizationId: string, projectId: string): Promise<void>;
+  /** Starts the periodic sweep (the server does; commands and tests need not). */
+  start(): void;
+  /** Purges every project marked deleted (oldest first). */
+  sweep(): Promise<void>;
+}
