@@ -36,6 +36,42 @@ export type ChangeMemberRoleResponse = {
   createdAt: string;
 };
 
+// POST /api/projects/{projectId}/destinations — Create a destination: a URL that receives the project's notify events
+export type CreateDestinationPath = {
+  projectId: string;
+};
+export type CreateDestinationBody = {
+  name: string;
+  url: string;
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord) */
+  format: "json" | "text" | "embed";
+  enabled?: boolean;
+  /** null (every category) or a non-empty array of category names */
+  categories?: Array<string> | null;
+};
+export type CreateDestinationResponse = {
+  id: string;
+  projectId: string;
+  name: string;
+  url: string;
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord) */
+  format: "json" | "text" | "embed";
+  enabled: boolean;
+  /** whsec_... signing secret of json destinations */
+  secret: string | null;
+  lastStatus: {
+    ok: boolean;
+    at: string;
+    status: number | null;
+    error: string | null;
+  } | null;
+  /** null: every notify event of the project; otherwise only notify events of these categories */
+  categories: Array<string> | null;
+  /** Why the destination was disabled automatically */
+  disabledReason: string | null;
+  createdAt: string;
+};
+
 // POST /api/events — Create an event
 export type CreateEventHeaders = {
   /** 1-255 printable ASCII characters; a repeat within 24 hours replays the first reply */
@@ -77,6 +113,30 @@ export type CreateEventResponse = {
   createdAt: string;
 };
 
+// POST /api/projects/{projectId}/hooks — Create an incoming hook: a URL whose token is its only credential
+export type CreateHookPath = {
+  projectId: string;
+};
+export type CreateHookBody = {
+  name: string;
+  category: string;
+  template?: string | null;
+};
+export type CreateHookResponse = {
+  id: string;
+  projectId: string;
+  name: string;
+  /** Default category of the events this hook creates */
+  category: string;
+  /** False while paused */
+  enabled: boolean;
+  /** github, grafana or alertmanager: bodies are read as that service's webhook payload; a ?template= beats it */
+  template: string | null;
+  /** {BASE_URL}/hook/whk_...: anyone holding it can create events */
+  url: string;
+  createdAt: string;
+};
+
 // POST /api/invitations — Invite a person by email with a role; the link is valid 7 days, once (owners only)
 export type CreateInvitationBody = {
   email: string;
@@ -93,6 +153,64 @@ export type CreateInvitationResponse = {
   expiresAt: string;
 };
 
+// POST /api/keys — Create an API key; the key itself is shown in this reply only (owners only)
+export type CreateKeyBody = {
+  name?: string | null;
+};
+export type CreateKeyResponse = {
+  id: string;
+  /** What the key is for, as its owner named it; null when unnamed */
+  name: string | null;
+  /** The plaintext key: shown this once, never again */
+  key: string;
+  prefix: string;
+};
+
+// POST /api/projects — Create a project
+export type CreateProjectBody = {
+  name: string;
+};
+export type CreateProjectResponse = {
+  id: string;
+  name: string;
+};
+
+// POST /api/destinations/{destinationId}/delete — Delete a destination
+export type DeleteDestinationPath = {
+  destinationId: string;
+};
+export type DeleteDestinationResponse = {
+  id: string;
+  deleted: true;
+};
+
+// POST /api/events/{eventId}/delete — Delete an event
+export type DeleteEventPath = {
+  eventId: string;
+};
+export type DeleteEventResponse = {
+  id: number;
+  deleted: true;
+};
+
+// POST /api/hooks/{hookId}/delete — Delete an incoming hook
+export type DeleteHookPath = {
+  hookId: string;
+};
+export type DeleteHookResponse = {
+  id: string;
+  deleted: true;
+};
+
+// POST /api/insight/{insightId}/delete — Delete an insight
+export type DeleteInsightPath = {
+  insightId: string;
+};
+export type DeleteInsightResponse = {
+  id: number;
+  deleted: true;
+};
+
 // POST /api/projects/{projectId}/delete — Delete a project and everything in it
 export type DeleteProjectPath = {
   projectId: string;
@@ -100,6 +218,108 @@ export type DeleteProjectPath = {
 export type DeleteProjectResponse = {
   id: string;
   deleted: true;
+};
+
+// POST /api/destinations/{destinationId}/disable — Switch a destination off: it gets no new deliveries
+export type DisableDestinationPath = {
+  destinationId: string;
+};
+export type DisableDestinationResponse = {
+  id: string;
+  projectId: string;
+  name: string;
+  url: string;
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord) */
+  format: "json" | "text" | "embed";
+  enabled: boolean;
+  /** whsec_... signing secret of json destinations */
+  secret: string | null;
+  lastStatus: {
+    ok: boolean;
+    at: string;
+    status: number | null;
+    error: string | null;
+  } | null;
+  /** null: every notify event of the project; otherwise only notify events of these categories */
+  categories: Array<string> | null;
+  /** Why the destination was disabled automatically */
+  disabledReason: string | null;
+  createdAt: string;
+};
+
+// POST /api/destinations/{destinationId}/enable — Switch a destination on; clears an automatic disable and its run of failures
+export type EnableDestinationPath = {
+  destinationId: string;
+};
+export type EnableDestinationResponse = {
+  id: string;
+  projectId: string;
+  name: string;
+  url: string;
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord) */
+  format: "json" | "text" | "embed";
+  enabled: boolean;
+  /** whsec_... signing secret of json destinations */
+  secret: string | null;
+  lastStatus: {
+    ok: boolean;
+    at: string;
+    status: number | null;
+    error: string | null;
+  } | null;
+  /** null: every notify event of the project; otherwise only notify events of these categories */
+  categories: Array<string> | null;
+  /** Why the destination was disabled automatically */
+  disabledReason: string | null;
+  createdAt: string;
+};
+
+// GET /api/export — The whole organization (projects, events, insights) as one JSON document
+export type ExportOrganizationResponse = {
+  version: 1;
+  projects: Array<{
+    id: string;
+    name: string;
+    categories: Array<string>;
+    events: Array<{
+      category: string;
+      title: string;
+      description: string | null;
+      icon: string | null;
+      tags: {
+        [key: string]: unknown;
+      } | null;
+      metadata: {
+        [key: string]: unknown;
+      } | Array<unknown> | null;
+      url: string | null;
+      user_id: string | null;
+      notify: boolean;
+      favorited: boolean;
+      /** Unix seconds; export writes whole seconds */
+      created_at: number | null;
+    }>;
+    insights: Array<{
+      title: string;
+      value: string | number;
+      icon: string | null;
+    }>;
+  }>;
+};
+
+// GET /api/charts — Events per category and day over the last `days` days
+export type GetChartsQuery = {
+  project?: string;
+  /** Integer 1-36500; default 30 */
+  days?: string;
+  category?: string;
+};
+export type GetChartsResponse = {
+  [key: string]: Array<{
+    /** YYYY-MM-DD in the server time zone */
+    day: string;
+    count: number;
+  }>;
 };
 
 // GET /api/destinations/{destinationId}/health — Success rate of the latest 50 finished deliveries (the Settings row health line)
@@ -155,6 +375,25 @@ export type GetOrganizationResponse = {
   role: "owner" | "member" | null;
 };
 
+// GET /api/session — Who is signed in, and the CSRF token to send on writes
+export type GetSessionResponse = {
+  user: {
+    id: string;
+    email: string;
+  };
+  organization: {
+    id: string;
+    name: string;
+  };
+  /** Send back in the x-csrf-token header on every write made with this session */
+  csrfToken: string;
+};
+
+// GET /api/setup — Whether first-run setup is still offered (the installation has no user yet)
+export type GetSetupStatusResponse = {
+  needed: boolean;
+};
+
 // GET /api/users/{userId} — One user
 export type GetUserQuery = {
   project?: string;
@@ -172,6 +411,12 @@ export type GetUserResponse = {
   eventCount: number;
 };
 
+// GET /api/push/vapid-public-key — The server's VAPID public key, for a browser's push subscription
+export type GetVapidPublicKeyResponse = {
+  /** applicationServerKey for PushManager.subscribe, base64url */
+  publicKey: string;
+};
+
 // POST /api/identify — Set a user's properties
 export type IdentifyUserBody = {
   project?: unknown;
@@ -180,6 +425,52 @@ export type IdentifyUserBody = {
 };
 export type IdentifyUserResponse = {
   ok: true;
+};
+
+// POST /api/import — Import projects, events and insights as new projects with fresh ids, all or nothing
+export type ImportOrganizationBody = {
+  /** Optional; when given it must be 1 */
+  version?: 1;
+  projects: Array<{
+    /** A label only; import generates fresh ids */
+    id?: string | null;
+    name: string;
+    categories?: Array<string>;
+    events?: Array<{
+      category: string;
+      title: string;
+      description?: string | null;
+      icon?: string | null;
+      tags?: {
+        [key: string]: unknown;
+      } | null;
+      metadata?: {
+        [key: string]: unknown;
+      } | Array<unknown> | null;
+      url?: string | null;
+      user_id?: string | null;
+      notify?: boolean;
+      favorited?: boolean;
+      /** Unix seconds; export writes whole seconds */
+      created_at?: number | null;
+    }>;
+    insights?: Array<{
+      title: string;
+      value: string | number;
+      icon?: string | null;
+    }>;
+  }>;
+};
+export type ImportOrganizationResponse = {
+  imported: {
+    projects: number;
+    events: number;
+    insights: number;
+  };
+  /** Project id (or index, when the file has none) in the file -> new project id */
+  idMap: {
+    [key: string]: string;
+  };
 };
 
 // PATCH /api/insight — Add to an insight counter
@@ -198,6 +489,70 @@ export type IncrementInsightResponse = {
   /** The new value, as text */
   value: string;
 };
+
+// GET /api/categories — Every category of a project with its event count
+export type ListCategoriesQuery = {
+  project?: string;
+};
+export type ListCategoriesResponse = Array<{
+  name: string;
+  count: number;
+}>;
+
+// GET /api/destinations/{destinationId}/deliveries — A destination's attempt log, newest delivery first (keyset pages)
+export type ListDeliveriesQuery = {
+  cursor?: string;
+};
+export type ListDeliveriesPath = {
+  destinationId: string;
+};
+export type ListDeliveriesResponse = {
+  deliveries: Array<{
+    id: string;
+    /** 0 for a Test delivery */
+    eventId: number;
+    /** The webhook-id header: the same on every attempt and replay */
+    webhookId: string;
+    status: "pending" | "succeeded" | "failed";
+    attempts: Array<{
+      at: string;
+      status: number | null;
+      durationMs: number | null;
+      error: string | null;
+      /** The first 1 KB of the answer */
+      response: string | null;
+    }>;
+    createdAt: string;
+  }>;
+  nextCursor: string | null;
+};
+
+// GET /api/projects/{projectId}/destinations — A project's outgoing webhook destinations
+export type ListDestinationsPath = {
+  projectId: string;
+};
+export type ListDestinationsResponse = Array<{
+  id: string;
+  projectId: string;
+  name: string;
+  url: string;
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord) */
+  format: "json" | "text" | "embed";
+  enabled: boolean;
+  /** whsec_... signing secret of json destinations */
+  secret: string | null;
+  lastStatus: {
+    ok: boolean;
+    at: string;
+    status: number | null;
+    error: string | null;
+  } | null;
+  /** null: every notify event of the project; otherwise only notify events of these categories */
+  categories: Array<string> | null;
+  /** Why the destination was disabled automatically */
+  disabledReason: string | null;
+  createdAt: string;
+}>;
 
 // GET /api/events — List events, newest first (keyset pages)
 export type ListEventsQuery = {
@@ -240,12 +595,66 @@ export type ListEventsResponse = {
   nextCursor: string | null;
 };
 
+// GET /api/projects/{projectId}/hooks — A project's incoming hooks
+export type ListHooksPath = {
+  projectId: string;
+};
+export type ListHooksResponse = Array<{
+  id: string;
+  projectId: string;
+  name: string;
+  /** Default category of the events this hook creates */
+  category: string;
+  /** False while paused */
+  enabled: boolean;
+  /** github, grafana or alertmanager: bodies are read as that service's webhook payload; a ?template= beats it */
+  template: string | null;
+  /** {BASE_URL}/hook/whk_...: anyone holding it can create events */
+  url: string;
+  createdAt: string;
+}>;
+
+// GET /api/insights — A project's insights, oldest first
+export type ListInsightsQuery = {
+  project?: string;
+};
+export type ListInsightsResponse = Array<{
+  id: number;
+  projectId: string;
+  title: string;
+  value: string;
+  icon: string | null;
+  updatedAt: string;
+}>;
+
+// GET /api/keys — The organization's API keys, revoked ones too (owners only)
+export type ListKeysResponse = Array<{
+  id: string;
+  /** What the key is for, as its owner named it; null when unnamed */
+  name: string | null;
+  /** The first 12 characters of the key, for recognising it */
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}>;
+
 // GET /api/members — List the people who can sign in to this organization (owners only)
 export type ListMembersResponse = Array<{
   id: string;
   email: string;
   /** owner: everything; member: everything except API keys, members and invitations, and deleting projects */
   role: "owner" | "member";
+  createdAt: string;
+}>;
+
+// GET /api/projects — The organization's projects
+export type ListProjectsResponse = Array<{
+  id: string;
+  organizationId: string;
+  name: string;
+  /** Days events are kept; null keeps them forever */
+  retentionDays: number | null;
   createdAt: string;
 }>;
 
@@ -351,6 +760,25 @@ export type LogSnagLogResponse = {
   createdAt: string;
 };
 
+// POST /api/hooks/{hookId}/pause — Pause an incoming hook: its URL answers like an unknown one
+export type PauseHookPath = {
+  hookId: string;
+};
+export type PauseHookResponse = {
+  id: string;
+  projectId: string;
+  name: string;
+  /** Default category of the events this hook creates */
+  category: string;
+  /** False while paused */
+  enabled: boolean;
+  /** github, grafana or alertmanager: bodies are read as that service's webhook payload; a ?template= beats it */
+  template: string | null;
+  /** {BASE_URL}/hook/whk_...: anyone holding it can create events */
+  url: string;
+  createdAt: string;
+};
+
 // POST /api/members/{memberId}/delete — Remove a member: deletes the account and ends its sessions at once (owners only)
 export type RemoveMemberPath = {
   memberId: string;
@@ -358,6 +786,15 @@ export type RemoveMemberPath = {
 export type RemoveMemberResponse = {
   id: string;
   deleted: true;
+};
+
+// POST /api/destinations/{destinationId}/deliveries/{deliveryId}/replay — Queue a delivery again with its original body and webhook-id
+export type ReplayDeliveryPath = {
+  destinationId: string;
+  deliveryId: string;
+};
+export type ReplayDeliveryResponse = {
+  ok: true;
 };
 
 // POST /api/destinations/{destinationId}/replay-failed — Deliver again every event whose latest delivery since `since` failed
@@ -371,6 +808,145 @@ export type ReplayFailedDeliveriesBody = {
 export type ReplayFailedDeliveriesResponse = {
   /** Events queued again */
   queued: number;
+};
+
+// POST /api/hooks/{hookId}/resume — Resume a paused incoming hook
+export type ResumeHookPath = {
+  hookId: string;
+};
+export type ResumeHookResponse = {
+  id: string;
+  projectId: string;
+  name: string;
+  /** Default category of the events this hook creates */
+  category: string;
+  /** False while paused */
+  enabled: boolean;
+  /** github, grafana or alertmanager: bodies are read as that service's webhook payload; a ?template= beats it */
+  template: string | null;
+  /** {BASE_URL}/hook/whk_...: anyone holding it can create events */
+  url: string;
+  createdAt: string;
+};
+
+// POST /api/keys/{keyId}/revoke — Revoke an API key (owners only)
+export type RevokeKeyPath = {
+  keyId: string;
+};
+export type RevokeKeyResponse = {
+  id: string;
+  revokedAt: string;
+};
+
+// POST /api/destinations/{destinationId}/rotate-secret — Replace the signing secret; queued deliveries are signed with the new one
+export type RotateDestinationSecretPath = {
+  destinationId: string;
+};
+export type RotateDestinationSecretResponse = {
+  id: string;
+  projectId: string;
+  name: string;
+  url: string;
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord) */
+  format: "json" | "text" | "embed";
+  enabled: boolean;
+  /** whsec_... signing secret of json destinations */
+  secret: string | null;
+  lastStatus: {
+    ok: boolean;
+    at: string;
+    status: number | null;
+    error: string | null;
+  } | null;
+  /** null: every notify event of the project; otherwise only notify events of these categories */
+  categories: Array<string> | null;
+  /** Why the destination was disabled automatically */
+  disabledReason: string | null;
+  createdAt: string;
+};
+
+// POST /api/setup — First-run setup: create the first organization and its owner, and sign in
+export type SetUpInstallationBody = {
+  organizationName: string;
+  email: string;
+  password: string;
+};
+export type SetUpInstallationResponse = {
+  user: {
+    id: string;
+    email: string;
+  };
+  organization: {
+    id: string;
+    name: string;
+  };
+  /** Send back in the x-csrf-token header on every write made with this session */
+  csrfToken: string;
+};
+
+// POST /api/session — Sign in with email and password; sets the session cookie
+export type SignInBody = {
+  email: string;
+  password: string;
+};
+export type SignInResponse = {
+  user: {
+    id: string;
+    email: string;
+  };
+  organization: {
+    id: string;
+    name: string;
+  };
+  /** Send back in the x-csrf-token header on every write made with this session */
+  csrfToken: string;
+};
+
+// POST /api/session/delete — Sign out: end the session named by the cookie
+export type SignOutResponse = {
+  ok: true;
+};
+
+// POST /api/projects/{projectId}/push-subscriptions — Save the signed-in person's browser push subscription for a project
+export type SubscribePushPath = {
+  projectId: string;
+};
+export type SubscribePushBody = {
+  endpoint: string;
+  keys: {
+    p256dh: string;
+    auth: string;
+  };
+};
+export type SubscribePushResponse = {
+  id: string;
+};
+
+// POST /api/destinations/{destinationId}/test — Send a sample event now, once, and answer with the outcome
+export type TestDestinationPath = {
+  destinationId: string;
+};
+export type TestDestinationResponse = {
+  ok: boolean;
+  status: number | null;
+  error: string | null;
+};
+
+// POST /api/events/{eventId}/favorite — Flip an event's favorite mark
+export type ToggleFavoritePath = {
+  eventId: string;
+};
+export type ToggleFavoriteResponse = {
+  id: number;
+  favorited: boolean;
+};
+
+// POST /api/push-subscriptions/delete — Forget a browser push subscription for every project
+export type UnsubscribePushBody = {
+  endpoint: string;
+};
+export type UnsubscribePushResponse = {
+  ok: true;
 };
 
 // PATCH /api/destinations/{destinationId} — Change a destination: name, URL (checked by the address guard) or category filter

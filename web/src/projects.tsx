@@ -1,13 +1,13 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { get, post } from './api.ts';
 import { useToast } from './components/Toasts.tsx';
-import type { Project } from './types.ts';
+import type { CreatedProject, Project } from './types.ts';
 
 // Arrow-typed members: pages destructure them (`const { reload } = useProjects()`).
 interface ProjectsApi {
   projects: Project[] | null;
   reload: () => Promise<void>;
-  create: (name: string) => Promise<{ id: string; name: string }>;
+  create: (name: string) => Promise<CreatedProject>;
 }
 
 const ProjectsContext = createContext<ProjectsApi | null>(null);
@@ -56,7 +56,7 @@ export function ProjectsProvider({ children }: { children: ReactNode }) {
 
   const create = useCallback(
     async (name: string) => {
-      const created = await post<{ id: string; name: string }>('/api/projects', { name });
+      const created = await post<CreatedProject>('/api/projects', { name });
       await reload();
       return created;
     },

@@ -1,7 +1,7 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { ApiError, get, post, setCsrfToken, setUnauthorizedHandler } from './api.ts';
 import { APP_BASE } from './paths.ts';
-import type { Session } from './types.ts';
+import type { Session, SetupStatus } from './types.ts';
 
 type SessionState =
   | { status: 'loading' }
@@ -33,7 +33,7 @@ async function loadSessionState(): Promise<SessionState> {
     }
   }
   try {
-    const { needed } = await get<{ needed: boolean }>('/api/setup', { quiet401: true });
+    const { needed } = await get<SetupStatus>('/api/setup', { quiet401: true });
     return { status: 'signedOut', setupNeeded: needed };
   } catch {
     // Without an answer, signing in is the safe default: setup is refused once anyone exists.

@@ -6,7 +6,15 @@ import { Charts, ChartsQuery } from './schemas.ts';
 export default function chartRoutes(app: App): void {
   app.get(
     '/api/charts',
-    { schema: { tags: ['charts'], querystring: ChartsQuery, response: { 200: Charts, ...errors(400, 401, 404) } } },
+    {
+      schema: {
+        tags: ['charts'],
+        operationId: 'getCharts',
+        summary: 'Events per category and day over the last `days` days',
+        querystring: ChartsQuery,
+        response: { 200: Charts, ...errors(400, 401, 404) },
+      },
+    },
     async (request) => getCharts({ ctx: request.ctx, input: request.query }),
   );
 }

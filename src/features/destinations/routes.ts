@@ -33,54 +33,64 @@ const tags = ['outgoing webhooks'];
 export default function destinationRoutes(app: App) {
   app.get(
     '/api/projects/:projectId/destinations',
-    { schema: { tags, params: ProjectIdParams, response: { 200: Type.Array(Destination), ...errors(401, 404) } } },
+    { schema: { tags, operationId: 'listDestinations', summary: "A project's outgoing webhook destinations", params: ProjectIdParams, response: { 200: Type.Array(Destination), ...errors(401, 404) } } },
     async (request) => listDestinations({ ctx: request.ctx, input: request.params }),
   );
 
   app.post(
     '/api/projects/:projectId/destinations',
     {
-      schema: { tags, params: ProjectIdParams, body: CreateDestinationBody, response: { 201: Destination, ...errors(400, 401, 404) } },
+      schema: {
+        tags,
+        operationId: 'createDestination',
+        summary: 'Create a destination: a URL that receives the project\'s notify events',
+        params: ProjectIdParams,
+        body: CreateDestinationBody,
+        response: { 201: Destination, ...errors(400, 401, 404) },
+      },
     },
     async (request, reply) =>
       reply.status(201).send(await createDestination({ ctx: request.ctx, input: { ...request.body, projectId: request.params.projectId } })),
   );
 
-  for (const [action, enabled] of [['enable', true], ['disable', false]] as const) {
+  for (const [action, enabled, summary] of [
+    ['enable', true, 'Switch a destination on; clears an automatic disable and its run of failures'],
+    ['disable', false, 'Switch a destination off: it gets no new deliveries'],
+  ] as const) {
     app.post(
       `/api/destinations/:destinationId/${action}`,
-      { schema: { tags, params: DestinationIdParams, response: { 200: Destination, ...errors(401, 404) } } },
+      { schema: { tags, operationId: `${action}Destination`, summary, params: DestinationIdParams, response: { 200: Destination, ...errors(401, 404) } } },
       async (request) => setDestinationEnabled({ ctx: request.ctx, input: { destinationId: request.params.destinationId, enabled } }),
     );
   }
 
   app.post(
     '/api/destinations/:destinationId/rotate-secret',
-    { schema: { tags, params: DestinationIdParams, response: { 200: Destination, ...errors(400, 401, 404) } } },
+    { schema: { tags, operationId: 'rotateDestinationSecret', summary: 'Replace the signing secret; queued deliveries are signed with the new one', params: DestinationIdParams, response: { 200: Destination, ...errors(400, 401, 404) } } },
     async (request) => rotateSecret({ ctx: request.ctx, input: request.params }),
   );
 
   app.post(
     '/api/destinations/:destinationId/test',
-    { schema: { tags, params: DestinationIdParams, response: { 200: TestResult, ...errors(401, 404) } } },
+    { schema: { tags, operationId: 'testDestination', summary: 'Send a sample event now, once, and answer with the outcome', params: DestinationIdParams, response: { 200: TestResult, ...errors(401, 404) } } },
     async (request) => testDestination({ ctx: request.ctx, input: request.params }),
   );
 
   app.post(
     '/api/destinations/:destinationId/delete',
-    { schema: { tags, params: DestinationIdParams, response: { 200: Deleted(Type.String()), ...errors(401, 404) } } },
+    { schema: { tags, operationId: 'deleteDestination', summary: 'Delete a destination', params: DestinationIdParams, response: { 200: Deleted(Type.String()), ...errors(401, 404) } } },
     async (request) => deleteDestination({ ctx: request.ctx, input: request.params }),
   );
 
   app.get(
     '/api/destinations/:destinationId/deliveries',
-    { schema: { tags, params: DestinationIdParams, querystring: DeliveriesQuery, response: { 200: DeliveryPage, ...errors(401, 404) } } },
+    { schema: { tags, operationId: 'listDeliveries', summary: "A destination's attempt log, newest delivery first (keyset pages)", params: DestinationIdParams, querystring: DeliveriesQuery, response: { 200: DeliveryPage, ...errors(401, 404) } } },
     async (request) => listDeliveries({ ctx: request.ctx, input: { ...request.params, ...request.query } }),
   );
 
   app.post(
     '/api/destinations/:destinationId/deliveries/:deliveryId/replay',
-    { schema: { tags, params: DeliveryParams, response: { 200: Replayed, ...errors(400, 401, 404) } } },
+    { schema: { tags, operationId: 'replayDelivery', summary: 'Queue a delivery again with its original body and webhook-id', params: DeliveryParams, response: { 200: Replayed, ...errors(400, 401, 404) } } },
     async (request) => replayDelivery({ ctx: request.ctx, input: request.params }),
   );
 

@@ -57,19 +57,19 @@ export default function eventRoutes(app: App): void {
 
   app.post(
     '/api/events/:eventId/delete',
-    { schema: { tags: ['events'], params: EventIdParams, response: { 200: Deleted(Type.Integer()), ...errors(400, 401, 404) } } },
+    { schema: { operationId: 'deleteEvent', summary: 'Delete an event', tags: ['events'], params: EventIdParams, response: { 200: Deleted(Type.Integer()), ...errors(400, 401, 404) } } },
     async (request) => deleteEvent({ ctx: request.ctx, input: request.params }),
   );
 
   app.post(
     '/api/events/:eventId/favorite',
-    { schema: { tags: ['events'], params: EventIdParams, response: { 200: FavoriteResult, ...errors(400, 401, 404) } } },
+    { schema: { operationId: 'toggleFavorite', summary: "Flip an event's favorite mark", tags: ['events'], params: EventIdParams, response: { 200: FavoriteResult, ...errors(400, 401, 404) } } },
     async (request) => toggleFavorite({ ctx: request.ctx, input: request.params }),
   );
 
   app.get(
     '/api/categories',
-    { schema: { tags: ['events'], querystring: CategoriesQuery, response: { 200: Type.Array(CategoryCount), ...errors(401, 404) } } },
+    { schema: { operationId: 'listCategories', summary: "Every category of a project with its event count", tags: ['events'], querystring: CategoriesQuery, response: { 200: Type.Array(CategoryCount), ...errors(401, 404) } } },
     async (request) => listCategories({ ctx: request.ctx, input: request.query }),
   );
 }

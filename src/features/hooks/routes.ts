@@ -13,28 +13,31 @@ const tags = ['incoming hooks'];
 export default async function hookRoutes(app: App) {
   app.get(
     '/api/projects/:projectId/hooks',
-    { schema: { tags, params: ProjectIdParams, response: { 200: Type.Array(Hook), ...errors(401, 404) } } },
+    { schema: { tags, operationId: 'listHooks', summary: "A project's incoming hooks", params: ProjectIdParams, response: { 200: Type.Array(Hook), ...errors(401, 404) } } },
     async (request) => listHooks({ ctx: request.ctx, input: request.params }),
   );
 
   app.post(
     '/api/projects/:projectId/hooks',
-    { schema: { tags, params: ProjectIdParams, body: CreateHookBody, response: { 201: Hook, ...errors(400, 401, 404) } } },
+    { schema: { tags, operationId: 'createHook', summary: 'Create an incoming hook: a URL whose token is its only credential', params: ProjectIdParams, body: CreateHookBody, response: { 201: Hook, ...errors(400, 401, 404) } } },
     async (request, reply) =>
       reply.status(201).send(await createHook({ ctx: request.ctx, input: { ...request.body, projectId: request.params.projectId } })),
   );
 
-  for (const [action, enabled] of [['pause', false], ['resume', true]] as const) {
+  for (const [action, enabled, summary] of [
+    ['pause', false, 'Pause an incoming hook: its URL answers like an unknown one'],
+    ['resume', true, 'Resume a paused incoming hook'],
+  ] as const) {
     app.post(
       `/api/hooks/:hookId/${action}`,
-      { schema: { tags, params: HookIdParams, response: { 200: Hook, ...errors(401, 404) } } },
+      { schema: { tags, operationId: `${action}Hook`, summary, params: HookIdParams, response: { 200: Hook, ...errors(401, 404) } } },
       async (request) => setHookEnabled({ ctx: request.ctx, input: { hookId: request.params.hookId, enabled } }),
     );
   }
 
   app.post(
     '/api/hooks/:hookId/delete',
-    { schema: { tags, params: HookIdParams, response: { 200: Deleted(Type.String()), ...errors(401, 404) } } },
+    { schema: { tags, operationId: 'deleteHook', summary: 'Delete an incoming hook', params: HookIdParams, response: { 200: Deleted(Type.String()), ...errors(401, 404) } } },
     async (request) => deleteHook({ ctx: request.ctx, input: request.params }),
   );
 

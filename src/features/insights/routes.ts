@@ -40,13 +40,13 @@ export default function insightRoutes(app: App): void {
 
   app.post(
     '/api/insight/:insightId/delete',
-    { schema: { tags, params: InsightIdParams, response: { 200: Deleted(Type.Integer()), ...errors(400, 401, 404) } } },
+    { schema: { operationId: 'deleteInsight', summary: 'Delete an insight', tags, params: InsightIdParams, response: { 200: Deleted(Type.Integer()), ...errors(400, 401, 404) } } },
     async (request) => deleteInsight({ ctx: request.ctx, input: request.params }),
   );
 
   app.get(
     '/api/insights',
-    { schema: { tags, querystring: ListInsightsQuery, response: { 200: Type.Array(Insight), ...errors(401, 404) } } },
+    { schema: { operationId: 'listInsights', summary: "A project's insights, oldest first", tags, querystring: ListInsightsQuery, response: { 200: Type.Array(Insight), ...errors(401, 404) } } },
     async (request) => listInsights({ ctx: request.ctx, input: request.query }),
   );
 }

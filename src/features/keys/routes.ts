@@ -15,7 +15,15 @@ const ACTION = 'Managing API keys';
 export default function keyRoutes(app: App): void {
   app.get(
     '/api/keys',
-    { schema: { tags, security: sessionOnly, response: { 200: Type.Array(KeySummary), ...errors(401, 403) } } },
+    {
+      schema: {
+        tags,
+        operationId: 'listKeys',
+        summary: "The organization's API keys, revoked ones too (owners only)",
+        security: sessionOnly,
+        response: { 200: Type.Array(KeySummary), ...errors(401, 403) },
+      },
+    },
     async (request) => {
       requireOwner(request.ctx, ACTION);
       return listKeys({ ctx: request.ctx, input: undefined });
@@ -25,7 +33,14 @@ export default function keyRoutes(app: App): void {
   app.post(
     '/api/keys',
     {
-      schema: { tags, security: sessionOnly, body: CreateKeyBody, response: { 201: CreatedKey, ...errors(400, 401, 403) } },
+      schema: {
+        tags,
+        operationId: 'createKey',
+        summary: 'Create an API key; the key itself is shown in this reply only (owners only)',
+        security: sessionOnly,
+        body: CreateKeyBody,
+        response: { 201: CreatedKey, ...errors(400, 401, 403) },
+      },
       // The body is optional (a key needs no name): no body at all is an empty object.
       preValidation: (request, _reply, done) => {
         request.body ??= {};
@@ -41,7 +56,16 @@ export default function keyRoutes(app: App): void {
 
   app.post(
     '/api/keys/:keyId/revoke',
-    { schema: { tags, security: sessionOnly, params: KeyIdParams, response: { 200: RevokedKey, ...errors(400, 401, 403, 404) } } },
+    {
+      schema: {
+        tags,
+        operationId: 'revokeKey',
+        summary: 'Revoke an API key (owners only)',
+        security: sessionOnly,
+        params: KeyIdParams,
+        response: { 200: RevokedKey, ...errors(400, 401, 403, 404) },
+      },
+    },
     async (request) => {
       requireOwner(request.ctx, ACTION);
       return revokeKey({ ctx: request.ctx, input: request.params });

@@ -18,6 +18,8 @@ export default function profileRoutes(app: App): void {
     {
       schema: {
         tags: ['logsnag'],
+        // Like LogSnag's other routes: bearer API keys only (http/auth.ts), never a cookie.
+        security: [{ bearer: [] }],
         operationId: 'logSnagIdentify',
         summary: "Set a user's properties (LogSnag's identify; project by id or name)",
         body: IdentifyBody,

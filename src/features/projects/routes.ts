@@ -10,13 +10,13 @@ import { updateProject } from './updateProject.ts';
 export default function projectRoutes(app: App): void {
   app.get(
     '/api/projects',
-    { schema: { tags: ['projects'], response: { 200: Type.Array(Project), ...errors(401) } } },
+    { schema: { tags: ['projects'], operationId: 'listProjects', summary: "The organization's projects", response: { 200: Type.Array(Project), ...errors(401) } } },
     async (request) => listProjects({ ctx: request.ctx, input: undefined }),
   );
 
   app.post(
     '/api/projects',
-    { schema: { tags: ['projects'], body: CreateProjectBody, response: { 201: CreatedProject, ...errors(400, 401) } } },
+    { schema: { tags: ['projects'], operationId: 'createProject', summary: 'Create a project', body: CreateProjectBody, response: { 201: CreatedProject, ...errors(400, 401) } } },
     async (request, reply) => reply.status(201).send(await createProject({ ctx: request.ctx, input: request.body })),
   );
 

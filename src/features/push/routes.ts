@@ -10,7 +10,7 @@ const tags = ['push notifications'];
 export default function pushRoutes(app: App) {
   app.get(
     '/api/push/vapid-public-key',
-    { schema: { tags, response: { 200: VapidPublicKey, ...errors(401) } } },
+    { schema: { tags, operationId: 'getVapidPublicKey', summary: "The server's VAPID public key, for a browser's push subscription", response: { 200: VapidPublicKey, ...errors(401) } } },
     async (request) => getVapidPublicKey({ ctx: request.ctx, input: undefined }),
   );
 
@@ -19,6 +19,8 @@ export default function pushRoutes(app: App) {
     {
       schema: {
         tags,
+        operationId: 'subscribePush',
+        summary: "Save the signed-in person's browser push subscription for a project",
         security: [{ session: [] }],
         params: ProjectIdParams,
         body: SubscribeBody,
@@ -31,7 +33,7 @@ export default function pushRoutes(app: App) {
 
   app.post(
     '/api/push-subscriptions/delete',
-    { schema: { tags, body: UnsubscribeBody, response: { 200: Unsubscribed, ...errors(400, 401) } } },
+    { schema: { tags, operationId: 'unsubscribePush', summary: 'Forget a browser push subscription for every project', body: UnsubscribeBody, response: { 200: Unsubscribed, ...errors(400, 401) } } },
     async (request) => unsubscribePush({ ctx: request.ctx, input: request.body }),
   );
 }

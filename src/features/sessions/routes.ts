@@ -26,7 +26,16 @@ export default function sessionRoutes(app: App): void {
 
   app.get(
     '/api/setup',
-    { config: anyone, schema: { tags, security: noCredential, response: { 200: SetupStatus } } },
+    {
+      config: anyone,
+      schema: {
+        tags,
+        operationId: 'getSetupStatus',
+        summary: 'Whether first-run setup is still offered (the installation has no user yet)',
+        security: noCredential,
+        response: { 200: SetupStatus },
+      },
+    },
     async () => ({ needed: await isSetupNeeded({ ctx: visitor }) }),
   );
 
@@ -34,7 +43,14 @@ export default function sessionRoutes(app: App): void {
     '/api/setup',
     {
       config: anyone,
-      schema: { tags, security: noCredential, body: SetupBody, response: { 201: SessionInfo, ...errors(400, 409) } },
+      schema: {
+        tags,
+        operationId: 'setUpInstallation',
+        summary: 'First-run setup: create the first organization and its owner, and sign in',
+        security: noCredential,
+        body: SetupBody,
+        response: { 201: SessionInfo, ...errors(400, 409) },
+      },
     },
     async (request, reply) => {
       const opened = await setUpInstallation({ ctx: visitor, input: request.body });
@@ -47,7 +63,14 @@ export default function sessionRoutes(app: App): void {
     '/api/session',
     {
       config: anyone,
-      schema: { tags, security: noCredential, body: SignInBody, response: { 200: SessionInfo, ...errors(400, 401, 429) } },
+      schema: {
+        tags,
+        operationId: 'signIn',
+        summary: 'Sign in with email and password; sets the session cookie',
+        security: noCredential,
+        body: SignInBody,
+        response: { 200: SessionInfo, ...errors(400, 401, 429) },
+      },
     },
     async (request, reply) => {
       const opened = await signIn({ ctx: visitor, throttle, input: { ...request.body, ip: request.ip } });
@@ -58,13 +81,16 @@ export default function sessionRoutes(app: App): void {
 
   app.get(
     '/api/session',
-    { schema: { tags, security: sessionOnly, response: { 200: SessionInfo, ...errors(401) } } },
+    { schema: { tags, operationId: 'getSession', summary: 'Who is signed in, and the CSRF token to send on writes', security: sessionOnly, response: { 200: SessionInfo, ...errors(401) } } },
     async (request, reply) => reply.header('cache-control', NO_STORE).send(await describeSession({ ctx: request.ctx, input: undefined })),
   );
 
   app.post(
     '/api/session/delete',
-    { config: anyone, schema: { tags, security: sessionOnly, response: { 200: SignedOut, ...errors(403) } } },
+    {
+      config: anyone,
+      schema: { tags, operationId: 'signOut', summary: 'Sign out: end the session named by the cookie', security: sessionOnly, response: { 200: SignedOut, ...errors(403) } },
+    },
     async (request, reply) => {
       const csrfToken = request.headers[CSRF_HEADER];
       await signOut({

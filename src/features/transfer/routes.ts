@@ -17,7 +17,7 @@ const IMPORT_BODY_LIMIT = 256 * 1024 * 1024;
 export default function transferRoutes(app: App): void {
   app.get(
     '/api/export',
-    { schema: { tags, response: { 200: ExportDocument, ...errors(401) } } },
+    { schema: { tags, operationId: 'exportOrganization', summary: 'The whole organization (projects, events, insights) as one JSON document', response: { 200: ExportDocument, ...errors(401) } } },
     async (request, reply) => {
       const stream = await exportDocument({ ctx: request.ctx, input: undefined });
       // A stream is sent as it is, never serialized: the 200 schema above only documents it.
@@ -58,7 +58,13 @@ function importRoute(app: App, plansOf: (body: object) => ProjectPlan[]): void {
       // The long body budget and the bound on concurrent imports (http/uploads.ts).
       config: { largeUpload: true },
       schemaErrorFormatter: formatImportSchemaError,
-      schema: { tags, body: ImportDocument, response: { 200: ImportResult, ...errors(400, 401, 413) } },
+      schema: {
+        tags,
+        operationId: 'importOrganization',
+        summary: 'Import projects, events and insights as new projects with fresh ids, all or nothing',
+        body: ImportDocument,
+        response: { 200: ImportResult, ...errors(400, 401, 413) },
+      },
     },
     async (request) => importDocument({ ctx: request.ctx, input: plansOf(request.body) }),
   );

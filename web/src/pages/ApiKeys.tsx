@@ -6,7 +6,7 @@ import { Secret } from '../components/Secret.tsx';
 import { Skeleton } from '../components/Skeleton.tsx';
 import { RelativeTime } from '../components/Time.tsx';
 import { useToast } from '../components/Toasts.tsx';
-import type { ApiKey, CreatedKey } from '../types.ts';
+import type { ApiKey, CreatedKey, RevokedKey } from '../types.ts';
 import { useLoaded } from '../useLoaded.ts';
 
 export function ApiKeysPage() {
@@ -36,7 +36,7 @@ export function ApiKeysPage() {
   const revoke = async () => {
     if (!revoking) return;
     try {
-      const result = await post<{ id: string; revokedAt: string }>(`/api/keys/${encodeURIComponent(revoking.id)}/revoke`);
+      const result = await post<RevokedKey>(`/api/keys/${encodeURIComponent(revoking.id)}/revoke`);
       setKeys((list) => list?.map((key) => (key.id === result.id ? { ...key, revokedAt: result.revokedAt } : key)) ?? null);
       toast.success(`Key ${revoking.name ?? `${revoking.prefix}…`} revoked`);
       setRevoking(null);

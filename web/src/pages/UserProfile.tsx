@@ -5,17 +5,15 @@ import { copyText } from '../components/CopyButton.tsx';
 import { RelativeTime } from '../components/Time.tsx';
 import { useToast } from '../components/Toasts.tsx';
 import { useLive } from '../live.tsx';
-import type { AppUser, EventItem } from '../types.ts';
+import type { AppUser, EventItem, EventPage } from '../types.ts';
 import { groupByDay } from './feed/dayLabel.ts';
 import { EventDetail } from './feed/EventDetail.tsx';
 import { EventRow } from './feed/EventRow.tsx';
 import { eventLink, tagSearchText } from './feed/feedLinks.ts';
 import { PropertyList } from './Users.tsx';
 
-interface Journey {
-  events: EventItem[];
-  nextCursor: string | null;
-}
+/** The user's events: a page of the feed filtered to them. */
+type Journey = EventPage;
 
 /** One user: properties, first/last seen, and the journey (the feed filtered to them), live and paged. */
 export function UserProfilePage({ projectId, userId }: { projectId: string; userId: string }) {

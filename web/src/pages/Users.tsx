@@ -3,12 +3,7 @@ import { Link } from 'wouter';
 import { get, isAbort, withQuery } from '../api.ts';
 import { RelativeTime } from '../components/Time.tsx';
 import { useToast } from '../components/Toasts.tsx';
-import type { AppUser } from '../types.ts';
-
-interface UserPage {
-  users: AppUser[];
-  nextCursor: string | null;
-}
+import type { AppUser, UserPage } from '../types.ts';
 
 /** The application's users, most recently seen first; the search matches ids and property values. */
 export function UsersPage({ projectId }: { projectId: string }) {

@@ -2,7 +2,7 @@ import { useCallback, useState } from 'react';
 import { post } from '../../api.ts';
 import { copyText } from '../../components/CopyButton.tsx';
 import { useToast } from '../../components/Toasts.tsx';
-import type { EventItem } from '../../types.ts';
+import type { EventItem, FavoriteResult } from '../../types.ts';
 import { eventLink } from './feedLinks.ts';
 
 interface ActionOptions {
@@ -24,7 +24,7 @@ export function useEventActions({ setEvents, ownFavorites, onChanged, onCountsCh
     async (event: EventItem) => {
       ownFavorites.add(event.id);
       try {
-        const result = await post<{ id: number; favorited: boolean }>(`/api/events/${event.id}/favorite`);
+        const result = await post<FavoriteResult>(`/api/events/${event.id}/favorite`);
         setEvents((list) => list.map((item) => (item.id === result.id ? { ...item, favorited: result.favorited } : item)));
         onChanged({ ...event, favorited: result.favorited });
       } catch (error) {

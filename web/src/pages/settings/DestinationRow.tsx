@@ -4,7 +4,7 @@ import { useFieldErrors } from '../../components/FieldError.tsx';
 import { Secret } from '../../components/Secret.tsx';
 import { RelativeTime } from '../../components/Time.tsx';
 import { useToast } from '../../components/Toasts.tsx';
-import type { Destination, DestinationFormat, DestinationHealth, TestResult } from '../../types.ts';
+import type { Destination, DestinationFormat, DestinationHealth, ReplayFailedResult, TestResult } from '../../types.ts';
 
 export const FORMATS: Array<[DestinationFormat, string]> = [
   ['json', 'Signed JSON'],
@@ -189,7 +189,7 @@ function ReplayFailed({ destinationId, name, enabled }: { destinationId: string;
     fields.clear();
     setBusy(true);
     try {
-      const { queued } = await post<{ queued: number }>(`/api/destinations/${destinationId}/replay-failed`, { since: seconds });
+      const { queued } = await post<ReplayFailedResult>(`/api/destinations/${destinationId}/replay-failed`, { since: seconds });
       toast.success(queued === 0 ? `Nothing to replay to “${name}”` : `${queued} failed deliver${queued === 1 ? 'y' : 'ies'} to “${name}” queued again`);
     } catch (failure) {
       if (!fields.show(failure)) toast.error(failure, 'Could not replay the failed deliveries');

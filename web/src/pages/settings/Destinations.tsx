@@ -4,11 +4,10 @@ import { ConfirmDialog } from '../../components/Dialog.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { useFieldErrors } from '../../components/FieldError.tsx';
 import { useToast } from '../../components/Toasts.tsx';
-import { RESYNC, useLive } from '../../live.tsx';
 import type { Destination, DestinationFormat, TestResult } from '../../types.ts';
-import { useLoaded } from '../../useLoaded.ts';
 import { DeliveryLog } from './DeliveryLog.tsx';
 import { DestinationRow, FORMATS, parseCategories } from './DestinationRow.tsx';
+import { useLiveRecords } from './useLiveRecords.ts';
 
 type Pending = { kind: 'delete' | 'rotate'; destination: Destination } | null;
 
@@ -27,15 +26,7 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
   const [logOf, setLogOf] = useState<Destination | null>(null);
 
   const base = `/api/projects/${encodeURIComponent(projectId)}/destinations`;
-  const { data: destinations, error, reload: load, setData: setDestinations } = useLoaded<Destination[]>(base);
-
-  // Changes made elsewhere (another tab, the API) show up here without a reload.
-  useLive((message) => {
-    if (message.type.startsWith('destination.') || message.type === RESYNC) void load();
-  });
-
-  const replace = (destination: Destination) =>
-    setDestinations((list) => list?.map((item) => (item.id === destination.id ? destination : item)) ?? null);
+  const { records: destinations, error, reload: load, add, replace, remove } = useLiveRecords<Destination>(base, 'destination');
 
   const create = async (event: FormEvent) => {
     event.preventDefault();
@@ -43,7 +34,7 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
     fields.clear();
     try {
       const destination = await post<Destination>(base, { name, url, format, enabled, categories: parseCategories(categories) });
-      setDestinations((list) => [...(list ?? []), destination]);
+      add(destination);
       setName('');
       setUrl('');
       setCategories('');
@@ -87,7 +78,7 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
     }
     try {
       await post(`/api/destinations/${encodeURIComponent(destination.id)}/delete`);
-      setDestinations((list) => list?.filter((item) => item.id !== destination.id) ?? null);
+      remove(destination.id);
       toast.success('Destination deleted');
       setPending(null);
     } catch (failure) {

@@ -7,9 +7,8 @@ import { maskSecret, Secret } from '../../components/Secret.tsx';
 import { ConfirmDialog } from '../../components/Dialog.tsx';
 import { RelativeTime } from '../../components/Time.tsx';
 import { useToast } from '../../components/Toasts.tsx';
-import { RESYNC, useLive } from '../../live.tsx';
 import type { Hook } from '../../types.ts';
-import { useLoaded } from '../../useLoaded.ts';
+import { useLiveRecords } from './useLiveRecords.ts';
 
 function hookCurl(hook: Hook): string {
   return `curl -X POST '${hook.url}' \\\n  -H "Content-Type: text/plain" \\\n  --data-binary $'Payment received\\nOrder #1042 paid in full'`;
@@ -17,7 +16,8 @@ function hookCurl(hook: Hook): string {
 
 export function HooksSection({ projectId }: { projectId: string }) {
   const toast = useToast();
-  const { data: hooks, error, reload: load, setData: setHooks } = useLoaded<Hook[]>(`/api/projects/${encodeURIComponent(projectId)}/hooks`);
+  const hooksUrl = `/api/projects/${encodeURIComponent(projectId)}/hooks`;
+  const { records: hooks, error, reload: load, add, replace, remove: forget } = useLiveRecords<Hook>(hooksUrl, 'hook');
   const [name, setName] = useState('');
   const [category, setCategory] = useState('');
   const [template, setTemplate] = useState('');
@@ -25,18 +25,13 @@ export function HooksSection({ projectId }: { projectId: string }) {
   const [deleting, setDeleting] = useState<Hook | null>(null);
   const fields = useFieldErrors({ name: ['name'], category: ['category'] });
 
-  // Changes made elsewhere (another tab, the API) show up here without a reload.
-  useLive((message) => {
-    if (message.type.startsWith('hook.') || message.type === RESYNC) void load();
-  });
-
   const create = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
     fields.clear();
     try {
-      const hook = await post<Hook>(`/api/projects/${encodeURIComponent(projectId)}/hooks`, { name, category, template: template || null });
-      setHooks((list) => [...(list ?? []), hook]);
+      const hook = await post<Hook>(hooksUrl, { name, category, template: template || null });
+      add(hook);
       setName('');
       setCategory('');
       setTemplate('');
@@ -47,8 +42,6 @@ export function HooksSection({ projectId }: { projectId: string }) {
       setBusy(false);
     }
   };
-
-  const replace = (hook: Hook) => setHooks((list) => list?.map((item) => (item.id === hook.id ? hook : item)) ?? null);
 
   const toggle = async (hook: Hook) => {
     try {
@@ -62,8 +55,7 @@ export function HooksSection({ projectId }: { projectId: string }) {
     if (!deleting) return;
     try {
       await post(`/api/hooks/${encodeURIComponent(deleting.id)}/delete`);
-      const id = deleting.id;
-      setHooks((list) => list?.filter((item) => item.id !== id) ?? null);
+      forget(deleting.id);
       toast.success('Webhook deleted');
       setDeleting(null);
     } catch (failure) {

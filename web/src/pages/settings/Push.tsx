@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { describeError, get, post } from '../../api.ts';
 import { useToast } from '../../components/Toasts.tsx';
+import type { VapidPublicKey } from '../../types.ts';
 
 const SCOPE = '/app/';
 
@@ -52,7 +53,7 @@ async function subscribe(projectId: string): Promise<void> {
         : 'Notification permission was not granted',
     );
   }
-  const { publicKey } = await get<{ publicKey: string }>('/api/push/vapid-public-key');
+  const { publicKey } = await get<VapidPublicKey>('/api/push/vapid-public-key');
   let subscription = await registration.pushManager.getSubscription();
   if (!subscription) {
     subscription = await withTimeout(

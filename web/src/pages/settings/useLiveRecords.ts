@@ -1,0 +1,26 @@
+import { useCallback } from 'react';
+import { RESYNC, useLive } from '../../live.tsx';
+import { useLoaded } from '../../useLoaded.ts';
+
+/**
+ * A settings list (a project's hooks, its destinations): loaded when the section mounts, loaded
+ * again when the live stream says a record of this kind changed elsewhere (`<kind>.*`: another
+ * tab, the API) or asks for a resync, and patched in place by the section's own writes, whose
+ * replies carry the record.
+ */
+export function useLiveRecords<T extends { id: string }>(url: string, kind: string) {
+  const { data: records, error, reload, setData } = useLoaded<T[]>(url);
+
+  useLive((message) => {
+    if (message.type.startsWith(`${kind}.`) || message.type === RESYNC) void reload();
+  });
+
+  const add = useCallback((record: T) => setData((list) => [...(list ?? []), record]), [setData]);
+  const replace = useCallback(
+    (record: T) => setData((list) => list?.map((item) => (item.id === record.id ? record : item)) ?? null),
+    [setData],
+  );
+  const remove = useCallback((id: string) => setData((list) => list?.filter((item) => item.id !== id) ?? null), [setData]);
+
+  return { records, error, reload, add, replace, remove };
+}
