@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type postgres from 'postgres';
 import { encodeCursor } from '../src/features/events/cursor.ts';
+import { searchDocument } from '../src/features/events/queries.ts';
 import { ROOT } from './measure.ts';
 import {
   CATEGORIES, CHANNELS, DESCRIPTION_TEMPLATES, ICONS, NAMES, PLANS, RARE_TERM, REGIONS, TITLE_TEMPLATES,
@@ -121,6 +122,7 @@ export async function ensureDataset(sql: Sql, events: number, place: DatasetPlac
       previous.timeZone = place.timeZone;
       await writeManifest(place.manifestFile, previous);
     }
+    await ensureSearchEntries(sql, previous, place.log);
     return { ...previous, reused: true };
   }
   if (previous?.projectId) {
@@ -167,6 +169,7 @@ export async function ensureDataset(sql: Sql, events: number, place: DatasetPlac
     INSERT INTO id_counters (organization_id, kind, last_id) VALUES (${main.organizationId}, 'event', ${events})
     ON CONFLICT (organization_id, kind) DO UPDATE SET last_id = excluded.last_id`;
   await rebuildDailyCounts(sql, main.organizationId, projectId);
+  await ensureSearchEntries(sql, dataset, place.log);
   place.log('vacuum, analyze, checkpoint');
   await sql.unsafe('VACUUM (ANALYZE) events');
   await sql.unsafe('ANALYZE event_daily_counts');
@@ -184,6 +187,39 @@ async function intact(sql: Sql, dataset: Dataset, place: DatasetPlace): Promise<
     WHERE d.organization_id = ${dataset.organizationId} AND d.project_id = ${dataset.projectId}`;
   if (Number(row?.counted ?? 0) !== dataset.events) return false;
   return (await keyWorks(place.origin, dataset.key)) && (await keyWorks(place.origin, dataset.scratch.key));
+}
+
+/**
+ * The search entries of the data set, as the server's indexer would write them over time
+ * (migrations/090_search_table.sql), so that no measurement shares the machine with a backfill.
+ * Large fills build the trigram index afterwards, which is much faster than inserting into it.
+ */
+async function ensureSearchEntries(sql: Sql, dataset: Dataset, log: (m: string) => void): Promise<void> {
+  const [progress] = await sql<{ through: number }[]>`
+    SELECT indexed_through AS through FROM search_progress WHERE organization_id = ${dataset.organizationId}`;
+  const through = progress?.through ?? 0;
+  if (through >= dataset.events) return;
+  const started = Date.now();
+  const [index] = await sql<{ definition: string | null }[]>`
+    SELECT pg_get_indexdef(to_regclass('event_search_document')) AS definition`;
+  const rebuild = dataset.events - through >= DROP_INDEXES_FROM && index?.definition;
+  if (rebuild) await sql`DROP INDEX event_search_document`;
+  await sql`
+    INSERT INTO event_search (organization_id, event_id, project_id, document)
+    SELECT e.organization_id, e.id, e.project_id, ${searchDocument(sql)} FROM events e
+    WHERE e.organization_id = ${dataset.organizationId} AND e.id > ${through}
+    ON CONFLICT DO NOTHING`;
+  await sql`
+    INSERT INTO search_progress (organization_id, indexed_through) VALUES (${dataset.organizationId}, ${dataset.events})
+    ON CONFLICT (organization_id) DO UPDATE SET indexed_through = excluded.indexed_through`;
+  if (rebuild) {
+    await sql.begin(async (tx) => {
+      await tx`SET LOCAL maintenance_work_mem = '1GB'`;
+      await tx.unsafe(index.definition!);
+    });
+  }
+  await sql.unsafe('VACUUM (ANALYZE) event_search');
+  log(`search entries of ${(dataset.events - through).toLocaleString('en-US')} events written in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 /** Every index of `events` except the ones behind constraints (the primary key). */

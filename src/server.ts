@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/open.ts';
 import { syncChartTimeZone } from './features/charts/syncChartTimeZone.ts';
 import { RetentionPruner } from './features/events/retentionPruner.ts';
+import { SearchIndexer } from './features/events/searchIndexer.ts';
 import { createLogger, logFormat } from './logger.ts';
 import { announceReady } from './ready.ts';
 import { createServices } from './services.ts';
@@ -50,6 +51,7 @@ export async function serve(): Promise<void> {
   const { services, close: closeServices } = await createServices(config, db.sql, log);
   const app = await buildApp({ services });
   const pruner = new RetentionPruner(db.sql, { intervalSeconds: config.retentionIntervalSeconds, timeZone: config.timeZone, log });
+  const indexer = new SearchIndexer(db.sql, log);
 
   let stopping = false;
   const stop = async (signal: string, code = 0) => {
@@ -64,6 +66,7 @@ export async function serve(): Promise<void> {
     try {
       await app.close();
       await pruner.stop();
+      await indexer.stop();
       await closeServices();
       await db.close();
       process.exit(code);
@@ -86,6 +89,7 @@ export async function serve(): Promise<void> {
     services.deliveries.start();
     services.purger.start();
     pruner.start();
+    indexer.start();
   } catch (error) {
     log.error({ err: error }, 'could not listen');
     await closeServices();

@@ -6,7 +6,7 @@ import type { Sql } from './db/client.ts';
 import { DatabaseHealth } from './db/health.ts';
 import { DeliveryWorker } from './features/delivery/deliveryWorker.ts';
 import { IngestBatcher } from './features/events/ingestBatcher.ts';
-import { SearchIndexCleaner } from './features/events/searchIndexCleaner.ts';
+import { TagsIndexCleaner } from './features/events/tagsIndexCleaner.ts';
 import { HookResolver } from './features/hooks/hookResolver.ts';
 import { KeyAuthenticator } from './features/keys/keyAuthenticator.ts';
 import { ProjectPurger } from './features/projects/projectPurger.ts';
@@ -28,7 +28,7 @@ export async function createServices(
       bus.relisten().catch((err: unknown) => log.warn({ err }, 'listening again after the database came back failed'));
     });
   }
-  const cleaner = new SearchIndexCleaner(sql);
+  const cleaner = new TagsIndexCleaner(sql);
   const warn = (message: string, organizationId: string) => log.warn({ organizationId }, message);
   const ingest = new IngestBatcher(sql, { cleaner, warn });
   // Incoming hooks refuse events over the monthly cap (the API only counts them).

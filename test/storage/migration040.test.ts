@@ -9,6 +9,8 @@ import { loadConfig } from '../../src/config.ts';
 import { createClient } from '../../src/db/client.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { createLogger } from '../../src/logger.ts';
+import { searchDocument } from '../../src/features/events/queries.ts';
+import { SearchIndexer } from '../../src/features/events/searchIndexer.ts';
 import { createServices } from '../../src/services.ts';
 
 /**
@@ -235,7 +237,7 @@ const UNTOUCHED_TABLES = [
   { table: 'settings', key: 't.key' },
 ];
 /** Made by 040, then by later migrations. */
-const NEW_TABLES = ['id_counters', 'credentials', 'user_emails', 'app_users', 'idempotency_keys', 'invitations'];
+const NEW_TABLES = ['id_counters', 'credentials', 'user_emails', 'app_users', 'idempotency_keys', 'invitations', 'event_search', 'search_progress'];
 
 interface Snapshot {
   /** table -> row key -> the row as jsonb, without organization_id (and without columns 040 adds). */
@@ -284,6 +286,7 @@ describe(`migration ${MIGRATION} on an existing installation`, { skip }, () => {
   let after040: Snapshot;
   let appliedByFullRun: string[];
   let searchIndexBefore: string | null;
+  let searchIndexAfter040: string | null;
 
   before(async () => {
     admin = postgres(databaseUrl!, { max: 1, onnotice: () => {} });
@@ -301,7 +304,9 @@ describe(`migration ${MIGRATION} on an existing installation`, { skip }, () => {
     before040 = await snapshot(db, 'old');
     searchIndexBefore = await searchIndexDefinition(db);
 
-    appliedByFullRun = await migrate(db);
+    appliedByFullRun = await migrate(db, undefined, { through: MIGRATION });
+    searchIndexAfter040 = await searchIndexDefinition(db);
+    appliedByFullRun.push(...(await migrate(db)));
     after040 = await snapshot(db, 'new');
   });
 
@@ -458,15 +463,18 @@ describe(`migration ${MIGRATION} on an existing installation`, { skip }, () => {
     assert.deepEqual(primaryOf('sessions'), ['organization_id', 'id_hash']);
   });
 
-  it('rebuilds the events_search index, unchanged, when pg_trgm is installed', async () => {
+  it('rebuilds the events_search index, unchanged, when pg_trgm is installed (until 090 moves it)', async () => {
     const [trgm] = await db`SELECT count(*)::int AS n FROM pg_extension WHERE extname = 'pg_trgm'`;
     const definition = await searchIndexDefinition(db);
     if (trgm!.n === 0) {
       assert.equal(definition, null, 'no search index without pg_trgm');
       return;
     }
-    assert.ok(definition, 'events_search exists');
-    assert.equal(definition, searchIndexBefore, 'same definition as before 040');
+    assert.equal(searchIndexAfter040, searchIndexBefore, 'same definition as before 040');
+    // 090 moves search to a table of its own, filled after commit.
+    assert.equal(definition, null, 'events_search is gone after 090');
+    const [moved] = await db<{ def: string | null }[]>`SELECT pg_get_indexdef(to_regclass('event_search_document')) AS def`;
+    assert.match(moved?.def ?? '', /USING gin \(document gin_trgm_ops\)/);
   });
 
   it('a second migrate is a no-op', async () => {
@@ -548,6 +556,24 @@ describe(`migration ${MIGRATION} on an existing installation`, { skip }, () => {
       const reply = await (await openApp()).get('/api/insights?project=prj_b1', keys.b);
       assert.equal(reply.status, 200);
       assert.deepEqual(reply.body.map((i: { id: number }) => i.id).sort(), [2, 4]);
+    });
+  });
+
+  describe('then 090: search entries for the events the installation already had', () => {
+    it('the indexer writes one for every event, from id 1 of each organization, as search reads them', async () => {
+      const [written] = await db<{ n: number }[]>`SELECT count(*)::int AS n FROM event_search`;
+      assert.equal(written!.n, 0, 'nothing indexed by the migration itself');
+      await new SearchIndexer(db, createLogger('silent')).runUntilIdle();
+      const [row] = await db<{ events: number; entries: number; same: number; behind: number }[]>`
+        SELECT (SELECT count(*)::int FROM events) AS events,
+               (SELECT count(*)::int FROM event_search) AS entries,
+               (SELECT count(*)::int FROM events e JOIN event_search s
+                  ON s.organization_id = e.organization_id AND s.event_id = e.id AND s.project_id = e.project_id
+                 WHERE s.document = ${searchDocument(db)}) AS same,
+               (SELECT count(*)::int FROM id_counters c LEFT JOIN search_progress p ON p.organization_id = c.organization_id
+                 WHERE c.kind = 'event' AND c.last_id > coalesce(p.indexed_through, 0)) AS behind`;
+      assert.ok(row!.events > 0);
+      assert.deepEqual({ ...row }, { events: row!.events, entries: row!.events, same: row!.events, behind: 0 });
     });
   });
 });

@@ -59,14 +59,26 @@ export function searchRecent(sql: Db, q: FeedQuery & { pattern: string }, window
 
 /**
  * Search, second step, for terms too rare to fill a page from the recent window: the matching
- * ids come from the trigram index (MATERIALIZED keeps the planner from walking the keyset index
- * backwards through millions of rows instead), then only the page's rows are read in full.
+ * ids come from the search table's trigram index up to the organization's watermark, and from a
+ * scan of the events above it, which the indexer has not reached yet (migrations/090). Each
+ * source is MATERIALIZED, so the planner cannot walk the keyset index backwards through millions
+ * of rows instead, and the scan above the watermark can only follow the primary key. Then only
+ * the page's rows are read in full.
  */
 export function searchIndexed(sql: Db, q: FeedQuery & { pattern: string }): Promise<EventRow[]> {
   return sql<EventRow[]>`
-    WITH matches AS MATERIALIZED (
-      SELECT e.id, e.created_at FROM events e
-      WHERE ${searchDocument(sql)} ILIKE ${q.pattern} AND ${feedFilter(sql, q)}
+    WITH indexed AS MATERIALIZED (
+      SELECT s.event_id AS id FROM event_search s
+      WHERE s.organization_id = ${q.organizationId} AND s.project_id = ${q.projectId} AND s.document ILIKE ${q.pattern}
+    ), unindexed AS MATERIALIZED (
+      SELECT e.id FROM events e
+      WHERE e.organization_id = ${q.organizationId}
+        AND e.id > coalesce((SELECT p.indexed_through FROM search_progress p WHERE p.organization_id = ${q.organizationId}), 0)
+        AND ${searchDocument(sql)} ILIKE ${q.pattern}
+    ), matches AS MATERIALIZED (
+      SELECT e.id, e.created_at FROM (SELECT id FROM indexed UNION ALL SELECT id FROM unindexed) m
+      JOIN events e ON e.organization_id = ${q.organizationId} AND e.id = m.id
+      WHERE ${feedFilter(sql, q)}
     ), page AS (
       SELECT id FROM matches ORDER BY created_at DESC, id DESC LIMIT ${q.limit}
     )

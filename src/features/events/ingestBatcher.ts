@@ -2,7 +2,7 @@ import { isDatabaseUnavailable } from '../../lib/databaseErrors.ts';
 import type { Sql } from '../../db/client.ts';
 import { isIdWarning } from '../../lib/idSpace.ts';
 import { type BatchResult, type InsertedEvent, type Refusal, type UsageMode, insertEvents } from './queries.ts';
-import type { SearchIndexCleaner } from './searchIndexCleaner.ts';
+import type { TagsIndexCleaner } from './tagsIndexCleaner.ts';
 import type { EventDraft } from './validateEventInput.ts';
 
 type Draft = EventDraft & { organizationId: string };
@@ -23,8 +23,8 @@ interface BatcherOptions {
   maxInFlight?: number;
   /** How the writes count against monthly caps (see insertEvents); `count` by default. */
   usage?: UsageMode;
-  /** Told of every written batch, so that the search index's pending list is merged off the request path. */
-  cleaner?: SearchIndexCleaner;
+  /** Told of every written batch, so that the tags index's pending list is merged off the request path. */
+  cleaner?: TagsIndexCleaner;
   /** Told when an organization's event ids pass 90% of their space. */
   warn?: (message: string, organizationId: string) => void;
 }
@@ -51,7 +51,7 @@ export class IngestBatcher {
   private readonly maxBatch: number;
   private readonly maxInFlight: number;
   private readonly usage: UsageMode;
-  private readonly cleaner: SearchIndexCleaner | undefined;
+  private readonly cleaner: TagsIndexCleaner | undefined;
   private readonly warn: BatcherOptions['warn'];
 
   constructor(

@@ -4,8 +4,8 @@ import { MAX_USER_ID } from '../../lib/limits.ts';
 import type { EventDraft } from './validateEventInput.ts';
 
 /**
- * The text search matches. It must stay identical to the expression of the `events_search`
- * trigram index (migrations/002_search.sql), or the planner cannot use the index.
+ * The text search matches: what the search indexer stores as `event_search.document`
+ * (migrations/090_search_table.sql), and what search scans above the indexer's watermark.
  */
 export const searchDocument = (sql: Db) =>
   sql`(title || E'\\x1f' || coalesce(description, '') || E'\\x1f' || coalesce(tags::text, ''))`;
@@ -197,17 +197,14 @@ export async function insertEvents(
 }
 
 /**
- * Moves the search index's pending entries into the index proper, off the request path. Without
- * it the insert that finds the pending list full (gin_pending_list_limit, 4 MB) does the merge
- * itself, and its whole batch waits tens of milliseconds. Null when there is no such index
- * (pg_trgm missing).
+ * Moves the tags index's pending entries into the index proper, off the request path. Without it
+ * the insert that finds the pending list full (gin_pending_list_limit, 4 MB) does the merge
+ * itself, and its whole batch waits tens of milliseconds. Null when there is no such index.
  */
-export async function cleanSearchPendingList(sql: Db): Promise<number | null> {
-  // The tags index (050) fills its pending list with the same events: merged here too.
+export async function cleanTagsPendingList(sql: Db): Promise<number | null> {
   const [row] = await sql<{ pages: string | null }[]>`
-    SELECT CASE WHEN to_regclass('events_search') IS NOT NULL
-                THEN (gin_clean_pending_list(to_regclass('events_search'))
-                      + coalesce(gin_clean_pending_list(to_regclass('events_tags')), 0))::text END AS pages`;
+    SELECT CASE WHEN to_regclass('events_tags') IS NOT NULL
+                THEN gin_clean_pending_list(to_regclass('events_tags'))::text END AS pages`;
   return row?.pages == null ? null : Number(row.pages);
 }
 

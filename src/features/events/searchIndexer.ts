@@ -1,0 +1,88 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { type Sql, withTransaction } from '../../db/client.ts';
+import { advanceProgress, hasSearchIndex, indexEvents, lockProgress, organizationsBehind } from './searchQueries.ts';
+
+/** Events indexed per transaction: long enough to be cheap, short enough to hold no lock for long. */
+const INDEX_BATCH = 2000;
+/** Organizations looked at per pass. */
+const ORGANIZATIONS_PER_PASS = 100;
+/** How often an idle indexer looks for new events. */
+const IDLE_MS = 500;
+
+/**
+ * Writes the search entries of committed events (migrations/090_search_table.sql), organization by
+ * organization, from each one's watermark. Every server process runs one; an organization is
+ * indexed by one process at a time (its progress row, locked with SKIP LOCKED), and search scans
+ * whatever is above the watermark, so a late or stopped indexer makes search slower, never
+ * incomplete. Started by the server only. See docs/decisions/090-search-table.md.
+ */
+export class SearchIndexer {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+  private stopped = true;
+  /** Known after the first pass: without pg_trgm the entries would serve no index. */
+  private indexPresent: boolean | undefined;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** Indexes until no organization it can take is behind (or it is stopped); how many events. */
+  async runUntilIdle(): Promise<number> {
+    this.indexPresent ??= await hasSearchIndex(this.sql);
+    if (!this.indexPresent) {
+      // Search scans events there, as it always did without pg_trgm.
+      this.log.info('no trigram index (pg_trgm is missing): search scans the events, and nothing is indexed');
+      this.stopped = true;
+      return 0;
+    }
+    let indexed = 0;
+    for (;;) {
+      let progressed = 0;
+      for (const organizationId of await organizationsBehind(this.sql, ORGANIZATIONS_PER_PASS)) {
+        if (this.stopped && this.timer !== undefined) return indexed;
+        progressed += await this.indexBatch(organizationId);
+      }
+      indexed += progressed;
+      if (progressed === 0) return indexed;
+    }
+  }
+
+  /** One batch of one organization; 0 when another process holds it or nothing was left. */
+  private indexBatch(organizationId: string): Promise<number> {
+    return withTransaction(this.sql, async (tx) => {
+      const progress = await lockProgress(tx, organizationId);
+      if (!progress) return 0;
+      const taken = await indexEvents(tx, organizationId, { ...progress, batch: INDEX_BATCH });
+      // A short batch reached the last id: the ids up to it that it did not see were deleted.
+      const through = taken.count < INDEX_BATCH ? progress.lastId : taken.highest!;
+      if (through !== progress.through) await advanceProgress(tx, organizationId, through);
+      return taken.count;
+    });
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.runUntilIdle()
+        .catch((err: unknown) => this.log.warn({ err }, 'search indexing failed; it will try again'))
+        .finally(() => {
+          this.running = undefined;
+          this.schedule(IDLE_MS);
+        });
+    }, delayMs);
+    this.timer.unref();
+  }
+}
