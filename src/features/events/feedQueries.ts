@@ -71,9 +71,12 @@ export function searchIndexed(sql: Db, q: FeedQuery & { pattern: string }): Prom
       SELECT s.event_id AS id FROM event_search s
       WHERE s.organization_id = ${q.organizationId} AND s.project_id = ${q.projectId} AND s.document ILIKE ${q.pattern}
     ), unindexed AS MATERIALIZED (
+      -- Bounded on both sides by the watermark and the organization's last id: a range the
+      -- planner walks by primary key, where an open-ended one made it scan every event.
       SELECT e.id FROM events e
       WHERE e.organization_id = ${q.organizationId}
         AND e.id > coalesce((SELECT p.indexed_through FROM search_progress p WHERE p.organization_id = ${q.organizationId}), 0)
+        AND e.id <= (SELECT c.last_id FROM id_counters c WHERE c.organization_id = ${q.organizationId} AND c.kind = 'event')
         AND ${searchDocument(sql)} ILIKE ${q.pattern}
     ), matches AS MATERIALIZED (
       SELECT e.id, e.created_at FROM (SELECT id FROM indexed UNION ALL SELECT id FROM unindexed) m
