@@ -5,7 +5,7 @@ import { IdSpaceExhausted } from '../../lib/errors.ts';
 import { ID_WARNING_THRESHOLD } from '../../lib/idSpace.ts';
 import { countEventsCreated } from '../../metrics.ts';
 import { insertInsights } from '../insights/queries.ts';
-import type { ProjectPlan } from './planImport.ts';
+import { IMPORT_CHUNK, type ProjectPlan } from './planImport.ts';
 import {
   importedRows,
   insertCategories,
@@ -16,9 +16,6 @@ import {
   reserveEventIds,
 } from './queries.ts';
 import type { ImportResult } from './schemas.ts';
-
-/** Rows per insert statement (spec). */
-const IMPORT_CHUNK = 1000;
 
 function chunks<T>(rows: T[]): T[][] {
   const out: T[][] = [];
@@ -33,21 +30,24 @@ interface Written {
 }
 
 /**
- * Chunks of 1000 events under ids reserved beforehand. Each chunk's statement is built and queued
- * while the previous one runs, so the JSON work overlaps the database's.
+ * The plan's chunks of events under ids reserved beforehand, one statement each. Each chunk's
+ * statement is built and queued while the previous one runs, so the JSON work overlaps the
+ * database's; a chunk is let go once its statement is built.
  */
 async function writeEvents(tx: TransactionSql, organizationId: string, plan: ProjectPlan, firstId: number): Promise<number> {
-  const send = (start: number) => {
-    const end = Math.min(start + IMPORT_CHUNK, plan.events.length);
-    const pending = insertImportedEvents(tx, organizationId, plan.id, importedRows(plan, firstId, start, end));
+  let nextId = firstId;
+  const send = () => {
+    const chunk = plan.eventChunks.shift();
+    if (!chunk) return undefined;
+    const pending = insertImportedEvents(tx, organizationId, plan.id, importedRows(chunk, nextId));
+    nextId += chunk.length;
     // Awaited below; this only keeps a chunk queued behind a failed one from being "unhandled".
     pending.catch(() => {});
     return pending;
   };
   let written = 0;
-  let pending = plan.events.length > 0 ? send(0) : undefined;
-  for (let start = 0; pending; start += IMPORT_CHUNK) {
-    const next = start + IMPORT_CHUNK < plan.events.length ? send(start + IMPORT_CHUNK) : undefined;
+  for (let pending = send(); pending; ) {
+    const next = send();
     written += await pending;
     pending = next;
   }
@@ -62,10 +62,10 @@ async function writeEvents(tx: TransactionSql, organizationId: string, plan: Pro
  */
 async function writeProject(ctx: Ctx, tx: TransactionSql, plan: ProjectPlan, written: Written): Promise<void> {
   const { organizationId } = ctx;
-  if (plan.events.length > 0) {
-    const firstId = await reserveEventIds(tx, organizationId, plan.events.length);
+  if (plan.eventCount > 0) {
+    const firstId = await reserveEventIds(tx, organizationId, plan.eventCount);
     if (firstId === null) throw new IdSpaceExhausted('event');
-    const lastId = firstId + plan.events.length - 1;
+    const lastId = firstId + plan.eventCount - 1;
     if (firstId <= ID_WARNING_THRESHOLD && ID_WARNING_THRESHOLD <= lastId) {
       ctx.services.log.warn({ organizationId }, `organization has used 90% of its event ids (id ${ID_WARNING_THRESHOLD})`);
     }
@@ -73,8 +73,7 @@ async function writeProject(ctx: Ctx, tx: TransactionSql, plan: ProjectPlan, wri
     await insertImportedDailyCounts(tx, organizationId, plan.id);
     await insertImportedUsers(tx, organizationId, plan.id);
   }
-  const categories = [...new Set([...plan.categories, ...plan.events.map((event) => event.category)])];
-  for (const names of chunks(categories)) await insertCategories(tx, organizationId, plan.id, names);
+  for (const names of chunks(plan.categories)) await insertCategories(tx, organizationId, plan.id, names);
   for (const drafts of chunks(plan.insights)) {
     const ids = await insertInsights(tx, organizationId, plan.id, drafts);
     if (ids === 'exhausted') throw new IdSpaceExhausted('insight');

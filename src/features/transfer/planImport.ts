@@ -14,10 +14,11 @@ export interface ProjectPlan {
   label: string;
   id: string;
   name: string;
+  /** The file's categories and those its events use. */
   categories: string[];
-  events: EventDraft[];
-  /** Parallel to `events`. */
-  favorited: boolean[];
+  /** The checked events in file order, IMPORT_CHUNK to a chunk: the writer lets each go once sent. */
+  eventChunks: ImportedEvent[][];
+  eventCount: number;
   /** One per title: a later row of the same title wins (as if posted in order). */
   insights: InsightDraft[];
 }
@@ -38,9 +39,15 @@ function categoryName(path: string, name: string): string {
   return name;
 }
 
+/** Rows per insert statement (spec), and per chunk of a plan's events. */
+export const IMPORT_CHUNK = 1000;
+
+/** A checked event row of the file, as it will be written. */
+export type ImportedEvent = EventDraft & { favorited: boolean };
+
 /** The export row in the shape POST /api/events takes, so the very same rules apply. */
-export function eventDraft(path: string, row: Static<typeof TransferEvent>): EventDraft {
-  return atRow(path, () =>
+export function eventDraft(path: string, row: Static<typeof TransferEvent>): ImportedEvent {
+  const draft = atRow(path, () =>
     validateEventInput({
       // The project is written by the import itself, under the project's fresh id.
       project: '',
@@ -56,14 +63,28 @@ export function eventDraft(path: string, row: Static<typeof TransferEvent>): Eve
       created_at: row.created_at,
     }),
   );
+  return { ...draft, favorited: row.favorited ?? false };
 }
 
 /** A project's events, each row checked as it arrived; `error` is the first row the rules refused. */
-export interface CheckedEvents {
-  drafts: EventDraft[];
-  /** Parallel to `drafts`. */
-  favorited: boolean[];
+export class CheckedEvents {
+  chunks: ImportedEvent[][] = [];
+  count = 0;
+  readonly categories = new Set<string>();
   error?: Error;
+
+  add(event: ImportedEvent): void {
+    const last = this.chunks.at(-1);
+    if (last && last.length < IMPORT_CHUNK) last.push(event);
+    else this.chunks.push([event]);
+    this.count++;
+    this.categories.add(event.category);
+  }
+
+  /** Lets every row go: the import will fail. */
+  drop(): void {
+    this.chunks = [];
+  }
 }
 
 /**
@@ -79,15 +100,16 @@ export function planProject(index: number, project: Static<typeof TransferProjec
     insights.set(draft.title, { ...draft, icon: draft.icon === undefined ? earlier?.icon : draft.icon });
   });
   const name = projectName(path, project.name);
-  const categories = [...new Set((project.categories ?? []).map((category, i) => categoryName(`${path}.categories[${i}]`, category)))];
+  const categories = new Set((project.categories ?? []).map((category, i) => categoryName(`${path}.categories[${i}]`, category)));
   if (events.error) throw events.error;
+  for (const category of events.categories) categories.add(category);
   return {
     label: project.id ?? String(index),
     id: newId(12),
     name,
-    categories,
-    events: events.drafts,
-    favorited: events.favorited,
+    categories: [...categories],
+    eventChunks: events.chunks,
+    eventCount: events.count,
     insights: [...insights.values()],
   };
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client.ts';
-import type { EventDraft } from '../events/validateEventInput.ts';
+import type { ImportedEvent } from './planImport.ts';
 import { MAX_ID } from '../../lib/idSpace.ts';
 import { MAX_USER_ID } from '../../lib/limits.ts';
 
@@ -102,23 +102,17 @@ export async function reserveEventIds(sql: Db, organizationId: string, count: nu
 const json = JSON.stringify;
 
 /**
- * Rows `start` to `end` of a project's checked events as the JSON array an insert reads, under
- * the ids reserved for them. Written straight into one string: a hundred thousand rows leave no
+ * A chunk of a project's checked events as the JSON array an insert reads, under the ids reserved
+ * for them from `firstId` on. Written straight into one string: a hundred thousand rows leave no
  * intermediate objects behind for the collector.
  */
-export function importedRows(
-  plan: { events: readonly EventDraft[]; favorited: readonly boolean[] },
-  firstId: number,
-  start: number,
-  end: number,
-): string {
+export function importedRows(chunk: readonly ImportedEvent[], firstId: number): string {
   const rows: string[] = [];
-  for (let i = start; i < end; i++) {
-    const d = plan.events[i]!;
+  for (const [i, d] of chunk.entries()) {
     rows.push(
       `{"id":${firstId + i},"category":${json(d.category)},"title":${json(d.title)},"description":${json(d.description)},` +
         `"icon":${json(d.icon)},"url":${json(d.url)},"user_id":${json(d.userId)},"notify":${d.notify},` +
-        `"favorited":${plan.favorited[i]!},"created_us":${d.createdAtMicros === null ? 'null' : `"${d.createdAtMicros}"`},` +
+        `"favorited":${d.favorited},"created_us":${d.createdAtMicros === null ? 'null' : `"${d.createdAtMicros}"`},` +
         `"tags":${d.tags ?? 'null'},"metadata":${d.metadata ?? 'null'}}`,
     );
   }

@@ -5,7 +5,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { findBoundaryProblem, jsonTextMayHoldBadText } from '../../lib/boundaryText.ts';
 import { InvalidInput, ServiceError } from '../../lib/errors.ts';
 import { DocumentSplitter } from './documentSplitter.ts';
-import { type CheckedEvents, type ProjectPlan, checkLabels, eventDraft, planProject } from './planImport.ts';
+import { CheckedEvents, type ProjectPlan, checkLabels, eventDraft, planProject } from './planImport.ts';
 import { formatImportSchemaError } from './rowErrors.ts';
 import { ImportDocument, TransferEvent } from './schemas.ts';
 
@@ -40,7 +40,7 @@ class ImportReading {
 
   private stopKeeping(): void {
     this.keeping = false;
-    for (const kept of this.events.values()) kept.drafts = kept.favorited = [];
+    for (const kept of this.events.values()) kept.drop();
   }
 
   event(project: number, index: number, text: string): void {
@@ -73,10 +73,7 @@ class ImportReading {
     const checked = this.eventsOf(project);
     try {
       const draft = eventDraft(path, row);
-      if (this.keeping) {
-        checked.drafts.push(draft);
-        checked.favorited.push((row as { favorited?: boolean }).favorited ?? false);
-      }
+      if (this.keeping) checked.add(draft);
     } catch (error) {
       if (!(error instanceof ServiceError)) throw error;
       checked.error ??= error;
@@ -87,7 +84,7 @@ class ImportReading {
 
   eventsOf(project: number): CheckedEvents {
     let checked = this.events.get(project);
-    if (!checked) this.events.set(project, (checked = { drafts: [], favorited: [] }));
+    if (!checked) this.events.set(project, (checked = new CheckedEvents()));
     return checked;
   }
 }

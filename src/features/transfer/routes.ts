@@ -45,7 +45,12 @@ export default function transferRoutes(app: App): void {
       if (typeof read.outline === 'object' && read.outline !== null) plans.set(read.outline, read.plans);
       return read.outline;
     });
-    importRoute(scope, (body) => plans.get(body) ?? []);
+    // Taken once: after the import the checked rows must not outlive it.
+    importRoute(scope, (body) => {
+      const taken = plans.get(body) ?? [];
+      plans.delete(body);
+      return taken;
+    });
     done();
   });
 }
