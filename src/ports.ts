@@ -6,8 +6,7 @@
  */
 
 /** An event that passed every rule, in the form the insert statement takes (events/validateEventInput.ts). */
-interface IngestDraft {
-  organizationId: string;
+export interface EventDraft {
   projectId: string;
   category: string;
   title: string;
@@ -22,6 +21,9 @@ interface IngestDraft {
   /** Integer microseconds since the epoch; null means "now" at commit. */
   createdAtMicros: bigint | null;
 }
+
+/** A draft on its way to the group commit, with the organization it is written for. */
+type IngestDraft = EventDraft & { organizationId: string };
 
 /**
  * The new row (`ord`: the draft's index in its batch); `{ refused }` when the organization's cap

@@ -2,7 +2,10 @@ import type { Static } from '@sinclair/typebox';
 import { InvalidInput } from '../../lib/errors.ts';
 import { codePointLength, hasNul } from '../../lib/text.ts';
 import { unixSecondsToMicros } from '../../lib/time.ts';
+import type { EventDraft } from '../../ports.ts';
 import type { CreateEventBody } from './schemas.ts';
+
+export type { EventDraft };
 
 export const MAX_CATEGORY_LENGTH = 100;
 export const MAX_ICON_LENGTH = 16;
@@ -11,23 +14,6 @@ const MAX_METADATA_BYTES = 65_536;
 const MAX_CREATED_AT = 253_402_300_799;
 
 export type EventInput = Static<typeof CreateEventBody>;
-
-/** An event that passed every rule, in the form the insert statement takes. */
-export interface EventDraft {
-  projectId: string;
-  category: string;
-  title: string;
-  description: string | null;
-  icon: string | null;
-  /** Serialized JSON exactly as it will be stored and searched. */
-  tags: string | null;
-  metadata: string | null;
-  url: string | null;
-  userId: string | null;
-  notify: boolean;
-  /** Integer microseconds since the epoch; null means "now" at commit. */
-  createdAtMicros: bigint | null;
-}
 
 function text(field: string, value: string | null | undefined): string | null {
   if (value === undefined || value === null) return null;
