@@ -195,31 +195,35 @@ async function intact(sql: Sql, dataset: Dataset, place: DatasetPlace): Promise<
  * Large fills build the trigram index afterwards, which is much faster than inserting into it.
  */
 async function ensureSearchEntries(sql: Sql, dataset: Dataset, log: (m: string) => void): Promise<void> {
-  const [progress] = await sql<{ through: number }[]>`
-    SELECT indexed_through AS through FROM search_progress WHERE organization_id = ${dataset.organizationId}`;
-  const through = progress?.through ?? 0;
-  if (through >= dataset.events) return;
   const started = Date.now();
   const [index] = await sql<{ definition: string | null }[]>`
     SELECT pg_get_indexdef(to_regclass('event_search_document')) AS definition`;
-  const rebuild = dataset.events - through >= DROP_INDEXES_FROM && index?.definition;
-  if (rebuild) await sql`DROP INDEX event_search_document`;
-  await sql`
-    INSERT INTO event_search (organization_id, event_id, project_id, document)
-    SELECT e.organization_id, e.id, e.project_id, ${searchDocument(sql)} FROM events e
-    WHERE e.organization_id = ${dataset.organizationId} AND e.id > ${through}
-    ON CONFLICT DO NOTHING`;
-  await sql`
-    INSERT INTO search_progress (organization_id, indexed_through) VALUES (${dataset.organizationId}, ${dataset.events})
-    ON CONFLICT (organization_id) DO UPDATE SET indexed_through = excluded.indexed_through`;
-  if (rebuild) {
-    await sql.begin(async (tx) => {
+  const written = await sql.begin(async (tx) => {
+    // The progress row, locked first, keeps the server's indexer off this organization meanwhile.
+    await tx`
+      INSERT INTO search_progress (organization_id, indexed_through) VALUES (${dataset.organizationId}, 0)
+      ON CONFLICT (organization_id) DO NOTHING`;
+    const [progress] = await tx<{ through: number }[]>`
+      SELECT indexed_through AS through FROM search_progress WHERE organization_id = ${dataset.organizationId} FOR UPDATE`;
+    const through = progress?.through ?? 0;
+    if (through >= dataset.events) return 0;
+    const rebuild = dataset.events - through >= DROP_INDEXES_FROM && index?.definition;
+    if (rebuild) await tx`DROP INDEX event_search_document`;
+    await tx`
+      INSERT INTO event_search (organization_id, event_id, project_id, document)
+      SELECT e.organization_id, e.id, e.project_id, ${searchDocument(tx)} FROM events e
+      WHERE e.organization_id = ${dataset.organizationId} AND e.id > ${through}
+      ON CONFLICT DO NOTHING`;
+    await tx`UPDATE search_progress SET indexed_through = ${dataset.events} WHERE organization_id = ${dataset.organizationId}`;
+    if (rebuild) {
       await tx`SET LOCAL maintenance_work_mem = '1GB'`;
       await tx.unsafe(index.definition!);
-    });
-  }
+    }
+    return dataset.events - through;
+  });
+  if (written === 0) return;
   await sql.unsafe('VACUUM (ANALYZE) event_search');
-  log(`search entries of ${(dataset.events - through).toLocaleString('en-US')} events written in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  log(`search entries of ${written.toLocaleString('en-US')} events written in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 /** Every index of `events` except the ones behind constraints (the primary key). */

@@ -8,6 +8,12 @@ const INDEX_BATCH = 2000;
 const ORGANIZATIONS_PER_PASS = 100;
 /** How often an idle indexer looks for new events. */
 const IDLE_MS = 500;
+/**
+ * A batch that met a delete of one of its events (the entry's foreign key no longer finds the
+ * event) or a deadlock with another writer of the table: nothing was written, and the next pass
+ * simply takes the batch again without that event.
+ */
+const RACED = new Set(['23503', '40P01']);
 
 /**
  * Writes the search entries of committed events (migrations/090_search_table.sql), organization by
@@ -60,17 +66,22 @@ export class SearchIndexer {
     }
   }
 
-  /** One batch of one organization; 0 when another process holds it or nothing was left. */
-  private indexBatch(organizationId: string): Promise<number> {
-    return withTransaction(this.sql, async (tx) => {
-      const progress = await lockProgress(tx, organizationId);
-      if (!progress) return 0;
-      const taken = await indexEvents(tx, organizationId, { ...progress, batch: INDEX_BATCH });
-      // A short batch reached the last id: the ids up to it that it did not see were deleted.
-      const through = taken.count < INDEX_BATCH ? progress.lastId : taken.highest!;
-      if (through !== progress.through) await advanceProgress(tx, organizationId, through);
-      return taken.count;
-    });
+  /** One batch of one organization; 0 when another process holds it, nothing was left, or it raced a delete. */
+  private async indexBatch(organizationId: string): Promise<number> {
+    try {
+      return await withTransaction(this.sql, async (tx) => {
+        const progress = await lockProgress(tx, organizationId);
+        if (!progress) return 0;
+        const taken = await indexEvents(tx, organizationId, { ...progress, batch: INDEX_BATCH });
+        // A short batch reached the last id: the ids up to it that it did not see were deleted.
+        const through = taken.count < INDEX_BATCH ? progress.lastId : taken.highest!;
+        if (through !== progress.through) await advanceProgress(tx, organizationId, through);
+        return taken.count;
+      });
+    } catch (error) {
+      if (RACED.has((error as { code?: string }).code ?? '')) return 0;
+      throw error;
+    }
   }
 
   private schedule(delayMs: number): void {
