@@ -95,6 +95,27 @@ describe('the search table and its indexer', () => {
     assert.equal(await progress(org.id), third);
   });
 
+  it('takes a batch again when an event of it is deleted while it is being indexed', async () => {
+    const org = await t.org();
+    const project = await org.project();
+    for (const title of ['one', 'two', 'three']) await post(org, project, title);
+    const deleter = await t.services.sql.reserve();
+    try {
+      await deleter`BEGIN`;
+      await deleter`DELETE FROM events WHERE organization_id = ${org.id} AND id = 2`;
+      // The indexer reads event 2, then waits on the delete to check its entry's foreign key.
+      const run = indexer().runUntilIdle();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await deleter`COMMIT`;
+      await run;
+    } finally {
+      deleter.release();
+    }
+    await indexer().runUntilIdle();
+    assert.equal(await progress(org.id), 3);
+    assert.deepEqual(await entries(org.id), [1, 3]);
+  });
+
   it('lets several indexers run at once without writing an entry twice', async () => {
     const orgs = await Promise.all([t.org(), t.org()]);
     for (const org of orgs) {
