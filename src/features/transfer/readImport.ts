@@ -23,9 +23,11 @@ interface ReadImportOptions {
   parse: (text: string) => unknown;
 }
 
-/** The document read so far: the outline, each project's checked events, and the first problem of each kind. */
+/** What the event rows read so far have shown: each project's checked events, and the first problem of each kind. */
 class ImportReading {
   readonly events = new Map<number, CheckedEvents>();
+  /** Rows are kept until the first problem: any problem fails the whole import. */
+  private keeping = true;
   notJson = false;
   boundary: string | null = null;
   /** The first event row (in file order) that fails the schema, with its errors. */
@@ -34,9 +36,6 @@ class ImportReading {
   firstRefusingProject = Infinity;
 
   constructor(private readonly parse: (text: string) => unknown) {}
-
-  /** Rows are kept until the first problem: any problem fails the whole import. */
-  private keeping = true;
 
   private stopKeeping(): void {
     this.keeping = false;
