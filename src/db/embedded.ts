@@ -90,7 +90,15 @@ async function createDatabase(file: ClusterFile): Promise<void> {
   }
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port nobody listens on, other than `avoid` (the port the server itself is about to take). */
+async function freePort(avoid?: number): Promise<number> {
+  for (;;) {
+    const port = await anyFreePort();
+    if (port !== avoid) return port;
+  }
+}
+
+function anyFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();
@@ -188,7 +196,7 @@ async function waitForOwner(dataDir: string, role: OwnerRole): Promise<{ previou
 export async function startEmbeddedCluster(
   dataDir: string,
   log: (message: string) => void = () => {},
-  { role = 'server', supervise }: { role?: OwnerRole; supervise?: Supervision } = {},
+  { role = 'server', supervise, avoidPort }: { role?: OwnerRole; supervise?: Supervision; avoidPort?: number } = {},
 ): Promise<EmbeddedCluster> {
   const asRoot = os.userInfo().uid === 0;
   // As root, PostgreSQL runs as the `postgres` system user, which must be able to reach pg/.
@@ -201,7 +209,7 @@ export async function startEmbeddedCluster(
   try {
     const { previous, serverUrl } = await waitForOwner(dataDir, role);
     if (serverUrl) return { url: serverUrl, stop: async () => {} };
-    return await startCluster(dataDir, previous, role, asRoot, log, supervise);
+    return await startCluster(dataDir, previous, role, asRoot, log, supervise, avoidPort);
   } finally {
     await release();
   }
@@ -214,6 +222,7 @@ async function startCluster(
   asRoot: boolean,
   log: (message: string) => void,
   supervise?: Supervision,
+  avoidPort?: number,
 ): Promise<EmbeddedCluster> {
   const pgData = pgDataDir(dataDir);
   const orphan = await runningPostmaster(pgData);
@@ -225,7 +234,8 @@ async function startCluster(
 
   const initialised = await fs.stat(path.join(pgData, 'PG_VERSION')).then(() => true, () => false);
   const password = previous?.password ?? crypto.randomBytes(24).toString('base64url');
-  const port = await freePort();
+  // A port just handed back by the system can come round again: not the one the server will listen on.
+  const port = await freePort(avoidPort);
   if (!initialised) {
     log(`initialising PostgreSQL in ${pgData}`);
     await fs.rm(pgData, { recursive: true, force: true });

@@ -35,6 +35,7 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
     const cluster = await startEmbeddedCluster(config.dataDir, options.clusterLog ?? log, {
       role: options.attach ? 'command' : 'server',
       supervise: options.supervise,
+      avoidPort: config.port,
     });
     url = cluster.url;
     stopCluster = cluster.stop;
