@@ -156,6 +156,8 @@ describe('contrast and target size on every page', { skip: missingBrowser }, () 
     await page.setViewportSize(VIEWPORTS.phone);
     await page.goto(`${base}/app/p/${projectId}`);
     await page.getByRole('heading', { name: 'Feed', level: 1 }).waitFor();
+    // Counted once the events are there: tabbing through a feed still loading finds none.
+    await page.locator('article.event').first().waitFor();
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to content', 'the first Tab stop');
     await page.keyboard.press('Enter');
