@@ -4,6 +4,7 @@ import { openDatabase } from './db/open.ts';
 import { syncChartTimeZone } from './features/charts/syncChartTimeZone.ts';
 import { RetentionPruner } from './features/events/retentionPruner.ts';
 import { SearchIndexer } from './features/events/searchIndexer.ts';
+import { isWriteAfterClose } from './db/driverQuirks.ts';
 import { createLogger, logFormat } from './logger.ts';
 import { announceReady } from './ready.ts';
 import { createServices } from './services.ts';
@@ -80,6 +81,13 @@ export async function serve(): Promise<void> {
     process.stderr.write(`eventlog: ${error.message}\n`);
     void stop('database lost', 1);
   };
+  // One known driver throw is survivable (db/driverQuirks.ts); anything else still ends the process.
+  process.on('uncaughtException', (error) => {
+    if (isWriteAfterClose(error)) return log.warn({ err: error }, 'a write to a closed database connection was dropped');
+    log.fatal({ err: error }, 'uncaught exception');
+    process.stderr.write(`${error.stack ?? String(error)}\n`);
+    process.exit(1);
+  });
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
 
