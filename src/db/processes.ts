@@ -21,6 +21,11 @@ export function isAlive(pid: number | null | undefined): pid is number {
   return processState(pid) !== 'Z';
 }
 
+/** Killed but not yet reaped: it still answers signal 0, which is all PostgreSQL's lock check asks. */
+export function isUnreaped(pid: number): boolean {
+  return processState(pid) === 'Z';
+}
+
 /** Field 3 of /proc/<pid>/stat (R, S, D, Z, ...); null where /proc cannot tell. */
 function processState(pid: number): string | null {
   try {
