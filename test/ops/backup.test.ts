@@ -63,8 +63,10 @@ function ingest(org: TestOrg, project: string) {
     attempted,
     /** Resolves once `count` events are acknowledged; a failed write fails it. */
     async reached(count: number) {
+      const deadline = Date.now() + 60_000;
       while (acknowledged.size < count) {
         if (failure) throw failure;
+        if (Date.now() > deadline) throw new Error(`only ${acknowledged.size} of ${count} events acknowledged after 60 s`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     },
