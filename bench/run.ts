@@ -337,6 +337,19 @@ async function exportRow(ctx: Context): Promise<void> {
   });
 }
 
+/** Seconds until the search indexer has caught up with the organization's events (at most 5 minutes). */
+async function searchCaughtUp(sql: postgres.Sql, organizationId: string): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const [row] = await sql<{ behind: boolean }[]>`
+      SELECT coalesce((SELECT indexed_through FROM search_progress WHERE organization_id = ${organizationId}), 0)
+             < coalesce((SELECT last_id FROM id_counters WHERE organization_id = ${organizationId} AND kind = 'event'), 0) AS behind`;
+    const seconds = (performance.now() - started) / 1000;
+    if (!row?.behind || seconds > 300) return seconds;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 async function importRow(ctx: Context): Promise<void> {
   const { server, dataset, options } = ctx;
   const label = `Import, ${thousands(options.importEvents)}-event document`;
@@ -356,11 +369,14 @@ async function importRow(ctx: Context): Promise<void> {
     return { status: response.status, text, seconds, rss: sampler.stop() ?? 0, cpu: meter.stop() };
   };
   log(`${label} (${thousands(document.byteLength / 1024 / 1024)} MB): up to ${options.runs} runs`);
+  const indexed: number[] = [];
   const runs = await repeated(options.runs, async () => {
     const run = await once();
     if (run.status === 200) {
       const imported = (JSON.parse(run.text) as { imported?: { events?: number } }).imported?.events;
       if (imported !== options.importEvents) throw new Error(`POST /api/import imported ${imported} events of ${options.importEvents}`);
+      // The next run starts on an installation at rest, not beside the indexing of this one's events.
+      indexed.push(await searchCaughtUp(ctx.sql, dataset.scratch.organizationId));
     }
     return run;
   });
@@ -374,11 +390,13 @@ async function importRow(ctx: Context): Promise<void> {
   ctx.rows.push({
     id: 'import',
     label,
-    result: `${seconds.toFixed(2)} s, ${thousands(options.importEvents / seconds)} events/s, RSS ${thousands(Math.max(...runs.map((r) => r.rss)) / 1024 / 1024)} MB`,
+    result:
+      `${seconds.toFixed(2)} s, ${thousands(options.importEvents / seconds)} events/s, RSS ${thousands(Math.max(...runs.map((r) => r.rss)) / 1024 / 1024)} MB` +
+      (indexed.length ? `; searchable ${median(indexed).toFixed(1)} s later` : ''),
     target: options.importEvents === 100_000 ? '≤ 4 s' : undefined,
     met: options.importEvents === 100_000 ? seconds <= 4 : undefined,
     cpu: medianShares(runs.map((r) => r.cpu)),
-    data: { seconds, megabytes: document.byteLength / 1024 / 1024, runs: runs.map((r) => r.seconds) },
+    data: { seconds, megabytes: document.byteLength / 1024 / 1024, runs: runs.map((r) => r.seconds), indexedSeconds: indexed },
   });
 }
 

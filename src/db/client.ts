@@ -1,3 +1,4 @@
+import net from 'node:net';
 import postgres from 'postgres';
 
 export type Sql = postgres.Sql;
@@ -39,7 +40,34 @@ export function createClient(url: string, options: ClientOptions = {}): Sql {
       ...(options.timeZone ? { TimeZone: options.timeZone } : {}),
     },
     transform: { undefined: null },
+    socket: socketWithoutDelay(),
   } as postgres.Options<Record<string, postgres.PostgresType>>);
+}
+
+/** What the driver hands a socket factory: its parsed connection options. */
+interface DriverOptions {
+  host: string[];
+  port: number[];
+  path?: string | false;
+}
+
+/**
+ * The driver's own connect, with Nagle's algorithm off. postgres 3.4.9 leaves it on, so a small
+ * message written right after a large one waits for the large one's acknowledgement, which
+ * PostgreSQL delays by up to 40 ms: each COPY's CopyDone after its rows did, and a 100-chunk
+ * import spent 4 s waiting (decision 093). The socket is handed back unconnected: the driver's
+ * first writes wait in it, and its error, close and timeout handling sees the connect as its own.
+ */
+function socketWithoutDelay(): (options: DriverOptions) => net.Socket {
+  let next = 0;
+  return (options) => {
+    const socket = new net.Socket();
+    socket.setNoDelay(true);
+    if (options.path) return socket.connect(options.path);
+    // Several hosts are tried in turn, as the driver does.
+    const index = next++ % options.port.length;
+    return Object.assign(socket.connect(options.port[index]!, options.host[index]!), { host: options.host[index], port: options.port[index] });
+  };
 }
 
 /** 50 ms, doubling with each failed connection attempt in a row, at most half a second. */

@@ -197,6 +197,43 @@ describe('POST /api/import', () => {
     assert.deepEqual(categories.body, [{ name: 'a', count: 1 }, { name: 'b', count: 1 }]);
   });
 
+  it('keeps every character of text and tags, fractional seconds, and stamps events without created_at with the transaction time', async () => {
+    const org = await t.org();
+    const tricky = 'tab\there\nline two\r\nbackslash \\ \\N \\. end\n\\.\nemoji 🎉 "quoted" \u001f';
+    const rows = [
+      { category: 'c\t1', title: tricky, description: tricky, icon: '🎉', tags: { 'k\\ey': 'v\\al "q"', n: 1.5 }, metadata: { text: tricky }, url: 'https://example.com/a\\b', user_id: 'u\\1', created_at: 1650000000.123456 },
+      { category: 'plain', title: 'no time', notify: true },
+    ];
+    const before = Date.now();
+    const reply = await importDoc(org, { version: 1, projects: [{ id: 'p', name: 'Tricky', events: rows }] });
+    assert.equal(reply.status, 200, JSON.stringify(reply.body));
+    const projectId = reply.body.idMap.p;
+    const stored = await t.services.sql<Json[]>`
+      SELECT category, title, description, icon, tags::text AS tags, metadata::text AS metadata, url, user_id, notify,
+             (extract(epoch FROM created_at) * 1000000)::int8::text AS micros
+      FROM events WHERE organization_id = ${org.id} AND project_id = ${projectId} ORDER BY id`;
+    assert.deepEqual(stored[0], {
+      category: 'c\t1', title: tricky, description: tricky, icon: '🎉', tags: JSON.stringify(rows[0]!.tags),
+      metadata: JSON.stringify({ text: tricky }), url: 'https://example.com/a\\b', user_id: 'u\\1', notify: false, micros: '1650000000123456',
+    });
+    const stamped = Number(stored[1].micros) / 1000;
+    assert.ok(stamped >= before - 1000 && stamped <= Date.now() + 1000, `created_at ${stamped} is the import's time`);
+    assert.equal(stored[1].notify, true);
+  });
+
+  it('answers 500 {error} and writes nothing when PostgreSQL refuses the rows, instead of waiting forever', async () => {
+    const org = await t.org();
+    const project = await org.project('Existing');
+    await org.post('/api/events', { project, category: 'a', title: 'one' });
+    // Ids handed out again: the import's first row collides with the event above.
+    await t.services.sql`UPDATE id_counters SET last_id = 0 WHERE organization_id = ${org.id} AND kind = 'event'`;
+    const reply = await importDoc(org, { version: 1, projects: [{ name: 'Clash', events: [event(1), event(2)] }] });
+    assert.equal(reply.status, 500);
+    assert.equal(typeof reply.body.error, 'string');
+    assert.equal(await projectCount(org), 1);
+    assert.equal(await eventCount(org), 1);
+  });
+
   it('creates independent projects each time the same file is loaded', async () => {
     const org = await t.org();
     const doc = { version: 1, projects: [{ id: 'label-a', name: 'A', events: [event(1)], insights: [{ title: 'x', value: 1 }] }] };

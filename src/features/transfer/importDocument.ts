@@ -10,10 +10,10 @@ import {
   importedRows,
   insertCategories,
   insertImportedDailyCounts,
-  insertImportedEvents,
   insertImportedUsers,
   insertProjects,
   reserveEventIds,
+  sendImportedEvents,
 } from './queries.ts';
 import type { ImportResult } from './schemas.ts';
 
@@ -30,26 +30,24 @@ interface Written {
 }
 
 /**
- * The plan's chunks of events under ids reserved beforehand, one statement each. Each chunk's
- * statement is built and queued while the previous one runs, so the JSON work overlaps the
- * database's; a chunk is let go once its statement is built.
+ * The plan's chunks of events, one COPY each, under ids reserved beforehand from `firstId` on.
+ * The next chunk's input is made while the database takes the current one; each chunk is let go
+ * once it is made.
  */
 async function writeEvents(tx: TransactionSql, organizationId: string, plan: ProjectPlan, firstId: number): Promise<number> {
   let nextId = firstId;
-  const send = () => {
+  const prepare = () => {
     const chunk = plan.eventChunks.shift();
     if (!chunk) return undefined;
-    const pending = insertImportedEvents(tx, organizationId, plan.id, importedRows(chunk, nextId));
-    nextId += chunk.length;
-    // Awaited below; this only keeps a chunk queued behind a failed one from being "unhandled".
-    pending.catch(() => {});
-    return pending;
+    const rows = importedRows({ organizationId, projectId: plan.id, firstId: nextId, lines: chunk.toString('utf8') });
+    nextId += rows.count;
+    return rows;
   };
   let written = 0;
-  for (let pending = send(); pending; ) {
-    const next = send();
-    written += await pending;
-    pending = next;
+  for (let rows = prepare(); rows; ) {
+    const { done } = await sendImportedEvents(tx, rows);
+    rows = prepare();
+    written += await done;
   }
   return written;
 }

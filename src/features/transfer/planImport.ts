@@ -5,6 +5,7 @@ import { codePointLength, hasNul } from '../../lib/text.ts';
 import { type EventDraft, MAX_CATEGORY_LENGTH, validateEventInput } from '../events/validateEventInput.ts';
 import { type InsightDraft, validateInsightInput } from '../insights/validateInsightInput.ts';
 import { MAX_PROJECT_NAME } from '../projects/createProject.ts';
+import { importedLine } from './queries.ts';
 import { atRow } from './rowErrors.ts';
 import type { TransferEvent, TransferProject } from './schemas.ts';
 
@@ -16,8 +17,8 @@ export interface ProjectPlan {
   name: string;
   /** The file's categories and those its events use. */
   categories: string[];
-  /** The checked events in file order, IMPORT_CHUNK to a chunk: the writer lets each go once sent. */
-  eventChunks: ImportedEvent[][];
+  /** The checked events in file order as COPY lines, IMPORT_CHUNK to a chunk (CheckedEvents). */
+  eventChunks: Buffer[];
   eventCount: number;
   /** One per title: a later row of the same title wins (as if posted in order). */
   insights: InsightDraft[];
@@ -66,24 +67,45 @@ export function eventDraft(path: string, row: Static<typeof TransferEvent>): Imp
   return { ...draft, favorited: row.favorited ?? false };
 }
 
-/** A project's events, each row checked as it arrived; `error` is the first row the rules refused. */
+/**
+ * A project's events, each row checked as it arrived and kept only as the line COPY reads
+ * (`importedLine`): the checked draft is let go at once, so a large file leaves a few hundred
+ * buffers behind, not a hundred thousand objects for the collector to carry. `error` is the first
+ * row the rules refused.
+ */
 export class CheckedEvents {
-  chunks: ImportedEvent[][] = [];
+  /**
+   * Full chunks of IMPORT_CHUNK lines, as UTF-8: half the memory of a string that holds one
+   * emoji, and outside the collected heap.
+   */
+  private readonly full: Buffer[] = [];
+  /** The rows of the chunk being filled, joined (and so made one flat string) once it is full. */
+  private filling: string[] = [];
   count = 0;
   readonly categories = new Set<string>();
   error?: Error;
 
   add(event: ImportedEvent): void {
-    const last = this.chunks.at(-1);
-    if (last && last.length < IMPORT_CHUNK) last.push(event);
-    else this.chunks.push([event]);
+    this.filling.push(importedLine(event));
+    if (this.filling.length === IMPORT_CHUNK) {
+      this.full.push(Buffer.from(`${this.filling.join('\n')}\n`, 'utf8'));
+      this.filling = [];
+    }
     this.count++;
     this.categories.add(event.category);
   }
 
+  /** Every chunk, in file order; the writer lets each go once sent. */
+  chunks(): Buffer[] {
+    if (this.filling.length > 0) this.full.push(Buffer.from(`${this.filling.join('\n')}\n`, 'utf8'));
+    this.filling = [];
+    return this.full;
+  }
+
   /** Lets every row go: the import will fail. */
   drop(): void {
-    this.chunks = [];
+    this.full.length = 0;
+    this.filling = [];
   }
 }
 
@@ -108,7 +130,7 @@ export function planProject(index: number, project: Static<typeof TransferProjec
     id: newId(12),
     name,
     categories: [...categories],
-    eventChunks: events.chunks,
+    eventChunks: events.chunks(),
     eventCount: events.count,
     insights: [...insights.values()],
   };
