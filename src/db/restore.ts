@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { finished } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { BACKUP_FORMAT, type BackupHeader, END_OF_TABLE, type Progress } from './backup.ts';
 import { countRelations, quote, type SequenceValue, tablesInDependencyOrder } from './catalog.ts';
 import type { Sql } from './client.ts';
+import { endCopyIn } from './driverQuirks.ts';
 import { migrateInTransaction, migrationNames } from './migrate.ts';
 
 /** The store already holds something: a restore never merges into or overwrites it. */
@@ -109,8 +109,7 @@ export async function restoreBackup(
             if (++progress.rows % 10_000 === 0) onProgress(progress);
           }
           await writer.flush();
-          copy.end();
-          await finished(copy);
+          await (await endCopyIn(tx, copy)).done;
         } catch (error) {
           // Tells the server the COPY failed (CopyFail), so the connection can roll back.
           if (!copy.destroyed) copy.destroy(error instanceof Error ? error : new Error(String(error)));

@@ -142,6 +142,26 @@ describe('eventlog backup and restore', () => {
     }
   });
 
+  it('fails, leaving the target empty, when PostgreSQL refuses a row of the file', async () => {
+    const lines = gunzipSync(fs.readFileSync(backupFile)).toString('utf8').split('\n');
+    const header = lines.findIndex((line) => line.startsWith('{"table":"events"'));
+    assert.ok(header > 0 && !lines[header + 1]!.startsWith('\\.'), 'the backup holds events');
+    // The same event twice: its primary key refuses the second.
+    lines.splice(header + 1, 0, lines[header + 1]!);
+    const clash = path.join(workDir, 'clash.backup');
+    fs.writeFileSync(clash, gzipSync(lines.join('\n')));
+    const target = await scratchDatabase('clash');
+    const failed = await runCli(['restore', clash], externalEnv(target, workDir));
+    assert.notEqual(failed.code, 0);
+    const sql = createClient(target, { max: 1 });
+    try {
+      const [row] = await sql<{ count: number }[]>`SELECT count(*)::int AS count FROM pg_tables WHERE schemaname = 'public'`;
+      assert.equal(row!.count, 0, 'a failed restore left tables behind');
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+  });
+
   it('refuses a store that is not empty, and a file cut short leaves the target empty', async () => {
     const refused = await runCli(['restore', backupFile], externalEnv(process.env.DATABASE_URL!, workDir));
     assert.notEqual(refused.code, 0);

@@ -37,6 +37,12 @@ interface Container {
 
 type EventSink = (projectIndex: number, eventIndex: number, text: string) => void;
 
+/** The position of `search` in `text` from `from` on, or the text's length when there is none. */
+function indexOrEnd(text: string, search: string, from: number): number {
+  const at = text.indexOf(search, from);
+  return at === -1 ? text.length : at;
+}
+
 export class DocumentSplitter {
   private readonly outline: string[] = [];
   private readonly containers: Container[] = [];
@@ -59,7 +65,16 @@ export class DocumentSplitter {
     let outlineFrom = this.capture ? -1 : 0;
     let elementFrom = this.capture ? 0 : -1;
     let keyFrom = this.keyText ? 0 : -1;
+    // Where the next quote and backslash are, found natively: most of a document is inside strings.
+    let nextQuote = -1;
+    let nextBackslash = -1;
     for (let i = 0; i < chunk.length; i++) {
+      if (this.inString && !this.escaped) {
+        if (nextQuote < i) nextQuote = indexOrEnd(chunk, '"', i);
+        if (nextBackslash < i) nextBackslash = indexOrEnd(chunk, '\\', i);
+        i = Math.min(nextQuote, nextBackslash);
+        if (i === chunk.length) break;
+      }
       const code = chunk.charCodeAt(i);
       if (this.inString) {
         if (this.escaped) this.escaped = false;

@@ -1,4 +1,5 @@
 import type { Db, TransactionSql } from '../../db/client.ts';
+import { endCopyIn } from '../../db/driverQuirks.ts';
 import type { ImportedEvent } from './planImport.ts';
 import { MAX_ID } from '../../lib/idSpace.ts';
 import { MAX_USER_ID } from '../../lib/limits.ts';
@@ -163,16 +164,11 @@ export async function sendImportedEvents(tx: TransactionSql, rows: { text: strin
   const copy = await tx.unsafe(`COPY events (id, organization_id, project_id, ${IMPORTED_COLUMNS}) FROM STDIN`).writable();
   // Without a listener, a COPY ended by an error would take the process down with it.
   copy.on('error', () => {});
-  await new Promise<void>((resolve, reject) => copy.write(rows.text, (error) => (error ? reject(error) : resolve())));
-  // With the rows written, end() hands the driver its CopyDone at once. postgres 3.4.9 then loses
-  // any error PostgreSQL raises for the COPY, whose stream never finishes: a query queued behind
-  // it on the connection fails instead (the transaction is aborted), and answers only once the
-  // COPY is complete (decision 093).
-  copy.end();
-  const done = tx`SELECT 1`.then(() => rows.count);
-  // Awaited by the caller; this only keeps a failure from being "unhandled" while it makes the next chunk.
-  done.catch(() => {});
-  return { done };
+  copy.write(rows.text);
+  const { done } = await endCopyIn(tx, copy);
+  const count = done.then(() => rows.count);
+  count.catch(() => {}); // awaited by the caller
+  return { done: count };
 }
 
 const IMPORTED_COLUMNS = 'category, title, description, icon, tags, metadata, url, user_id, notify, favorited, created_at';
