@@ -79,33 +79,54 @@ export class CheckedEvents {
    * emoji, and outside the collected heap.
    */
   private readonly full: Buffer[] = [];
-  /** The rows of the chunk being filled, joined (and so made one flat string) once it is full. */
-  private filling: string[] = [];
+  /**
+   * The chunk being filled. Each line is encoded into it at once, so no line outlives its row:
+   * lines kept until their chunk was full lived through enough young collections to be moved
+   * to the old generation, which then grew by the size of the file.
+   */
+  private filling = Buffer.allocUnsafe(16 * 1024);
+  private filled = 0;
+  private linesInChunk = 0;
   count = 0;
   readonly categories = new Set<string>();
   error?: Error;
 
   add(event: ImportedEvent): void {
-    this.filling.push(importedLine(event));
-    if (this.filling.length === IMPORT_CHUNK) {
-      this.full.push(Buffer.from(`${this.filling.join('\n')}\n`, 'utf8'));
-      this.filling = [];
-    }
+    const line = `${importedLine(event)}\n`;
+    // At most 3 bytes of UTF-8 per UTF-16 code unit.
+    if (this.filled + line.length * 3 > this.filling.length) this.grow(line.length * 3);
+    this.filled += this.filling.write(line, this.filled, 'utf8');
+    if (++this.linesInChunk === IMPORT_CHUNK) this.seal();
     this.count++;
     this.categories.add(event.category);
   }
 
   /** Every chunk, in file order; the writer lets each go once sent. */
   chunks(): Buffer[] {
-    if (this.filling.length > 0) this.full.push(Buffer.from(`${this.filling.join('\n')}\n`, 'utf8'));
-    this.filling = [];
+    if (this.linesInChunk > 0) this.seal();
+    this.filling = Buffer.alloc(0);
     return this.full;
   }
 
   /** Lets every row go: the import will fail. */
   drop(): void {
     this.full.length = 0;
-    this.filling = [];
+    this.filling = Buffer.alloc(0);
+    this.filled = 0;
+    this.linesInChunk = 0;
+  }
+
+  /** The chunk being filled, copied out at its size; the filling buffer is used again. */
+  private seal(): void {
+    this.full.push(Buffer.from(this.filling.subarray(0, this.filled)));
+    this.filled = 0;
+    this.linesInChunk = 0;
+  }
+
+  private grow(room: number): void {
+    const larger = Buffer.allocUnsafe(Math.max(this.filling.length * 2, this.filled + room));
+    this.filling.copy(larger, 0, 0, this.filled);
+    this.filling = larger;
   }
 }
 
