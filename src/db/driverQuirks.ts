@@ -30,10 +30,44 @@ export function isWriteAfterClose(error: unknown): boolean {
  * may prepare its next COPY meanwhile.
  */
 export async function endCopyIn(tx: TransactionSql, copy: Writable): Promise<{ done: Promise<void> }> {
-  await new Promise<void>((resolve, reject) => copy.write(Buffer.alloc(0), (error) => (error ? reject(error) : resolve())));
+  if (copy.destroyed) throw copyEndedEarly(copy);
+  await new Promise<void>((resolve, reject) => copy.write(Buffer.alloc(0), (error) => (error ? reject(copy.errored ?? error) : resolve())));
   copy.end();
-  const done = tx`SELECT 1`.then(() => undefined);
+  // The COPY's own error (a refused row) says more than the aborted transaction's.
+  const done = tx`SELECT 1`.then(
+    () => undefined,
+    (error: unknown) => {
+      throw copy.errored ?? error;
+    },
+  );
   // Awaited by the caller; this only keeps a failure from being "unhandled" until then.
   done.catch(() => {});
   return { done };
+}
+
+/**
+ * Writes to a `COPY ... FROM STDIN` stream, waiting while it is full. postgres 3.4.9 destroys the
+ * stream when PostgreSQL refuses a row before the input ends, and a destroyed stream never
+ * drains: waiting for 'drain' alone hung the restore for good. The stream's close ends the wait
+ * too, with PostgreSQL's error.
+ */
+export async function writeToCopy(copy: Writable, chunk: string): Promise<void> {
+  if (copy.destroyed) throw copyEndedEarly(copy);
+  if (copy.write(chunk)) return;
+  await new Promise<void>((resolve, reject) => {
+    const settle = () => {
+      copy.off('drain', settle);
+      copy.off('close', settle);
+      if (copy.destroyed) reject(copyEndedEarly(copy));
+      else resolve();
+    };
+    copy.on('drain', settle);
+    copy.on('close', settle);
+    // Destroyed between the write and these listeners: 'close' may already have been emitted.
+    if (copy.destroyed) settle();
+  });
+}
+
+function copyEndedEarly(copy: Writable): Error {
+  return copy.errored ?? new Error('the COPY ended before all its rows were sent');
 }

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
-import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { BACKUP_FORMAT, type BackupHeader, END_OF_TABLE, type Progress } from './backup.ts';
 import { countRelations, quote, type SequenceValue, tablesInDependencyOrder } from './catalog.ts';
 import type { Sql } from './client.ts';
-import { endCopyIn } from './driverQuirks.ts';
+import { endCopyIn, writeToCopy } from './driverQuirks.ts';
 import { migrateInTransaction, migrationNames } from './migrate.ts';
 
 /** The store already holds something: a restore never merges into or overwrites it. */
@@ -43,7 +42,7 @@ class RowWriter {
     const chunk = this.pending.join('');
     this.pending = [];
     this.size = 0;
-    if (!this.target.write(chunk)) await once(this.target, 'drain');
+    await writeToCopy(this.target, chunk);
   }
 }
 

@@ -14,6 +14,8 @@ const t = useTestApp();
 after(cleanUp);
 
 const MAX_INGEST = 3000;
+/** A restore that fails takes a few seconds; a hang must fail its test with the command's output, well inside the file's timeout. */
+const REFUSED_RESTORE_MS = 30_000;
 const PADDING = 'x'.repeat(400);
 const TRICKY = 'line one\nline two\ttab \\ backslash "quoted" ✓ \\. \r end';
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eventlog-backup-'));
@@ -151,19 +153,13 @@ describe('eventlog backup and restore', () => {
     const clash = path.join(workDir, 'clash.backup');
     fs.writeFileSync(clash, gzipSync(lines.join('\n')));
     const target = await scratchDatabase('clash');
-    const failed = await runCli(['restore', clash], externalEnv(target, workDir));
+    const failed = await runCli(['restore', clash], externalEnv(target, workDir), '', REFUSED_RESTORE_MS);
     assert.notEqual(failed.code, 0);
-    const sql = createClient(target, { max: 1 });
-    try {
-      const [row] = await sql<{ count: number }[]>`SELECT count(*)::int AS count FROM pg_tables WHERE schemaname = 'public'`;
-      assert.equal(row!.count, 0, 'a failed restore left tables behind');
-    } finally {
-      await sql.end({ timeout: 5 });
-    }
+    await assertNoTables(target);
   });
 
   it('refuses a store that is not empty, and a file cut short leaves the target empty', async () => {
-    const refused = await runCli(['restore', backupFile], externalEnv(process.env.DATABASE_URL!, workDir));
+    const refused = await runCli(['restore', backupFile], externalEnv(process.env.DATABASE_URL!, workDir), '', REFUSED_RESTORE_MS);
     assert.notEqual(refused.code, 0);
     assert.match(refused.stderr, /not empty/);
     assert.equal(refused.stdout, '');
@@ -172,15 +168,19 @@ describe('eventlog backup and restore', () => {
     const cut = path.join(workDir, 'cut.backup');
     fs.writeFileSync(cut, gzipSync(lines.slice(0, Math.floor(lines.length / 2)).join('\n')));
     const target = await scratchDatabase('cut');
-    const failed = await runCli(['restore', cut], externalEnv(target, workDir));
+    const failed = await runCli(['restore', cut], externalEnv(target, workDir), '', REFUSED_RESTORE_MS);
     assert.notEqual(failed.code, 0);
     assert.match(failed.stderr, /cut short/);
-    const sql = createClient(target, { max: 1 });
-    try {
-      const [row] = await sql<{ count: number }[]>`SELECT count(*)::int AS count FROM pg_tables WHERE schemaname = 'public'`;
-      assert.equal(row!.count, 0, 'a failed restore left tables behind');
-    } finally {
-      await sql.end({ timeout: 5 });
-    }
+    await assertNoTables(target);
   });
 });
+
+async function assertNoTables(url: string): Promise<void> {
+  const sql = createClient(url, { max: 1 });
+  try {
+    const [row] = await sql<{ count: number }[]>`SELECT count(*)::int AS count FROM pg_tables WHERE schemaname = 'public'`;
+    assert.equal(row!.count, 0, 'a failed restore left tables behind');
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}

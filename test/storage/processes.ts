@@ -51,15 +51,15 @@ export interface CliResult {
 const CLI_TIMEOUT_MS = 90_000;
 
 /** One `eventlog <args>` run to completion; `input` is its whole stdin (closed when absent). */
-export function runCli(args: string[], env: NodeJS.ProcessEnv, input = ''): Promise<CliResult> {
+export function runCli(args: string[], env: NodeJS.ProcessEnv, input = '', timeoutMs = CLI_TIMEOUT_MS): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`eventlog ${args.join(' ')} did not finish in ${CLI_TIMEOUT_MS / 1000} s; stdout: ${stdout}; stderr: ${stderr.slice(-2000)}`));
-    }, CLI_TIMEOUT_MS);
+      reject(new Error(`eventlog ${args.join(' ')} did not finish in ${timeoutMs / 1000} s; stdout: ${stdout}; stderr: ${stderr.slice(-2000)}`));
+    }, timeoutMs);
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
