@@ -26,7 +26,7 @@ describe('writing to a COPY stream', () => {
     await assert.rejects(endCopyIn(undefined as never, copy), /refused/);
   });
 
-  it('fails, and does not hang, when PostgreSQL refuses a row while more input is still being sent', async () => {
+  it('fails with PostgreSQL error, and does not hang, when a row is refused while more input is still to come', async () => {
     const sql = createClient(process.env.DATABASE_URL!, { max: 1 });
     try {
       const outcome = sql.begin(async (tx) => {
@@ -34,18 +34,15 @@ describe('writing to a COPY stream', () => {
         const copy = await tx.unsafe('COPY copied (id, padding) FROM STDIN').writable();
         copy.on('error', () => {});
         const padding = 'x'.repeat(1000);
-        // The duplicate comes first, then megabytes more: PostgreSQL answers long before the end.
-        await writeToCopy(copy, `1\t${padding}\n1\t${padding}\n`);
-        for (let id = 2; id < 50_000; id += 500) {
-          let chunk = '';
-          for (let n = id; n < id + 500; n++) chunk += `${n}\t${padding}\n`;
-          await writeToCopy(copy, chunk);
-        }
+        const rows = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `${from + i}\t${padding}\n`).join('');
+        // A duplicate, then enough rows for PostgreSQL to insert them (and refuse it) before the
+        // input ends, as a loaded machine's restore saw: the driver destroys the stream then.
+        await writeToCopy(copy, `1\t${padding}\n${rows(1, 300)}`);
+        await new Promise((resolve) => (copy.destroyed ? resolve(undefined) : copy.once('close', resolve)));
+        await writeToCopy(copy, rows(300, 1300));
         await (await endCopyIn(tx, copy)).done;
       });
-      // postgres 3.4.9 drops the COPY's own error once the input has ended: what is heard is the
-      // aborted transaction's.
-      await assert.rejects(outcome, /duplicate key|current transaction is aborted/);
+      await assert.rejects(outcome, /duplicate key/);
     } finally {
       await sql.end({ timeout: 5 });
     }
