@@ -158,6 +158,34 @@ describe('users', () => {
     assert.deepEqual([got.eventCount, got.firstSeen], [2, new Date((NOW - 2000) * 1000).toISOString()]);
   });
 
+  it('an import counts each user over the whole file: undated events are seen at the import, long ids make no user', async () => {
+    const { org } = await setup();
+    const events = [
+      { category: 'c', title: 'late', user_id: 'mixed', created_at: NOW - 100 },
+      { category: 'c', title: 'undated', user_id: 'mixed' },
+      { category: 'c', title: 'early', user_id: 'mixed', created_at: NOW - 500 },
+      { category: 'c', title: 'long', user_id: 'z'.repeat(256) },
+      // More users than one insert of 1,000 rows holds.
+      ...Array.from({ length: 1500 }, (_, i) => ({ category: 'c', title: `one ${i}`, user_id: `one-${i}`, created_at: NOW - i })),
+    ];
+    const before = Date.now();
+    const imported = await org.post('/api/import', { version: 1, projects: [{ name: 'Counted', events }] });
+    assert.equal(imported.status, 200, JSON.stringify(imported.body));
+    const projects = (await org.get('/api/projects')).body as Array<{ id: string; name: string }>;
+    const target = projects.find((p) => p.name === 'Counted')!.id;
+    const mixed = (await user(org, target, 'mixed')).body;
+    assert.equal(mixed.eventCount, 3);
+    assert.equal(mixed.firstSeen, new Date((NOW - 500) * 1000).toISOString());
+    const lastSeen = Date.parse(mixed.lastSeen);
+    assert.ok(lastSeen >= before - 1000 && lastSeen <= Date.now(), `the undated event is the latest: ${mixed.lastSeen}`);
+    assert.deepEqual((await org.get(`/api/users?project=${target}&search=zzzz`)).body.users, []);
+    for (const id of ['one-0', 'one-999', 'one-1000', 'one-1499']) {
+      const one = (await user(org, target, id)).body;
+      assert.deepEqual([one.eventCount, one.firstSeen, one.lastSeen], [1, one.firstSeen, one.firstSeen], id);
+    }
+    assert.equal((await user(org, target, 'one-1499')).body.firstSeen, new Date((NOW - 1499) * 1000).toISOString());
+  });
+
   it('answers 400 without project, 404 for unknown projects and users, and scopes to the organization', async () => {
     const { org, project } = await setup();
     await event(org, project, 'me');

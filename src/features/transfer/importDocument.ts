@@ -8,6 +8,7 @@ import { insertInsights } from '../insights/queries.ts';
 import { IMPORT_CHUNK, type ProjectPlan } from './planImport.ts';
 import {
   importedRows,
+  importedUserRow,
   insertCategories,
   insertImportedDailyCounts,
   insertImportedUsers,
@@ -69,7 +70,9 @@ async function writeProject(ctx: Ctx, tx: TransactionSql, plan: ProjectPlan, wri
     }
     written.events += await writeEvents(tx, organizationId, plan, firstId);
     await insertImportedDailyCounts(tx, organizationId, plan.id);
-    await insertImportedUsers(tx, organizationId, plan.id);
+    // One connection runs them in turn; sent together, they wait for no round trip in between.
+    const users = [...plan.users].map(([userId, user]) => importedUserRow(userId, user));
+    await Promise.all(chunks(users).map((rows) => insertImportedUsers(tx, organizationId, plan.id, rows)));
   }
   for (const names of chunks(plan.categories)) await insertCategories(tx, organizationId, plan.id, names);
   for (const drafts of chunks(plan.insights)) {
