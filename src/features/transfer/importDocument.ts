@@ -8,7 +8,6 @@ import { insertInsights } from '../insights/queries.ts';
 import { IMPORT_CHUNK, type ProjectPlan } from './planImport.ts';
 import {
   importedRows,
-  importedUserRow,
   insertCategories,
   insertImportedDailyCounts,
   insertImportedUsers,
@@ -70,9 +69,7 @@ async function writeProject(ctx: Ctx, tx: TransactionSql, plan: ProjectPlan, wri
     }
     written.events += await writeEvents(tx, organizationId, plan, firstId);
     await insertImportedDailyCounts(tx, organizationId, plan.id);
-    // One connection runs them in turn; sent together, they wait for no round trip in between.
-    const users = [...plan.users].map(([userId, user]) => importedUserRow(userId, user));
-    await Promise.all(chunks(users).map((rows) => insertImportedUsers(tx, organizationId, plan.id, rows)));
+    await insertImportedUsers(tx, organizationId, plan.id);
   }
   for (const names of chunks(plan.categories)) await insertCategories(tx, organizationId, plan.id, names);
   for (const drafts of chunks(plan.insights)) {

@@ -1,7 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import { InvalidInput } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { MAX_USER_ID } from '../../lib/limits.ts';
 import { codePointLength, hasNul } from '../../lib/text.ts';
 import { type EventDraft, MAX_CATEGORY_LENGTH, validateEventInput } from '../events/validateEventInput.ts';
 import { type InsightDraft, validateInsightInput } from '../insights/validateInsightInput.ts';
@@ -21,8 +20,6 @@ export interface ProjectPlan {
   /** The checked events in file order as COPY lines, IMPORT_CHUNK to a chunk (CheckedEvents). */
   eventChunks: Buffer[];
   eventCount: number;
-  /** The application users the events name, as their rows will read once the events are in. */
-  users: Map<string, ImportedUser>;
   /** One per title: a later row of the same title wins (as if posted in order). */
   insights: InsightDraft[];
 }
@@ -45,16 +42,6 @@ function categoryName(path: string, name: string): string {
 
 /** Rows per insert statement (spec), and per chunk of a plan's events. */
 export const IMPORT_CHUNK = 1000;
-
-/** What one application user's events in the file add up to. */
-export interface ImportedUser {
-  count: number;
-  /** The earliest and latest `created_at` given, in microseconds; null while none was. */
-  first: bigint | null;
-  last: bigint | null;
-  /** An event without `created_at`, which is dated at the transaction's start. */
-  undated: boolean;
-}
 
 /** A checked event row of the file, as it will be written. */
 export type ImportedEvent = EventDraft & { favorited: boolean };
@@ -102,11 +89,6 @@ export class CheckedEvents {
   private linesInChunk = 0;
   count = 0;
   readonly categories = new Set<string>();
-  /**
-   * Counted as the rows arrive, so that writing them is one small insert, not a second read of
-   * the events just written. A user_id longer than MAX_USER_ID makes no user, as on ingest.
-   */
-  readonly users = new Map<string, ImportedUser>();
   error?: Error;
 
   add(event: ImportedEvent): void {
@@ -117,18 +99,6 @@ export class CheckedEvents {
     if (++this.linesInChunk === IMPORT_CHUNK) this.seal();
     this.count++;
     this.categories.add(event.category);
-    if (event.userId !== null && codePointLength(event.userId) <= MAX_USER_ID) this.countUser(event.userId, event.createdAtMicros);
-  }
-
-  private countUser(userId: string, at: bigint | null): void {
-    let user = this.users.get(userId);
-    if (!user) this.users.set(userId, (user = { count: 0, first: null, last: null, undated: false }));
-    user.count++;
-    if (at === null) user.undated = true;
-    else {
-      if (user.first === null || at < user.first) user.first = at;
-      if (user.last === null || at > user.last) user.last = at;
-    }
   }
 
   /** Every chunk, in file order; the writer lets each go once sent. */
@@ -141,7 +111,6 @@ export class CheckedEvents {
   /** Lets every row go: the import will fail. */
   drop(): void {
     this.full.length = 0;
-    this.users.clear();
     this.filling = Buffer.alloc(0);
     this.filled = 0;
     this.linesInChunk = 0;
@@ -184,7 +153,6 @@ export function planProject(index: number, project: Static<typeof TransferProjec
     categories: [...categories],
     eventChunks: events.chunks(),
     eventCount: events.count,
-    users: events.users,
     insights: [...insights.values()],
   };
 }

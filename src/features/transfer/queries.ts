@@ -1,7 +1,8 @@
 import type { Db, TransactionSql } from '../../db/client.ts';
 import { endCopyIn } from '../../db/driverQuirks.ts';
-import type { ImportedEvent, ImportedUser } from './planImport.ts';
+import type { ImportedEvent } from './planImport.ts';
 import { MAX_ID } from '../../lib/idSpace.ts';
+import { MAX_USER_ID } from '../../lib/limits.ts';
 
 export interface ExportProjectRow {
   id: string;
@@ -182,35 +183,15 @@ export async function insertImportedDailyCounts(sql: Db, organizationId: string,
 }
 
 /**
- * The application users of a project that was just imported, as the read counted them
- * (`CheckedEvents`). Events without `created_at` are dated `now()`, the transaction's start, as
- * the events themselves are.
+ * The application users of a project that was just imported, from its events, in one statement.
+ * A user_id longer than MAX_USER_ID makes no user, as on the ingest path.
  */
-export async function insertImportedUsers(sql: Db, organizationId: string, projectId: string, users: ImportedUserRow[]): Promise<void> {
+export async function insertImportedUsers(sql: Db, organizationId: string, projectId: string): Promise<void> {
   await sql`
     INSERT INTO app_users (organization_id, project_id, user_id, event_count, first_event_at, last_event_at)
-    SELECT ${organizationId}, ${projectId}, u.user_id, u.count,
-           least(u.first, CASE WHEN u.undated THEN now() END), greatest(u.last, CASE WHEN u.undated THEN now() END)
-    FROM json_to_recordset(${JSON.stringify(users)}::text::json)
-      AS u(user_id text, count int, first timestamptz, last timestamptz, undated boolean)`;
-}
-
-interface ImportedUserRow {
-  user_id: string;
-  count: number;
-  /** ISO 8601 with microseconds, or null. */
-  first: string | null;
-  last: string | null;
-  undated: boolean;
-}
-
-/** An ImportedUser as insertImportedUsers takes it. */
-export function importedUserRow(userId: string, user: ImportedUser): ImportedUserRow {
-  return {
-    user_id: userId,
-    count: user.count,
-    first: user.first === null ? null : isoMicros(user.first),
-    last: user.last === null ? null : isoMicros(user.last),
-    undated: user.undated,
-  };
+    SELECT e.organization_id, e.project_id, e.user_id, count(*), min(e.created_at), max(e.created_at)
+    FROM events e
+    WHERE e.organization_id = ${organizationId} AND e.project_id = ${projectId}
+      AND e.user_id IS NOT NULL AND char_length(e.user_id) <= ${MAX_USER_ID}
+    GROUP BY 1, 2, 3`;
 }
