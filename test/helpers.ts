@@ -36,6 +36,8 @@ export interface TestApp {
   services: Services;
   /** Whether this file has a database of its own (useTestApp's `ownDatabase`). */
   ownDatabase: boolean;
+  /** The database the app uses: the file's own, or the test runner's. */
+  databaseUrl: string;
   /** The installation's operator, as the command line acts: for making organizations and users. */
   operator: InstallationCtx;
   org(options?: { monthlyEventCap?: number | null }): Promise<TestOrg>;
@@ -61,7 +63,7 @@ function toReply(raw: LightMyRequestResponse): Reply {
  * for files that run the delivery worker, which takes every organization's work.
  */
 export function useTestApp(env: NodeJS.ProcessEnv = {}, options: { ownDatabase?: boolean } = {}): TestApp {
-  const state = {} as { app: App; services: Services; close: () => Promise<void>; own?: OwnDatabase };
+  const state = {} as { app: App; services: Services; close: () => Promise<void>; own?: OwnDatabase; databaseUrl: string };
 
   before(async () => {
     const serverUrl = loadConfig({ ...process.env, ...env }).databaseUrl;
@@ -69,6 +71,7 @@ export function useTestApp(env: NodeJS.ProcessEnv = {}, options: { ownDatabase?:
     if (options.ownDatabase) state.own = await createOwnDatabase(serverUrl);
     const config = loadConfig({ ...process.env, ...env, DATABASE_URL: state.own?.url ?? serverUrl });
     if (!config.databaseUrl) throw new Error('Run the tests with `npm test`: it provides DATABASE_URL');
+    state.databaseUrl = config.databaseUrl;
     const sql = createClient(config.databaseUrl, { timeZone: config.timeZone, max: 8 });
     await migrate(sql);
     await syncChartTimeZone(sql, config.timeZone);
@@ -108,6 +111,9 @@ export function useTestApp(env: NodeJS.ProcessEnv = {}, options: { ownDatabase?:
       return state.services;
     },
     ownDatabase: options.ownDatabase ?? false,
+    get databaseUrl() {
+      return state.databaseUrl;
+    },
     get operator() {
       return { services: state.services, actor: OPERATOR };
     },
