@@ -5,9 +5,9 @@ import { IdSpaceExhausted } from '../../lib/errors.ts';
 import { ID_WARNING_THRESHOLD } from '../../lib/idSpace.ts';
 import { countEventsCreated } from '../../metrics.ts';
 import { insertInsights } from '../insights/queries.ts';
+import { importedRows } from './copyText.ts';
 import { IMPORT_CHUNK, type ProjectPlan } from './planImport.ts';
 import {
-  importedRows,
   insertCategories,
   insertImportedDailyCounts,
   insertImportedUsers,

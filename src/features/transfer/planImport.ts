@@ -2,10 +2,10 @@ import type { Static } from '@sinclair/typebox';
 import { InvalidInput } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { codePointLength, hasNul } from '../../lib/text.ts';
-import { type EventDraft, MAX_CATEGORY_LENGTH, validateEventInput } from '../events/validateEventInput.ts';
+import { MAX_CATEGORY_LENGTH, validateEventInput } from '../events/validateEventInput.ts';
 import { type InsightDraft, validateInsightInput } from '../insights/validateInsightInput.ts';
 import { MAX_PROJECT_NAME } from '../projects/createProject.ts';
-import { importedLine } from './queries.ts';
+import { type ImportedEvent, importedLine } from './copyText.ts';
 import { atRow } from './rowErrors.ts';
 import type { TransferEvent, TransferProject } from './schemas.ts';
 
@@ -42,9 +42,6 @@ function categoryName(path: string, name: string): string {
 
 /** Rows per insert statement (spec), and per chunk of a plan's events. */
 export const IMPORT_CHUNK = 1000;
-
-/** A checked event row of the file, as it will be written. */
-export type ImportedEvent = EventDraft & { favorited: boolean };
 
 /** The export row in the shape POST /api/events takes, so the very same rules apply. */
 export function eventDraft(path: string, row: Static<typeof TransferEvent>): ImportedEvent {
