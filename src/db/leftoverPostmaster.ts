@@ -12,18 +12,20 @@ import { commandLine, isAlive, isUnreaped, sleep, waitForExit } from './processe
  * that names anything else is removed, since PostgreSQL would refuse to start beside it.
  */
 export async function runningPostmaster(pgData: string): Promise<number | null> {
-  const lockFile = path.join(pgData, 'postmaster.pid');
-  let pid: number;
-  try {
-    pid = Number((await fs.readFile(lockFile, 'utf8')).split('\n')[0]);
-  } catch {
-    return null;
-  }
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return null;
+  const pid = await lockFilePid(pgData);
+  if (pid === null || !isAlive(pid)) return null;
   const argv = commandLine(pid);
   if (argv === null || argv.includes(pgData)) return pid;
-  await fs.rm(lockFile, { force: true });
+  await fs.rm(lockFile(pgData), { force: true });
   return null;
+}
+
+const lockFile = (pgData: string) => path.join(pgData, 'postmaster.pid');
+
+/** The pid on the first line of PostgreSQL's lock file; null when there is no file or no pid in it. */
+async function lockFilePid(pgData: string): Promise<number | null> {
+  const pid = Number((await fs.readFile(lockFile(pgData), 'utf8').catch(() => '')).split('\n')[0]);
+  return Number.isInteger(pid) && pid > 0 ? pid : null;
 }
 
 /** How long a killed postmaster may stay unreaped before its lock file is treated as stale. */
@@ -37,13 +39,12 @@ const REAP_WAIT_MS = 10_000;
  * nothing, and its lock file is removed like any other stale one.
  */
 async function awaitReapedPostmaster(pgData: string, log: (message: string) => void): Promise<void> {
-  const lockFile = path.join(pgData, 'postmaster.pid');
-  const pid = Number((await fs.readFile(lockFile, 'utf8').catch(() => '')).split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !isUnreaped(pid)) return;
+  const pid = await lockFilePid(pgData);
+  if (pid === null || !isUnreaped(pid)) return;
   log(`waiting for the stopped PostgreSQL (pid ${pid}) to be reaped`);
   const deadline = Date.now() + REAP_WAIT_MS;
   while (isUnreaped(pid) && Date.now() < deadline) await sleep(50);
-  if (isUnreaped(pid)) await fs.rm(lockFile, { force: true });
+  if (isUnreaped(pid)) await fs.rm(lockFile(pgData), { force: true });
 }
 
 /** Shuts down a postmaster orphaned by a crashed owner and waits out one that is not yet reaped. */

@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createClient, type Sql } from '../../src/db/client.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
+import { createOwnDatabase } from '../ownDatabase.ts';
 import { cleanUp, embeddedEnv, externalEnv, jsonLine, runCli, tempDataDir } from '../storage/processes.ts';
 
 // A database of the file's own: a backup of the runner's shared one would hold whatever the
@@ -24,17 +25,10 @@ const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eventlog-backup-'));
 after(() => fs.rmSync(workDir, { recursive: true, force: true }));
 
 /** A database beside the test's own, on the same server; dropped after the file. */
-async function scratchDatabase(label: string): Promise<string> {
-  const url = new URL(process.env.DATABASE_URL!);
-  const name = `eventlog_${label}_${process.pid}_${Date.now()}`;
-  const admin = createClient(url.href, { max: 1 });
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  after(async () => {
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end({ timeout: 5 });
-  });
-  url.pathname = `/${name}`;
-  return url.href;
+async function scratchDatabase(): Promise<string> {
+  const scratch = await createOwnDatabase(process.env.DATABASE_URL!);
+  after(() => scratch.drop());
+  return scratch.url;
 }
 
 async function titles(sql: Sql, organizationId: string): Promise<Set<string>> {
@@ -111,7 +105,7 @@ describe('eventlog backup and restore', () => {
   });
 
   it('restores into an empty PostgreSQL database: every acknowledged event, values intact, keys working', async () => {
-    const target = await scratchDatabase('restore');
+    const target = await scratchDatabase();
     const result = await runCli(['restore', backupFile], externalEnv(target, workDir));
     assert.deepEqual(jsonLine(result), { restored: true });
     const sql = createClient(target, { max: 2 });
@@ -154,7 +148,7 @@ describe('eventlog backup and restore', () => {
     lines.splice(header + 1, 0, lines[header + 1]!);
     const clash = path.join(workDir, 'clash.backup');
     fs.writeFileSync(clash, gzipSync(lines.join('\n')));
-    const target = await scratchDatabase('clash');
+    const target = await scratchDatabase();
     const failed = await runCli(['restore', clash], externalEnv(target, workDir), '', REFUSED_RESTORE_MS);
     assert.notEqual(failed.code, 0);
     await assertNoTables(target);
@@ -169,7 +163,7 @@ describe('eventlog backup and restore', () => {
     const lines = gunzipSync(fs.readFileSync(backupFile)).toString('utf8').split('\n');
     const cut = path.join(workDir, 'cut.backup');
     fs.writeFileSync(cut, gzipSync(lines.slice(0, Math.floor(lines.length / 2)).join('\n')));
-    const target = await scratchDatabase('cut');
+    const target = await scratchDatabase();
     const failed = await runCli(['restore', cut], externalEnv(target, workDir), '', REFUSED_RESTORE_MS);
     assert.notEqual(failed.code, 0);
     assert.match(failed.stderr, /cut short/);

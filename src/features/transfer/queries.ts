@@ -99,7 +99,6 @@ export async function reserveEventIds(sql: Db, organizationId: string, count: nu
   return row?.first ?? null;
 }
 
-
 /**
  * Imported history, as it was: favorites kept, under the ids importedRows gave them. COPY, not
  * INSERT: no statement to plan and no JSON to take apart (decision 093). A plain insert: the
