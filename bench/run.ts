@@ -22,6 +22,9 @@ import { COMMON_TERM, FILTER_CATEGORY, RARE_TERM } from './vocabulary.ts';
 const BENCH_DATA = path.join(ROOT, '.bench-data');
 /** The server's own pool size (src/server.ts); the ceiling gets the same. */
 const POOL_SIZE = 20;
+/** Ingest targets, as ratios to the ceiling measured in the same run (issue: storage for scale). */
+const API_TARGET_RATIO = 2.0;
+const HOOK_TARGET_RATIO = 1.8;
 /** A single run longer than this is not repeated (export of a big organization). */
 const REPEAT_UNDER_SECONDS = 30;
 
@@ -61,6 +64,15 @@ function routeMissing(reply: { status: number; body: unknown }): boolean {
 }
 
 const missingRow = (id: string, label: string, target?: string): Row => ({ id, label, result: 'n/a (route missing)', target });
+
+/**
+ * The median of each round's ratio to the ceiling run just before it: rounds interleave the
+ * targets, so a pair shares whatever else the machine was doing at the time.
+ */
+function pairedRatio(runs: LoadResult[], ceilingRuns: LoadResult[]): number | undefined {
+  const ratios = runs.flatMap((run, round) => (ceilingRuns[round] ? [run.rps / ceilingRuns[round].rps] : []));
+  return ratios.length ? median(ratios) : undefined;
+}
 
 function problems(result: LoadResult): string {
   const bad = Object.entries(result.statusCodes).filter(([code]) => !code.startsWith('2'));
@@ -134,35 +146,28 @@ async function ingestSection(ctx: Context): Promise<void> {
   }
 
   const ceilingSummary = runs.ceiling.length ? summarize(runs.ceiling) : null;
-  const versusCeiling = (rps: number) => (ceilingSummary ? ` = ${(rps / ceilingSummary.rps).toFixed(2)}× ceiling` : '');
-  if (runs.api.length) {
-    const apiSummary = summarize(runs.api);
-    const ratio = ceilingSummary ? apiSummary.rps / ceilingSummary.rps : undefined;
+  const versusCeiling = (ratio: number | undefined) => (ratio === undefined ? '' : ` = ${ratio.toFixed(2)}× ceiling`);
+  const ingestRow = (kind: 'api' | 'hook', id: string, label: string, minimumRatio: number) => {
+    const summary = summarize(runs[kind]);
+    const ratio = pairedRatio(runs[kind], runs.ceiling);
     ctx.rows.push({
-      id: 'ingest.api',
-      label: 'Ingest POST /api/events',
-      result: `${thousands(apiSummary.rps)} events/s${versusCeiling(apiSummary.rps)}${problems(apiSummary)}`,
-      p50: apiSummary.p50,
-      p99: apiSummary.p99,
-      target: '≥ 1.0× ceiling, p99 ≤ 25 ms',
-      met: ratio === undefined ? undefined : ratio >= 1 && apiSummary.p99 <= 25 && apiSummary.non2xx === 0 && apiSummary.errors === 0,
-      cpu: medianShares(cpu.api),
-      data: { ...apiSummary, ratio, runsDetail: runs.api },
+      id,
+      label,
+      result: `${thousands(summary.rps)} events/s${versusCeiling(ratio)}${problems(summary)}`,
+      p50: summary.p50,
+      p99: summary.p99,
+      target: `≥ ${minimumRatio.toFixed(1)}× ceiling${kind === 'api' ? ', p99 ≤ 25 ms' : ''}`,
+      met:
+        ratio === undefined
+          ? undefined
+          : ratio >= minimumRatio && (kind === 'hook' || summary.p99 <= 25) && summary.non2xx === 0 && summary.errors === 0,
+      cpu: medianShares(cpu[kind]),
+      data: { ...summary, ratio, runsDetail: runs[kind] },
     });
-  }
+  };
+  if (runs.api.length) ingestRow('api', 'ingest.api', 'Ingest POST /api/events', API_TARGET_RATIO);
   if (!hookPath) ctx.rows.push(missingRow('ingest.hook', 'Ingest incoming hook'));
-  else if (runs.hook.length) {
-    const hookSummary = summarize(runs.hook);
-    ctx.rows.push({
-      id: 'ingest.hook',
-      label: 'Ingest incoming hook',
-      result: `${thousands(hookSummary.rps)} events/s${versusCeiling(hookSummary.rps)}${problems(hookSummary)}`,
-      p50: hookSummary.p50,
-      p99: hookSummary.p99,
-      cpu: medianShares(cpu.hook),
-      data: { ...hookSummary, ratio: ceilingSummary ? hookSummary.rps / ceilingSummary.rps : undefined, runsDetail: runs.hook },
-    });
-  }
+  else if (runs.hook.length) ingestRow('hook', 'ingest.hook', 'Ingest incoming hook', HOOK_TARGET_RATIO);
   if (ceilingSummary) {
     ctx.rows.push({
       id: 'ingest.ceiling',
