@@ -121,6 +121,20 @@ describe('GET /api/charts', () => {
     assert.equal(Object.getOwnPropertyDescriptor(body, '__proto__')?.value[0].count, 2);
   });
 
+  it('escapes category names as JSON and orders them as JavaScript compares strings', async () => {
+    const { org, project } = await setup();
+    // Quotes, a backslash, a control character, U+2028, an astral character and one above the
+    // surrogates (code unit order puts the astral one first, code point order last).
+    const names = ['say "hi"', 'back\\slash', 'tab\there', 'line\u2028sep', '\u{1F600} smile', '\uFF21 wide', 'Zed', 'zed'];
+    for (const name of names) await seed(org, project, 1, name, 1);
+    const reply = await org.get(`/api/charts?project=${project}`);
+    assert.equal(reply.status, 200);
+    const body = JSON.parse(reply.raw.body) as Record<string, Array<{ day: string; count: number }>>;
+    assert.deepEqual(Object.keys(body), [...names].sort());
+    const { day } = await dayAgo(1);
+    for (const name of names) assert.deepEqual(body[name], [{ day, count: 1 }], name);
+  });
+
   it('reads the per-day rollup, not the events', async () => {
     const { org, project } = await setup();
     const { day } = await dayAgo(3);

@@ -15,6 +15,7 @@ export default function chartRoutes(app: App): void {
         response: { 200: Charts, ...errors(400, 401, 404) },
       },
     },
-    async (request) => getCharts({ ctx: request.ctx, input: request.query }),
+    // The verb answers JSON text, which Fastify sends as it is (the schema documents its shape).
+    async (request, reply) => reply.type('application/json').send((await getCharts({ ctx: request.ctx, input: request.query })) as never),
   );
 }
