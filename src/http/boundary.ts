@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { findBoundaryProblem, jsonTextMayHoldBadText } from '../lib/boundaryText.ts';
+import { findBoundaryProblem, jsonTextMayHoldBadText, jsonTextMayNestTooDeep } from '../lib/boundaryText.ts';
 import { InvalidInput } from '../lib/errors.ts';
 
 /**
@@ -44,7 +44,9 @@ export function registerBoundary(app: FastifyInstance): void {
     // The default JSON parser answers through this callback; the promise its type allows never comes.
     void parseJson(request, text, (error, parsed) => {
       if (error) return done(error, undefined);
-      const problem = findBoundaryProblem(parsed, 'body', { checkText: jsonTextMayHoldBadText(text) });
+      const checkText = jsonTextMayHoldBadText(text);
+      if (!checkText && !jsonTextMayNestTooDeep(text)) return done(null, parsed);
+      const problem = findBoundaryProblem(parsed, 'body', { checkText });
       if (problem) return done(new InvalidInput(`${problem.field} ${problem.message}`), undefined);
       done(null, parsed);
     });

@@ -11,8 +11,9 @@ const NEEDS_DATABASE = /^\/(api|hook|v1)(\/|$|\?)/;
  * depend on it. The background probe of DatabaseHealth lifts the gate within a second of recovery.
  */
 export function registerDatabaseGate(app: FastifyInstance, health: DatabaseHealth): void {
-  app.addHook('onRequest', async (request, reply) => {
-    if (health.ready || !NEEDS_DATABASE.test(request.url)) return;
-    return reply.status(503).header('retry-after', '1').send({ error: DATABASE_UNAVAILABLE });
+  // A callback hook (no promise per request); answering means not calling `next`.
+  app.addHook('onRequest', (request, reply, next) => {
+    if (health.ready || !NEEDS_DATABASE.test(request.url)) return next();
+    reply.status(503).header('retry-after', '1').send({ error: DATABASE_UNAVAILABLE });
   });
 }

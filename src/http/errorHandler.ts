@@ -32,8 +32,9 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
  */
 export function registerErrorHandling(app: FastifyInstance, onDatabaseUnavailable: (error: unknown) => void = () => {}): void {
   // The id of every log line of a request, handed to the client so a report can quote it.
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, next) => {
     reply.header('x-request-id', request.id);
+    next();
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (isDatabaseUnavailable(error)) {

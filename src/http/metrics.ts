@@ -16,13 +16,15 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
 export function registerMetrics(app: FastifyInstance, services: Services): void {
   setQueueDepthSource(() => services.deliveries.queueDepth());
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, next) => {
     const route = request.routeOptions.url;
-    if (route === METRICS_PATH) return;
-    httpDuration.observe(
-      { method: request.method, route: route ?? 'unmatched', status_code: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
+    if (route !== METRICS_PATH) {
+      httpDuration.observe(
+        { method: request.method, route: route ?? 'unmatched', status_code: String(reply.statusCode) },
+        reply.elapsedTime / 1000,
+      );
+    }
+    next();
   });
 
   // Optional chaining: scripts/client-types.ts builds the app with only a logger for services.

@@ -9,10 +9,11 @@ const QUIET_ROUTES = new Set(['/healthz', '/', '/app', '/app/*']);
  * request's logger carries its id; a 5xx's cause is logged by the error handler beside it.
  */
 export function registerRequestLog(app: FastifyInstance): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, next) => {
     const route = request.routeOptions.url;
     const quiet = route !== undefined && QUIET_ROUTES.has(route) && reply.statusCode < 500;
     const level = reply.statusCode >= 500 ? 'error' : quiet ? 'debug' : 'info';
     request.log[level]({ req: request, statusCode: reply.statusCode, responseTime: reply.elapsedTime }, 'request completed');
+    next();
   });
 }

@@ -46,14 +46,18 @@ export function registerUploadLimits(app: FastifyInstance, overrides: Partial<Up
   };
   let largeUploads = 0;
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.routeOptions.config?.largeUpload || !hasBody(request.headers)) return;
+  // Callback hooks, not async ones: they run on every request, and a promise per hook per
+  // request is measurable on ingest.
+  app.addHook('onRequest', (request, reply, next) => {
+    if (!request.routeOptions.config?.largeUpload || !hasBody(request.headers)) return next();
     if (largeUploads >= limits.maxLargeUploads) {
-      return reply
+      // Answered here: `next` is not called.
+      reply
         .status(503)
         .header('retry-after', '5')
         .header('connection', 'close')
         .send({ error: `At most ${limits.maxLargeUploads} imports are taken at a time; try again shortly` });
+      return;
     }
     largeUploads++;
     let released = false;
@@ -61,10 +65,12 @@ export function registerUploadLimits(app: FastifyInstance, overrides: Partial<Up
       if (!released) largeUploads--;
       released = true;
     });
+    next();
   });
 
-  app.addHook('preParsing', async (request, reply, payload) => {
-    if (!hasBody(request.headers)) return payload;
+  app.addHook('preParsing', (request, reply, payload, next) => {
+    // A body that has arrived whole (most small ones arrive with their headers) cannot be slow.
+    if (!hasBody(request.headers) || request.raw.complete) return next(null, payload);
     const budget = request.routeOptions.config?.largeUpload ? limits.largeBodyTimeoutMs : limits.bodyTimeoutMs;
     const body = new PassThrough();
     const cut = (error: Error) => {
@@ -86,7 +92,7 @@ export function registerUploadLimits(app: FastifyInstance, overrides: Partial<Up
     // A request answered before its body was read (a 401, a 404) leaves no reader to hear the cut.
     body.on('error', () => {});
     payload.pipe(body);
-    return body;
+    next(null, body);
   });
 }
 

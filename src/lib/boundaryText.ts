@@ -33,6 +33,21 @@ export function jsonTextMayHoldBadText(text: string): boolean {
 }
 const SUSPICIOUS_ESCAPE = /\\u(0000|[dD][89a-fA-F])/;
 
+/**
+ * False when JSON text has too few brackets for any value in it to break a nesting limit (a
+ * level needs a bracket of its own): with no suspicious escape either, such a body needs no walk
+ * at all. Brackets inside strings are counted too, which only errs on the side of walking.
+ */
+export function jsonTextMayNestTooDeep(text: string): boolean {
+  let brackets = 0;
+  for (const bracket of ['{', '[']) {
+    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) {
+      if (++brackets > DATA_DEPTH_LIMIT) return true;
+    }
+  }
+  return false;
+}
+
 interface Frame {
   value: object;
   key: string | number;

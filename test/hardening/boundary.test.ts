@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DATA_DEPTH_LIMIT } from '../../src/lib/boundaryText.ts';
+import { DATA_DEPTH_LIMIT, jsonTextMayNestTooDeep } from '../../src/lib/boundaryText.ts';
 import { type Reply, type TestOrg, useTestApp } from '../helpers.ts';
 
 const t = useTestApp();
@@ -101,6 +101,15 @@ describe('the nesting limit', () => {
     assert.equal(atLimit.status, 201, JSON.stringify(atLimit.body));
     assertRefused(await org.post('/api/events', { project, category: 'c', title: 't', metadata: nested(DATA_DEPTH_LIMIT + 1) }), /body\.metadata.* nested deeper than 64 levels/);
     assertRefused(await org.post('/api/events', { project, category: 'c', title: 't', tags: { a: nested(DATA_DEPTH_LIMIT) } }), /nested deeper than 64 levels/);
+  });
+
+  it('skips the walk only for bodies with too few brackets to break a limit', () => {
+    const withBrackets = (n: number) => `{"metadata":${'['.repeat(n - 1)}${']'.repeat(n - 1)}}`;
+    assert.equal(jsonTextMayNestTooDeep(withBrackets(DATA_DEPTH_LIMIT)), false);
+    assert.equal(jsonTextMayNestTooDeep(withBrackets(DATA_DEPTH_LIMIT + 1)), true);
+    // Brackets inside strings count too: a false alarm costs a walk, never a missed refusal.
+    assert.equal(jsonTextMayNestTooDeep(JSON.stringify({ title: '{['.repeat(DATA_DEPTH_LIMIT) })), true);
+    assert.equal(jsonTextMayNestTooDeep('{"title":"plain"}'), false);
   });
 
   it('refuses a body nested 10,000 deep with a 400, never a stack overflow', async () => {
