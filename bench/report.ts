@@ -72,8 +72,8 @@ export function formatTable(header: Header, rows: Row[]): string {
         const total = groups.reduce((sum, [, cores]) => sum + cores, 0);
         const parts = groups.filter(([, cores]) => cores > 0.005).map(([name, cores]) => `${name} ${Math.round((cores * 1e6) / rps)}`);
         const loadGenerator = row.cpu!['load generator'] ?? 0;
-        const driver = loadGenerator > 0.005 ? `; load generator ${Math.round((loadGenerator * 1e6) / rps)}, not in the total` : '';
-        lines.push(`  ${row.label.padEnd(width)}  ${parts.join(', ')}; total ${Math.round((total * 1e6) / rps)}${driver}`);
+        const loadGeneratorNote = loadGenerator > 0.005 ? `; load generator ${Math.round((loadGenerator * 1e6) / rps)}, not in the total` : '';
+        lines.push(`  ${row.label.padEnd(width)}  ${parts.join(', ')}; total ${Math.round((total * 1e6) / rps)}${loadGeneratorNote}`);
       }
     }
   }

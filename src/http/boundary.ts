@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { findBoundaryProblem, jsonTextMayHoldBadText, jsonTextMayNestTooDeep } from '../lib/boundaryText.ts';
+import { findBoundaryProblem, findJsonBoundaryProblem } from '../lib/boundaryText.ts';
 import { InvalidInput } from '../lib/errors.ts';
 
 /**
@@ -44,9 +44,7 @@ export function registerBoundary(app: FastifyInstance): void {
     // The default JSON parser answers through this callback; the promise its type allows never comes.
     void parseJson(request, text, (error, parsed) => {
       if (error) return done(error, undefined);
-      const checkText = jsonTextMayHoldBadText(text);
-      if (!checkText && !jsonTextMayNestTooDeep(text)) return done(null, parsed);
-      const problem = findBoundaryProblem(parsed, 'body', { checkText });
+      const problem = findJsonBoundaryProblem(parsed, text, 'body');
       if (problem) return done(new InvalidInput(`${problem.field} ${problem.message}`), undefined);
       done(null, parsed);
     });

@@ -46,8 +46,7 @@ export function registerUploadLimits(app: FastifyInstance, overrides: Partial<Up
   };
   let largeUploads = 0;
 
-  // Callback hooks, not async ones: they run on every request, and a promise per hook per
-  // request is measurable on ingest.
+  // Callback hooks, not async ones: they run on every request and need no promise of their own.
   app.addHook('onRequest', (request, reply, next) => {
     if (!request.routeOptions.config?.largeUpload || !hasBody(request.headers)) return next();
     if (largeUploads >= limits.maxLargeUploads) {

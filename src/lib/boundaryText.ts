@@ -28,24 +28,35 @@ export function textProblem(text: string): string | null {
  * character is invalid JSON; an invalid byte sequence decodes to U+FFFD). Text without such an
  * escape needs only the nesting check: the fast path for a 60 MB import.
  */
-export function jsonTextMayHoldBadText(text: string): boolean {
+function jsonTextMayHoldBadText(text: string): boolean {
   return SUSPICIOUS_ESCAPE.test(text);
 }
 const SUSPICIOUS_ESCAPE = /\\u(0000|[dD][89a-fA-F])/;
 
 /**
- * False when JSON text has too few brackets for any value in it to break a nesting limit (a
- * level needs a bracket of its own): with no suspicious escape either, such a body needs no walk
- * at all. Brackets inside strings are counted too, which only errs on the side of walking.
+ * False when JSON text, parsed into a value sitting `depth` levels into its body, has too few
+ * brackets for any value in it to break a nesting limit (a level needs a bracket of its own).
+ * Brackets inside strings are counted too, which only errs on the side of walking.
  */
-export function jsonTextMayNestTooDeep(text: string): boolean {
+export function jsonTextMayNestTooDeep(text: string, depth = 1): boolean {
+  const allowed = Math.min(DATA_DEPTH_LIMIT, BODY_DEPTH_LIMIT - depth + 1);
   let brackets = 0;
   for (const bracket of ['{', '[']) {
     for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) {
-      if (++brackets > DATA_DEPTH_LIMIT) return true;
+      if (++brackets > allowed) return true;
     }
   }
   return false;
+}
+
+/**
+ * findBoundaryProblem for a value parsed from JSON `text`: text without a suspicious escape is
+ * only walked for nesting, and not at all when it has too few brackets to nest too deep.
+ */
+export function findJsonBoundaryProblem(value: unknown, text: string, root: string, { depth = 1 } = {}): Problem | null {
+  const checkText = jsonTextMayHoldBadText(text);
+  if (!checkText && !jsonTextMayNestTooDeep(text, depth)) return null;
+  return findBoundaryProblem(value, root, { checkText, depth });
 }
 
 interface Frame {

@@ -110,6 +110,9 @@ describe('the nesting limit', () => {
     // Brackets inside strings count too: a false alarm costs a walk, never a missed refusal.
     assert.equal(jsonTextMayNestTooDeep(JSON.stringify({ title: '{['.repeat(DATA_DEPTH_LIMIT) })), true);
     assert.equal(jsonTextMayNestTooDeep('{"title":"plain"}'), false);
+    // Deeper in its body (an import row), a value has fewer levels left before the body's limit.
+    assert.equal(jsonTextMayNestTooDeep(withBrackets(DATA_DEPTH_LIMIT), 5), false);
+    assert.equal(jsonTextMayNestTooDeep(withBrackets(DATA_DEPTH_LIMIT), 10), true);
   });
 
   it('refuses a body nested 10,000 deep with a 400, never a stack overflow', async () => {

@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import { Ajv, type ErrorObject } from 'ajv';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { findBoundaryProblem, jsonTextMayHoldBadText } from '../../lib/boundaryText.ts';
+import { findJsonBoundaryProblem } from '../../lib/boundaryText.ts';
 import { InvalidInput, ServiceError } from '../../lib/errors.ts';
 import { DocumentSplitter } from './documentSplitter.ts';
 import { CheckedEvents, type ProjectPlan, checkLabels, eventDraft, planProject } from './planImport.ts';
@@ -54,7 +54,7 @@ class ImportReading {
       return;
     }
     const path = `projects[${project}].events[${index}]`;
-    const problem = findBoundaryProblem(row, `body.${path}`, { checkText: jsonTextMayHoldBadText(text), depth: 5 });
+    const problem = findJsonBoundaryProblem(row, text, `body.${path}`, { depth: 5 });
     if (problem && this.boundary === null) {
       this.boundary = `${problem.field} ${problem.message}`;
       this.stopKeeping();
@@ -131,7 +131,7 @@ export async function readImport(payload: Readable, { limit, parse }: ReadImport
   } catch {
     throw new InvalidInput(NOT_JSON);
   }
-  const problem = findBoundaryProblem(outline, 'body', { checkText: jsonTextMayHoldBadText(outlineText) });
+  const problem = findJsonBoundaryProblem(outline, outlineText, 'body');
   if (problem) throw new InvalidInput(`${problem.field} ${problem.message}`);
   if (reading.boundary) throw new InvalidInput(reading.boundary);
   if (splitter.repeatedEvents !== null) throw new InvalidInput(`projects[${splitter.repeatedEvents}] has more than one events field`);
