@@ -91,6 +91,28 @@ describe('ids per organization (extensions.md, "Ids")', () => {
     assert.equal(fine.body.id, 1);
   });
 
+  it('answers 507 from every other source of new ids too: a hook, LogSnag ingestion, an increment', async () => {
+    const org = await t.org();
+    const project = await org.project();
+    const hook = (await org.post(`/api/projects/${project}/hooks`, { name: 'hook', category: 'inbox' })).body as { url: string };
+    await setCounter(org, 'event', MAX_ID);
+    await setCounter(org, 'insight', MAX_ID);
+    const bearer = { authorization: `Bearer ${org.key}` };
+
+    const hooked = await t.request({ method: 'POST', url: new URL(hook.url).pathname, payload: 'a hooked event', headers: { 'content-type': 'text/plain' } });
+    assert.equal(hooked.status, 507, JSON.stringify(hooked.body));
+    assert.equal(typeof hooked.body.error, 'string');
+    const logged = await t.request({ method: 'POST', url: '/v1/log', body: { project, channel: 'c', event: 'e' }, headers: bearer });
+    assert.equal(logged.status, 507, JSON.stringify(logged.body));
+    assert.equal(typeof logged.body.error, 'string');
+    const incremented = await t.request({ method: 'PATCH', url: '/api/insight', body: { project, title: 'new', value: { $inc: 1 } }, headers: bearer });
+    assert.equal(incremented.status, 507, JSON.stringify(incremented.body));
+    assert.equal(typeof incremented.body.error, 'string');
+
+    assert.deepEqual(await feedIds(org, project), [], 'no event was written');
+    assert.deepEqual((await org.get(`/api/insights?project=${project}`)).body, [], 'no insight was written');
+  });
+
   it('refuses exactly the events that do not fit when many arrive together near the end', async () => {
     const org = await t.org();
     const project = await org.project();
