@@ -140,7 +140,8 @@ function freePort() {
 /** A throwaway coordinator + worker in the work folder; resolves with its test database's URL. */
 async function startCitusCluster() {
   const dir = path.join(workDir, 'citus');
-  const cluster = (...args) => execFileSync(path.join(CITUS_SCRIPTS, 'cluster.sh'), args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  // Through bash: a copy of the scripts may have lost its execute bits.
+  const cluster = (...args) => execFileSync('bash', [path.join(CITUS_SCRIPTS, 'cluster.sh'), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
   const coordinatorPort = await freePort();
   let workerPort = await freePort();
   while (workerPort === coordinatorPort) workerPort = await freePort();
