@@ -357,8 +357,10 @@ describe('POST /api/import', () => {
     assert.equal(doc.projects[0].events.length, 100_000);
     assert.deepEqual(doc.projects[0].events[99_999].tags, { plan: 'pro', n: 99_999 });
     ctx.diagnostic(`import of 100,000 events (${(payload.length / 1e6).toFixed(1)} MB): ${Math.round(importMs)} ms; export: ${Math.round(exportMs)} ms`);
-    // A few seconds on a quiet 2-core machine; the bound leaves room for a busy CI runner.
-    assert.ok(importMs < 20_000, `import took ${Math.round(importMs)} ms`);
+    // A few seconds on a quiet 2-core machine; the bound leaves room for a busy CI runner. On Citus
+    // every COPY row passes through the coordinator on its way to the worker: twice the room.
+    const bound = process.env.EVENTLOG_TEST_STORE === 'citus' ? 40_000 : 20_000;
+    assert.ok(importMs < bound, `import took ${Math.round(importMs)} ms`);
   });
 
   it('writes nothing when one row among 1,500 is invalid, and names the row', async () => {
@@ -375,13 +377,12 @@ describe('POST /api/import', () => {
 
   it('rolls everything back when a statement fails after earlier chunks were written', async () => {
     const org = await t.org();
-    // Every row passes the checks; a trigger makes the database refuse one insight, which is
-    // written after the projects, categories and 1,500 events.
+    // Every row passes the checks; a constraint makes the database refuse one insight, which is
+    // written after the projects, categories and 1,500 events. (A constraint, not a trigger:
+    // Citus has no triggers on distributed tables.)
     const marker = `fail-${crypto.randomBytes(6).toString('hex')}`;
-    const fn = `refuse_${marker.replace('-', '_')}`;
-    await t.services.sql.unsafe(`
-      CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$;
-      CREATE TRIGGER ${fn} BEFORE INSERT ON insights FOR EACH ROW WHEN (NEW.title = '${marker}') EXECUTE FUNCTION ${fn}();`);
+    const constraint = `refuse_${marker.replace('-', '_')}`;
+    await t.services.sql.unsafe(`ALTER TABLE insights ADD CONSTRAINT ${constraint} CHECK (title <> '${marker}') NOT VALID`);
     try {
       const reply = await importDoc(org, {
         projects: [
@@ -392,7 +393,7 @@ describe('POST /api/import', () => {
       assert.equal(reply.status, 500);
       assert.deepEqual(reply.body, { error: 'Internal server error' });
     } finally {
-      await t.services.sql.unsafe(`DROP TRIGGER ${fn} ON insights; DROP FUNCTION ${fn}();`);
+      await t.services.sql.unsafe(`ALTER TABLE insights DROP CONSTRAINT ${constraint}`);
     }
     assert.equal(await projectCount(org), 0);
     assert.equal(await eventCount(org), 0);
