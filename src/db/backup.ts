@@ -41,6 +41,8 @@ export interface Progress {
  * ever a complete backup.
  */
 export async function writeBackup(sql: Sql, file: string, onProgress: (progress: Progress) => void = () => {}): Promise<{ bytes: number }> {
+  // Before the file is opened: a refusal leaves nothing behind.
+  if (await isCitus(sql)) throw new Error(CITUS_BACKUP_REFUSAL);
   const partial = `${file}.partial-${process.pid}`;
   const gzip = createGzip();
   const written = pipeline(gzip, fs.createWriteStream(partial, { mode: 0o600 }));
@@ -48,7 +50,6 @@ export async function writeBackup(sql: Sql, file: string, onProgress: (progress:
   const write = async (chunk: string | Buffer) => {
     if (!gzip.write(chunk)) await once(gzip, 'drain');
   };
-  if (await isCitus(sql)) throw new Error(CITUS_BACKUP_REFUSAL);
   try {
     await sql.begin('isolation level repeatable read read only', async (tx) => {
       // The transaction's first statement fixes its snapshot: the backup "begins" here.
