@@ -52,6 +52,7 @@ function batchDocument(drafts: Array<EventDraft & { organizationId: string }>): 
       user_id: d.userId,
       notify: d.notify,
       created_us: d.createdAtMicros?.toString() ?? null,
+      alert_id: d.alertId ?? null,
     });
     return `${scalars.slice(0, -1)},"tags":${d.tags ?? 'null'},"metadata":${d.metadata ?? 'null'}}`;
   });
@@ -100,7 +101,7 @@ export async function insertEvents(
     WITH input AS (
       SELECT * FROM json_to_recordset(${batchDocument(drafts)}::text::json) AS t(
         ord int, organization_id text, project_id text, category text, title text, description text, icon text,
-        tags json, metadata json, url text, user_id text, notify bool, created_us int8)
+        tags json, metadata json, url text, user_id text, notify bool, created_us int8, alert_id text)
     ),
     -- The cap and the id counter as this statement's snapshot sees them: the cap travels into the
     -- usage row (no subquery on another table in the upsert), and an organization whose id space
@@ -148,9 +149,9 @@ export async function insertEvents(
     ),
     new_events AS (
       INSERT INTO events (organization_id, id, project_id, category, title, description, icon, tags, metadata, url,
-                          user_id, notify, created_at)
+                          user_id, notify, created_at, alert_id)
       SELECT organization_id, id, project_id, category, title, description, icon, tags, metadata, url,
-             user_id, notify, created_at
+             user_id, notify, created_at, alert_id
       FROM owned ORDER BY organization_id, id
     ),
     new_categories AS (
