@@ -1,0 +1,19 @@
+import { Link } from 'wouter';
+import { useProjectAlerts } from './useProjectAlerts.ts';
+
+/** Above every tab of a project while one of its alerts fires, until it resolves. */
+export function FiringAlertsBanner({ projectId }: { projectId: string }) {
+  const { data } = useProjectAlerts(projectId);
+  const firing = (data ?? []).filter((alert) => alert.enabled && alert.state === 'firing');
+  if (firing.length === 0) return null;
+  return (
+    <div className="banner banner-error" role="alert" data-testid="firing-alerts-banner">
+      <span>
+        {firing.length === 1 ? 'Alert' : 'Alerts'} firing: {firing.map((alert) => `“${alert.name}”`).join(', ')}
+      </span>
+      <Link href="/alerts" className="button button-small">
+        Open Alerts
+      </Link>
+    </div>
+  );
+}
