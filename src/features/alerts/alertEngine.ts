@@ -59,8 +59,8 @@ export class AlertEngine {
     await this.running;
   }
 
-  /** Runs one pass over whatever is due now (tests call it to avoid waiting for the timer). */
-  async runOnce(): Promise<void> {
+  /** Runs one pass over whatever is due now (tests call it to avoid waiting for the timer); whether more is due. */
+  async runOnce(): Promise<boolean> {
     const woken = [...this.woken];
     this.woken.clear();
     const due = await dueOrganizations(this.options.sql, new Date(), ORGANIZATIONS_PER_PASS);
@@ -72,6 +72,7 @@ export class AlertEngine {
       }
     });
     await Promise.all(workers);
+    return due.length >= ORGANIZATIONS_PER_PASS;
   }
 
   private wake(organizationId: string): void {
@@ -105,11 +106,14 @@ export class AlertEngine {
     if (this.stopped) return;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
+      let more = false;
       this.running = this.runOnce()
+        .then((full) => (more = full))
         .catch((err: unknown) => this.options.log.warn({ err }, 'looking for due alerts failed; it will try again'))
         .finally(() => {
           this.running = undefined;
-          this.schedule(this.woken.size > 0 ? WAKE_DELAY_MS : this.options.intervalSeconds * 1000);
+          // A full pass leaves more due organizations: the next one starts at once.
+          this.schedule(more ? 0 : this.woken.size > 0 ? WAKE_DELAY_MS : this.options.intervalSeconds * 1000);
         });
     }, delayMs);
     this.timer.unref();

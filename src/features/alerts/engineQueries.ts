@@ -33,15 +33,16 @@ export async function claimOrganization(
   organizationId: string,
   lease: { now: Date; until: Date; token: string },
 ): Promise<{ seenEventId: number; lastEventId: number } | undefined> {
-  const [row] = await sql<{ seenEventId: number; lastEventId: number }[]>`
-    WITH claimed AS (
-      UPDATE alert_schedules s SET leased_until = ${lease.until}, lease_token = ${lease.token}, due_at = ${lease.until}
-      WHERE s.organization_id = ${organizationId} AND (s.leased_until IS NULL OR s.leased_until <= ${lease.now})
-      RETURNING s.organization_id, s.seen_event_id
-    )
-    SELECT claimed.seen_event_id AS "seenEventId", coalesce(c.last_id, 0) AS "lastEventId"
-    FROM claimed LEFT JOIN id_counters c ON c.organization_id = claimed.organization_id AND c.kind = 'event'`;
-  return row;
+  // Two statements, each on one organization's rows: routed to one shard on a distributed engine.
+  const [claimed] = await sql<{ seenEventId: number }[]>`
+    UPDATE alert_schedules s SET leased_until = ${lease.until}, lease_token = ${lease.token}, due_at = ${lease.until}
+    WHERE s.organization_id = ${organizationId} AND (s.leased_until IS NULL OR s.leased_until <= ${lease.now})
+    RETURNING s.seen_event_id AS "seenEventId"`;
+  if (!claimed) return undefined;
+  // Read after the claim: every event up to it is committed (its counter moves in the writing transaction).
+  const [counter] = await sql<{ lastId: number }[]>`
+    SELECT c.last_id AS "lastId" FROM id_counters c WHERE c.organization_id = ${organizationId} AND c.kind = 'event'`;
+  return { seenEventId: claimed.seenEventId, lastEventId: counter?.lastId ?? 0 };
 }
 
 /**
@@ -114,10 +115,13 @@ export async function countWindow(
   alert: Pick<AlertRow, 'projectId' | 'filter'>,
   range: { from: Date; now: Date },
 ): Promise<WindowCount> {
-  const where = matching(sql, organizationId, alert.projectId, alert.filter);
+  // One range of the feed index from the window's start on; the few events dated after `now`
+  // tell when the next one enters the window.
   const [row] = await sql<WindowCount[]>`
-    SELECT (SELECT count(*)::int FROM events e WHERE ${where} AND e.created_at > ${range.from} AND e.created_at <= ${range.now}) AS count,
-           (SELECT min(e.created_at) FROM events e WHERE ${where} AND e.created_at > ${range.now}) AS "nextFuture"`;
+    SELECT count(*) FILTER (WHERE e.created_at <= ${range.now})::int AS count,
+           min(e.created_at) FILTER (WHERE e.created_at > ${range.now}) AS "nextFuture"
+    FROM events e
+    WHERE ${matching(sql, organizationId, alert.projectId, alert.filter)} AND e.created_at > ${range.from}`;
   return row ?? { count: 0, nextFuture: null };
 }
 
