@@ -39,7 +39,8 @@ CREATE TABLE alerts (
 
 CREATE INDEX alerts_project ON alerts (organization_id, project_id, created_at, id);
 
--- One row per change of state, in order per alert (seq 1, 2, ...); email digests read it too.
+-- One row per change of state, in order per alert by seq (the revision the transition moved the
+-- alert to: increasing, with gaps); email digests read it too.
 CREATE TABLE alert_transitions (
   organization_id text NOT NULL,
   alert_id text NOT NULL,

@@ -44,7 +44,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     timeZone: resolveTimeZone(env.TZ),
     allowPrivateWebhookUrls: env.ALLOW_PRIVATE_WEBHOOK_URLS === '1',
     retentionIntervalSeconds: parseRetentionInterval(env.RETENTION_INTERVAL_SECONDS ?? '30'),
-    alertIntervalSeconds: parseAlertInterval(env.ALERT_EVALUATION_INTERVAL_SECONDS ?? '5'),
+    alertIntervalSeconds: parseAlertInterval(env.ALERT_EVALUATION_INTERVAL_SECONDS ?? '10'),
     metricsToken: env.METRICS_TOKEN?.trim() || undefined,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };

@@ -54,7 +54,7 @@ export async function serve(): Promise<void> {
   const app = await buildApp({ services });
   const pruner = new RetentionPruner(db.sql, { intervalSeconds: config.retentionIntervalSeconds, timeZone: config.timeZone, log });
   const indexer = new SearchIndexer(db.sql, log);
-  const alerts = new AlertEngine({ sql: db.sql, bus: services.bus, log, intervalSeconds: config.alertIntervalSeconds });
+  const alerts = new AlertEngine({ sql: db.sql, bus: services.bus, log, intervalSeconds: config.alertIntervalSeconds, timeZone: config.timeZone });
 
   let stopping = false;
   const stop = async (signal: string, code = 0) => {
@@ -100,7 +100,7 @@ export async function serve(): Promise<void> {
     services.deliveries.start();
     services.purger.start();
     pruner.start();
-    indexer.start();
+    indexer.start(services.bus);
     alerts.start();
   } catch (error) {
     log.error({ err: error }, 'could not listen');

@@ -23,7 +23,7 @@ describe('@eventlog/client: alerts', () => {
     assert.equal((await log.alerts.mute(alert.id, null))?.mutedUntil, null);
 
     await log.track({ category: 'errors', title: 'boom' });
-    await evaluateOrganization(t.services.sql, org.id);
+    await evaluateOrganization(t.services.sql, org.id, t.services.config.timeZone);
     const transitions = [];
     for await (const transition of log.alerts.history(alert.id)) transitions.push(transition);
     assert.deepEqual(transitions.map((x) => [x.state, x.count]), [['firing', 1]]);

@@ -26,7 +26,7 @@ async function send(org: TestOrg, project: string, event: Record<string, unknown
   }
 }
 
-const evaluate = (org: TestOrg) => evaluateOrganization(t.services.sql, org.id);
+const evaluate = (org: TestOrg) => evaluateOrganization(t.services.sql, org.id, t.services.config.timeZone);
 const alertOf = async (org: TestOrg, id: string) => (await org.get(`/api/alerts/${id}`)).body;
 const history = async (org: TestOrg, id: string) => (await org.get(`/api/alerts/${id}/history`)).body.transitions;
 
@@ -197,7 +197,7 @@ describe('alerts: evaluation', () => {
     await send(org, project);
     const row = (await findAlert(t.services.sql, org.id, alertId))!;
     const now = new Date();
-    const outcomes = await Promise.all([1, 2, 3].map(() => evaluateAlert(t.services.sql, org.id, row, now)));
+    const outcomes = await Promise.all([1, 2, 3].map(() => evaluateAlert(t.services.sql, org.id, row, now, t.services.config.timeZone)));
     assert.equal(outcomes.filter((o) => o.transition).length, 1);
     await Promise.all([evaluate(org), evaluate(org)]);
     assert.equal((await history(org, alertId)).length, 1);

@@ -25,7 +25,7 @@ describe('alerts: /metrics', () => {
     const unsubscribe = t.services.bus.subscribe((announcement) => {
       if (announcement.type === 'event.created') announced.push(announcement);
     });
-    const engine = new AlertEngine({ sql: t.services.sql, bus: t.services.bus, log: t.services.log, intervalSeconds: 5 });
+    const engine = new AlertEngine({ sql: t.services.sql, bus: t.services.bus, log: t.services.log, intervalSeconds: 5, timeZone: t.services.config.timeZone });
     await engine.runOnce();
     await org.post('/api/events', { project, category: 'c', title: 'e' });
     await engine.runOnce();

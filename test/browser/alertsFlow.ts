@@ -14,7 +14,7 @@ export function useAlertEngine(t: TestApp, port: number): void {
   before(async () => {
     ensureDashboardBuilt();
     await t.app.listen({ port, host: '127.0.0.1' });
-    engine = new AlertEngine({ sql: t.services.sql, bus: t.services.bus, log: t.services.log, intervalSeconds: 0.3 });
+    engine = new AlertEngine({ sql: t.services.sql, bus: t.services.bus, log: t.services.log, intervalSeconds: 0.3, timeZone: t.services.config.timeZone });
     engine.start();
   });
   after(async () => {

@@ -19,6 +19,8 @@ interface EngineOptions {
   log: FastifyBaseLogger;
   /** How often it looks for due organizations (ALERT_EVALUATION_INTERVAL_SECONDS). */
   intervalSeconds: number;
+  /** The chart time zone: the day counts of the events alerts create are kept in it. */
+  timeZone: string;
 }
 
 /**
@@ -40,6 +42,8 @@ export class AlertEngine {
   private readonly watched = new Set<string>();
   /** Organizations with announced events since the last pass. */
   private readonly woken = new Set<string>();
+  /** Due times this process learned from its own passes: it looks again at the earliest. */
+  private dues: number[] = [];
 
   constructor(private readonly options: EngineOptions) {}
 
@@ -87,10 +91,11 @@ export class AlertEngine {
 
   private async evaluate(organizationId: string): Promise<void> {
     try {
-      const pass = await evaluateOrganization(this.options.sql, organizationId);
+      const pass = await evaluateOrganization(this.options.sql, organizationId, this.options.timeZone);
       if (!pass) return;
       if (pass.active) this.watched.add(organizationId);
       else this.watched.delete(organizationId);
+      if (pass.dueAt) this.dues.push(pass.dueAt.getTime());
       for (const { outcome, lagSeconds } of pass.outcomes) {
         if (lagSeconds !== null) observeAlertLag(lagSeconds);
         if (outcome.transition) countAlertTransition(outcome.transition);
@@ -112,8 +117,13 @@ export class AlertEngine {
         .catch((err: unknown) => this.options.log.warn({ err }, 'looking for due alerts failed; it will try again'))
         .finally(() => {
           this.running = undefined;
-          // A full pass leaves more due organizations: the next one starts at once.
-          this.schedule(more ? 0 : this.woken.size > 0 ? WAKE_DELAY_MS : this.options.intervalSeconds * 1000);
+          // A full pass leaves more due organizations: the next one starts at once. Otherwise the
+          // next look is at the earliest due time this process knows of, or after the interval
+          // (which finds what other processes and lost announcements left).
+          const now = Date.now();
+          this.dues = this.dues.filter((due) => due > now);
+          const untilDue = this.dues.length > 0 ? Math.min(...this.dues) - now : Infinity;
+          this.schedule(more ? 0 : this.woken.size > 0 ? WAKE_DELAY_MS : Math.min(untilDue, this.options.intervalSeconds * 1000));
         });
     }, delayMs);
     this.timer.unref();

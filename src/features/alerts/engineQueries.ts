@@ -167,15 +167,18 @@ export async function advanceAlert(
   return rows.length > 0;
 }
 
-/** The history row of a transition, next in the alert's order (its row is locked by advanceAlert). */
+/**
+ * The history row of a transition. Its place in the alert's order is the revision the
+ * compare-and-set moved the alert to: unique per alert and increasing (gaps are allowed). The
+ * organization comes from the joined alert, so a distributed engine routes the insert.
+ */
 export async function insertTransition(
   sql: Db,
   organizationId: string,
-  transition: { alertId: string; state: AlertState; at: Date; count: number; eventId: number | null },
+  transition: { alertId: string; revision: number; state: AlertState; at: Date; count: number; eventId: number | null },
 ): Promise<void> {
   await sql`
     INSERT INTO alert_transitions AS t (organization_id, alert_id, seq, state, at, count, event_id)
-    SELECT ${organizationId}, ${transition.alertId}, coalesce(max(x.seq), 0) + 1, ${transition.state}, ${transition.at},
-           ${transition.count}, ${transition.eventId}
-    FROM alert_transitions x WHERE x.organization_id = ${organizationId} AND x.alert_id = ${transition.alertId}`;
+    SELECT a.organization_id, a.id, ${transition.revision}, ${transition.state}, ${transition.at}, ${transition.count}, ${transition.eventId}
+    FROM alerts a WHERE a.organization_id = ${organizationId} AND a.id = ${transition.alertId}`;
 }

@@ -21,7 +21,7 @@ export interface AlertOutcome {
  * statement as every event (ids, categories, rollups, outbox), and the history row. Whoever loses
  * the compare-and-set writes nothing, so each happens once whichever processes evaluate.
  */
-export async function evaluateAlert(sql: Sql, organizationId: string, alert: AlertRow, now: Date): Promise<AlertOutcome> {
+export async function evaluateAlert(sql: Sql, organizationId: string, alert: AlertRow, now: Date, timeZone: string): Promise<AlertOutcome> {
   const from = windowFrom(alert, now);
   const { count, nextFuture } = await countWindow(sql, organizationId, alert, { from, now });
   const nth = count >= alert.threshold ? await nthNewest(sql, organizationId, alert, { from, now, n: alert.threshold }) : null;
@@ -48,8 +48,8 @@ export async function evaluateAlert(sql: Sql, organizationId: string, alert: Ale
       nextDueAt,
     });
     if (!moved) return undefined;
-    const eventId = muted ? null : await writeEvent(tx, organizationId, alert, state === 'firing' ? 'firing' : 'resolved', count);
-    if (entering) await insertTransition(tx, organizationId, { alertId: alert.id, state, at: now, count, eventId });
+    const eventId = muted ? null : await writeEvent(tx, organizationId, alert, state === 'firing' ? 'firing' : 'resolved', count, timeZone);
+    if (entering) await insertTransition(tx, organizationId, { alertId: alert.id, revision: alert.revision + 1, state, at: now, count, eventId });
     return { eventId };
   });
   // Another process moved the alert first: its view is the one that counts.
@@ -61,8 +61,9 @@ export async function evaluateAlert(sql: Sql, organizationId: string, alert: Ale
   };
 }
 
-async function writeEvent(tx: Db, organizationId: string, alert: AlertRow, kind: 'firing' | 'resolved', count: number): Promise<number | null> {
-  const { inserted } = await insertEvents(tx, [{ ...alertEventDraft(alert, kind, count), organizationId }], { usage: 'count' });
+async function writeEvent(tx: Db, organizationId: string, alert: AlertRow, kind: 'firing' | 'resolved', count: number, timeZone: string): Promise<number | null> {
+  // `timeZone`: the chart time zone the day counts are kept in.
+  const { inserted } = await insertEvents(tx, organizationId, [alertEventDraft(alert, kind, count)], { timeZone, usage: 'count' });
   // Nothing inserted: the project was deleted meanwhile, or the organization used every event id.
   return inserted[0]?.id ?? null;
 }

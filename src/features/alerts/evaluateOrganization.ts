@@ -14,6 +14,8 @@ const RETRY_MS = 5_000;
 interface OrganizationPass {
   /** Whether the organization still has enabled alerts (otherwise the engine stops watching it). */
   active: boolean;
+  /** When one of its alerts is next due without new events; null: only when events arrive. */
+  dueAt: Date | null;
   outcomes: Array<{ alert: AlertRow; outcome: AlertOutcome; lagSeconds: number | null }>;
 }
 
@@ -42,7 +44,7 @@ function reasons(alerts: AlertRow[], changes: Array<{ projectId: string; categor
  * every alert that is due or that new events may have moved is counted, and the row is handed
  * back with the next due time. Undefined when another process holds the organization.
  */
-export async function evaluateOrganization(sql: Sql, organizationId: string): Promise<OrganizationPass | undefined> {
+export async function evaluateOrganization(sql: Sql, organizationId: string, timeZone: string): Promise<OrganizationPass | undefined> {
   const now = new Date();
   const leaseEnd = new Date(now.getTime() + LEASE_MS);
   const token = randomAlphanumeric(16);
@@ -56,7 +58,7 @@ export async function evaluateOrganization(sql: Sql, organizationId: string): Pr
         : claim.lastEventId - claim.seenEventId > MAX_CHANGE_SCAN
           ? ('all' as const)
           : await changedSince(sql, organizationId, { after: claim.seenEventId, through: claim.lastEventId });
-    const pass: OrganizationPass = { active: alerts.length > 0, outcomes: [] };
+    const pass: OrganizationPass = { active: alerts.length > 0, dueAt: null, outcomes: [] };
     let dueAt: number | null = null;
     const chosen = reasons(alerts, changes, now);
     for (const alert of alerts) {
@@ -64,13 +66,14 @@ export async function evaluateOrganization(sql: Sql, organizationId: string): Pr
       let next = alert.nextDueAt;
       if (reason) {
         const evaluatedAt = new Date();
-        const outcome = await evaluateAlert(sql, organizationId, alert, evaluatedAt);
+        const outcome = await evaluateAlert(sql, organizationId, alert, evaluatedAt, timeZone);
         const since = reason.since && reason.since.getTime() > now.getTime() - 3_600_000 ? reason.since : null;
         pass.outcomes.push({ alert, outcome, lagSeconds: since ? (evaluatedAt.getTime() - since.getTime()) / 1000 : null });
         next = outcome.nextDueAt;
       }
       if (next) dueAt = Math.min(dueAt ?? Infinity, next.getTime());
     }
+    pass.dueAt = dueAt === null ? null : new Date(dueAt);
     await releaseOrganization(sql, organizationId, {
       token,
       leaseEnd,
