@@ -36,15 +36,27 @@ export type ChangeMemberRoleResponse = {
   createdAt: string;
 };
 
+// POST /api/password-reset/confirm — Set a new password with a reset link's token; ends every session of the member (takes no credential)
+export type ConfirmPasswordResetBody = {
+  /** The last path segment of the link that was mailed */
+  token: string;
+  /** The new password: 8 characters or more */
+  password: string;
+};
+export type ConfirmPasswordResetResponse = {
+  ok: true;
+};
+
 // POST /api/projects/{projectId}/destinations — Create a destination: a URL that receives the project's notify events
 export type CreateDestinationPath = {
   projectId: string;
 };
 export type CreateDestinationBody = {
   name: string;
+  /** http(s) for a webhook, or mailto: with 1-10 comma-separated addresses */
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord) */
-  format: "json" | "text" | "embed";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
+  format?: "json" | "text" | "embed" | "email";
   enabled?: boolean;
   /** null (every category) or a non-empty array of category names */
   categories?: Array<string> | null;
@@ -54,8 +66,8 @@ export type CreateDestinationResponse = {
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord) */
-  format: "json" | "text" | "embed";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
+  format: "json" | "text" | "embed" | "email";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -151,6 +163,8 @@ export type CreateInvitationResponse = {
   /** Opens the dashboard's accept page; its last path segment is the token. Valid 7 days, once. */
   url: string;
   expiresAt: string;
+  /** Whether the link was also mailed to the address (false without email configured, or when sending failed) */
+  emailed: boolean;
 };
 
 // POST /api/keys — Create an API key; the key itself is shown in this reply only (owners only)
@@ -229,8 +243,8 @@ export type DisableDestinationResponse = {
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord) */
-  format: "json" | "text" | "embed";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
+  format: "json" | "text" | "embed" | "email";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -256,8 +270,8 @@ export type EnableDestinationResponse = {
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord) */
-  format: "json" | "text" | "embed";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
+  format: "json" | "text" | "embed" | "email";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -536,8 +550,8 @@ export type ListDestinationsResponse = Array<{
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord) */
-  format: "json" | "text" | "embed";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
+  format: "json" | "text" | "embed" | "email";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -810,6 +824,14 @@ export type ReplayFailedDeliveriesResponse = {
   queued: number;
 };
 
+// POST /api/password-reset — Mail a password reset link to a member's email; the answer is the same for any email (takes no credential)
+export type RequestPasswordResetBody = {
+  email: string;
+};
+export type RequestPasswordResetResponse = {
+  ok: true;
+};
+
 // POST /api/hooks/{hookId}/resume — Resume a paused incoming hook
 export type ResumeHookPath = {
   hookId: string;
@@ -847,8 +869,8 @@ export type RotateDestinationSecretResponse = {
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord) */
-  format: "json" | "text" | "embed";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
+  format: "json" | "text" | "embed" | "email";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -964,8 +986,8 @@ export type UpdateDestinationResponse = {
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord) */
-  format: "json" | "text" | "embed";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
+  format: "json" | "text" | "embed" | "email";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;

@@ -9,10 +9,11 @@ import keyRoutes from './keys/routes.ts';
 import liveRoutes from './live/routes.ts';
 import logSnagRoutes from './logsnag/routes.ts';
 import memberRoutes from './members/routes.ts';
+import passwordResetRoutes from './passwordReset/routes.ts';
 import projectRoutes from './projects/routes.ts';
 import pushRoutes from './push/routes.ts';
 import sessionRoutes from './sessions/routes.ts';
 import transferRoutes from './transfer/routes.ts';
 
 /** Every feature's HTTP routes, registered by buildApp in this order. */
-export const featureRoutes: Array<(app: App) => void | Promise<void>> = [projectRoutes, eventRoutes, sessionRoutes, keyRoutes, liveRoutes, insightRoutes, chartRoutes, transferRoutes, hookRoutes, destinationRoutes, pushRoutes, logSnagRoutes, profileRoutes, memberRoutes];
+export const featureRoutes: Array<(app: App) => void | Promise<void>> = [projectRoutes, eventRoutes, sessionRoutes, keyRoutes, liveRoutes, insightRoutes, chartRoutes, transferRoutes, hookRoutes, destinationRoutes, pushRoutes, logSnagRoutes, profileRoutes, memberRoutes, passwordResetRoutes];

@@ -138,6 +138,8 @@ const PUBLIC_API_ROUTES = new Set([
   'POST /api/session', // sign-in
   'POST /api/session/delete', // sign-out (checks the session's CSRF token itself)
   'POST /api/invitations/accept', // the invitation token in the body is the credential
+  'POST /api/password-reset', // asked for from the sign-in page; answers alike for any email
+  'POST /api/password-reset/confirm', // the reset token in the body is the credential
 ]);
 
 /** Routes outside /api are never authenticated (auth.ts): only these may exist. */
