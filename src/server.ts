@@ -2,6 +2,8 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/open.ts';
 import { syncChartTimeZone } from './features/charts/syncChartTimeZone.ts';
+import { DigestScheduler } from './features/digests/digestScheduler.ts';
+import { MailQueue } from './features/email/mailQueue.ts';
 import { RetentionPruner } from './features/events/retentionPruner.ts';
 import { SearchIndexer } from './features/events/searchIndexer.ts';
 import { isWriteAfterClose } from './db/driverQuirks.ts';
@@ -53,6 +55,8 @@ export async function serve(): Promise<void> {
   const app = await buildApp({ services });
   const pruner = new RetentionPruner(db.sql, { intervalSeconds: config.retentionIntervalSeconds, timeZone: config.timeZone, log });
   const indexer = new SearchIndexer(db.sql, log);
+  const mailQueue = new MailQueue({ sql: db.sql, mailer: services.mailer, log });
+  const digests = new DigestScheduler({ sql: db.sql, baseUrl: config.baseUrl, log, enqueued: () => mailQueue.wake() });
 
   let stopping = false;
   const stop = async (signal: string, code = 0) => {
@@ -68,6 +72,8 @@ export async function serve(): Promise<void> {
       await app.close();
       await pruner.stop();
       await indexer.stop();
+      await digests.stop();
+      await mailQueue.stop();
       await closeServices();
       await db.close();
       process.exit(code);
@@ -98,6 +104,8 @@ export async function serve(): Promise<void> {
     services.purger.start();
     pruner.start();
     indexer.start();
+    if (config.smtp) digests.start();
+    mailQueue.start();
   } catch (error) {
     log.error({ err: error }, 'could not listen');
     await closeServices();

@@ -350,6 +350,15 @@ export type GetDestinationHealthResponse = {
   successRate: number | null;
 };
 
+// GET /api/me/digest — The signed-in member's digest: daily, weekly or off (a dashboard session only)
+export type GetDigestResponse = {
+  /** daily, or weekly (on Mondays), at hour:00 in timeZone; off: no digest */
+  frequency: "daily" | "weekly" | "off";
+  hour: number;
+  /** An IANA time zone name, e.g. Europe/Paris */
+  timeZone: string;
+};
+
 // GET /api/events/{eventId} — One event by id
 export type GetEventPath = {
   eventId: string;
@@ -885,6 +894,27 @@ export type RotateDestinationSecretResponse = {
   /** Why the destination was disabled automatically */
   disabledReason: string | null;
   createdAt: string;
+};
+
+// POST /api/me/digest/send — Mail the signed-in member's digest for the period that ends now, as a preview (a dashboard session only)
+export type SendDigestNowResponse = {
+  ok: true;
+};
+
+// PUT /api/me/digest — Set the signed-in member's digest (a dashboard session only)
+export type SetDigestBody = {
+  /** daily, or weekly (on Mondays), at hour:00 in timeZone; off: no digest */
+  frequency: "daily" | "weekly" | "off";
+  hour: number;
+  /** An IANA time zone name, e.g. Europe/Paris */
+  timeZone: string;
+};
+export type SetDigestResponse = {
+  /** daily, or weekly (on Mondays), at hour:00 in timeZone; off: no digest */
+  frequency: "daily" | "weekly" | "off";
+  hour: number;
+  /** An IANA time zone name, e.g. Europe/Paris */
+  timeZone: string;
 };
 
 // POST /api/setup — First-run setup: create the first organization and its owner, and sign in
