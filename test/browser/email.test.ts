@@ -54,7 +54,7 @@ describe('email in a browser', { skip: missingBrowser }, () => {
     const link = linkIn(mail?.parsed.text, '/app/reset/');
     await page.goto(link);
     await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
-    await page.getByLabel('New password').fill('my new browser password');
+    await page.getByLabel('New password', { exact: true }).fill('my new browser password');
     await page.getByRole('button', { name: 'Set password' }).click();
     await page.getByRole('heading', { name: 'Your password is changed' }).waitFor();
     await page.getByRole('link', { name: 'Go to sign in' }).click();
