@@ -103,7 +103,7 @@ export async function serve(): Promise<void> {
     services.deliveries.start();
     services.purger.start();
     pruner.start();
-    indexer.start();
+    indexer.start(services.bus);
     if (config.smtp) digests.start();
     mailQueue.start();
   } catch (error) {
