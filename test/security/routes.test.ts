@@ -141,7 +141,7 @@ const PUBLIC_API_ROUTES = new Set([
 ]);
 
 /** Routes outside /api are never authenticated (auth.ts): only these may exist. */
-const UNAUTHENTICATED_PATHS = [/^\/$/, /^\/healthz$/, /^\/livez$/, /^\/hook\/:token$/, /^\/app$/, /^\/app\/\*$/];
+const UNAUTHENTICATED_PATHS = [/^\*$/ /* CORS preflights of browser keys (http/browserCors.ts) */, /^\/$/, /^\/healthz$/, /^\/livez$/, /^\/hook\/:token$/, /^\/app$/, /^\/app\/\*$/];
 
 // ---------------------------------------------------------------------------------------------
 // Routes, requests and replies
@@ -676,6 +676,93 @@ describe('organization scope of every route that names a resource', () => {
         assert.ok(reply.status < 400, `expected a listing, got ${reply.status} ${JSON.stringify(reply.body)}`);
         const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
         for (const name of names) assert.equal(text.includes(name), false, `the reply shows ${name} of another organization`);
+      });
+    }
+  });
+});
+
+describe('API key scopes of every route (extensions.md, "Scoped API keys")', () => {
+  /** The routes an `ingest` key may use, as the contract lists them; every /v1/ route besides. */
+  const INGEST_ROUTES = new Set(['POST /api/events', 'POST /api/identify', 'POST /api/insight', 'PATCH /api/insight']);
+  const ingestMayUse = (route: Route) => INGEST_ROUTES.has(routeKey(route)) || route.url.startsWith('/v1/');
+  /** Routes that name no project and that a key limited to some projects may still use (they show no project's records). */
+  const LIMITED_MAY_USE = new Set(['GET /api/organization', 'GET /api/push/vapid-public-key', 'GET /api/projects', 'GET /api/export']);
+
+  async function scopedKey(side: Side, input: { projects?: string[]; access?: 'ingest' | 'read' }): Promise<Credential> {
+    return { key: (await createKey({ ctx: side.org.ctx, input })).key };
+  }
+
+  /** Another project of the side's organization, with resources of its own. */
+  const sameOrganization = (side: Side): Side => ({ org: side.org, mark: `${side.mark}-other`, made: new Map(), session: side.session });
+
+  const limitedRoutes = async () => {
+    const found: Array<{ route: Route; scope: Scope }> = [];
+    for (const route of authenticatedApiRoutes()) found.push({ route, scope: await scopeOf(route) });
+    return found;
+  };
+
+  it('every authenticated route declares its scope (config.scope, src/http/routeScope.ts)', () => {
+    const undeclared = routes().filter((r) => isApiPath(r.url) && !r.public && !t.app.routeTable.find((e) => routeKey(e) === routeKey(r))?.scope).map(routeKey);
+    assert.deepEqual(undeclared, [], 'Declare `config: { scope: { access, project } }` on these routes (docs/architecture.md, "Where a new thing goes"); until then every limited key is refused them');
+  });
+
+  for (const access of ['read', 'ingest'] as const) {
+    it(`a${access === 'ingest' ? 'n' : ''} ${access} key gets exactly what the contract allows on every route`, async (tc) => {
+      // One organization for every route: what the key may do (read, create) destroys no fixture,
+      // and what it may not do must change nothing.
+      const side = await newSide('own');
+      for (const { route, scope } of await limitedRoutes()) {
+        await tc.test(routeKey(route), { skip: scope.problem ?? scope.pending }, async () => {
+          const request = await requestNaming(route, scope, Array(Math.max(1, inputCount(scope))).fill(side));
+          const reply = await call(route, scope, await scopedKey(side, { access }), request);
+          const allowed = access === 'read' ? route.method === 'GET' : ingestMayUse(route);
+          if (scope.plan.credential === 'session') {
+            assert.ok([401, 403].includes(reply.status), `a route for people only: expected 403 (or 401), got ${reply.status}`);
+          } else if (!allowed) {
+            assert.equal(reply.status, 403, `expected 403, got ${reply.status} ${JSON.stringify(reply.body)}`);
+            assertErrorBody(reply, `a ${access} key`);
+          } else {
+            assert.ok(reply.status < 400, `the contract allows it: expected success, got ${reply.status} ${JSON.stringify(reply.body)}`);
+          }
+        });
+      }
+    });
+  }
+
+  it("a key limited to some projects meets another project's records as another organization's (404), and its own as usual", async (tc) => {
+    // Reads share one organization; a write may delete what it names, so it gets its own.
+    const reader = await newSide('own');
+    const readerOther = sameOrganization(reader);
+    for (const { route, scope } of await limitedRoutes()) {
+      await tc.test(routeKey(route), { skip: scope.problem ?? scope.pending }, async () => {
+        const side = route.method === 'GET' ? reader : await newSide('own');
+        const other = route.method === 'GET' ? readerOther : sameOrganization(side);
+        const limited = await scopedKey(side, { projects: [await resource(side, 'project')] });
+        const namesProject = inputCount(scope) > 0 && (scope.plan.project !== undefined || scope.params.some((p) => p.kind !== 'key' && p.kind !== 'member'));
+        if (scope.plan.credential === 'session') {
+          const reply = await call(route, scope, limited, await requestNaming(route, scope, Array(Math.max(1, inputCount(scope))).fill(side)));
+          assert.ok([401, 403].includes(reply.status), `a route for people only: expected 403 (or 401), got ${reply.status}`);
+          return;
+        }
+        if (namesProject) {
+          const theirs = await call(route, scope, limited, await requestNaming(route, scope, Array(Math.max(1, inputCount(scope))).fill(other)));
+          assert.equal(theirs.status, 404, `another project's record: expected 404, got ${theirs.status} ${JSON.stringify(theirs.body)}`);
+          assertErrorBody(theirs, 'another project');
+          const own = await call(route, scope, limited, await requestNaming(route, scope, Array(Math.max(1, inputCount(scope))).fill(side)));
+          assert.ok(own.status < 400, `its own project: expected success, got ${own.status} ${JSON.stringify(own.body)}`);
+          return;
+        }
+        await resource(other, 'project');
+        const reply = await call(route, scope, limited, await requestNaming(route, scope, [side]));
+        if (!LIMITED_MAY_USE.has(routeKey(route))) {
+          assert.equal(reply.status, 403, `an action over the whole organization: expected 403, got ${reply.status} ${JSON.stringify(reply.body)}`);
+          assertErrorBody(reply, 'a key limited to some projects');
+          return;
+        }
+        assert.ok(reply.status < 400, `expected success, got ${reply.status} ${JSON.stringify(reply.body)}`);
+        const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+        assert.equal(text.includes(await resource(other, 'project')), false, 'the reply shows a project the key is not limited to');
+        if (routeKey(route) === 'GET /api/projects') assert.deepEqual(reply.body.map((p: { id: string }) => p.id), [await resource(side, 'project')]);
       });
     }
   });

@@ -252,3 +252,10 @@ export async function insertLeasedDelivery(
     VALUES (${row.organizationId}, ${row.id}, ${row.destinationId}, ${row.eventId}, ${row.webhookId}, ${row.body},
             ${row.maxAttempts}, now(), now() + ${row.leaseMs} * interval '1 millisecond', ${row.leaseToken})`;
 }
+
+/** The project a destination of the organization belongs to (a key's project scope, http/routeScope.ts). */
+export async function findDestinationProject(sql: Sql, organizationId: string, destinationId: string): Promise<string | undefined> {
+  const [row] = await sql<{ projectId: string }[]>`
+    SELECT project_id AS "projectId" FROM destinations WHERE organization_id = ${organizationId} AND id = ${destinationId}`;
+  return row?.projectId;
+}

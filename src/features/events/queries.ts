@@ -245,3 +245,10 @@ export async function findEvent(sql: Db, organizationId: string, eventId: number
       AND NOT EXISTS (SELECT 1 FROM projects p WHERE p.organization_id = e.organization_id AND p.id = e.project_id AND p.deleted_at IS NOT NULL)`;
   return row;
 }
+
+/** The project an event of the organization belongs to (a key's project scope, http/routeScope.ts). */
+export async function findEventProject(sql: Db, organizationId: string, eventId: number): Promise<string | undefined> {
+  const [row] = await sql<{ projectId: string }[]>`
+    SELECT project_id AS "projectId" FROM events WHERE organization_id = ${organizationId} AND id = ${eventId}`;
+  return row?.projectId;
+}

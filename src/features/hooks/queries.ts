@@ -92,3 +92,10 @@ export async function findEnabledHookByTokenHash(sql: Sql, tokenHash: Buffer): P
     WHERE h.organization_id = ${organizationId} AND h.token_hash = ${tokenHash} AND h.enabled`;
   return row;
 }
+
+/** The project a hook of the organization belongs to (a key's project scope, http/routeScope.ts). */
+export async function findHookProject(sql: Db, organizationId: string, hookId: string): Promise<string | undefined> {
+  const [row] = await sql<{ projectId: string }[]>`
+    SELECT project_id AS "projectId" FROM incoming_hooks WHERE organization_id = ${organizationId} AND id = ${hookId}`;
+  return row?.projectId;
+}

@@ -175,3 +175,10 @@ export async function incrementInsight(
   if (!row) return undefined;
   return row.id === null ? { outcome: 'exhausted' } : { id: row.id, projectId: row.projectId, value: row.value! };
 }
+
+/** The project an insight of the organization belongs to (a key's project scope, http/routeScope.ts). */
+export async function findInsightProject(sql: Db, organizationId: string, insightId: number): Promise<string | undefined> {
+  const [row] = await sql<{ projectId: string }[]>`
+    SELECT project_id AS "projectId" FROM insights WHERE organization_id = ${organizationId} AND id = ${insightId}`;
+  return row?.projectId;
+}

@@ -4,15 +4,16 @@ import { newId, sha256 } from '../../lib/ids.ts';
 import { codePointLength, hasNul } from '../../lib/text.ts';
 import { findOrganization } from '../organizations/queries.ts';
 import { DISPLAY_PREFIX_LENGTH, generateApiKey } from './keyFormat.ts';
+import { type KeyScope, type KeyScopeInput, checkKeyScope } from './keyScope.ts';
 import { insertKey } from './queries.ts';
 
 const MAX_KEY_NAME = 100;
 
-interface CreateKeyInput {
+interface CreateKeyInput extends KeyScopeInput {
   name?: string | null;
 }
 
-interface CreatedKey {
+interface CreatedKey extends KeyScope {
   id: string;
   name: string | null;
   /** The plaintext: returned this once and never stored. */
@@ -34,8 +35,9 @@ export async function createKey({ ctx, input }: VerbArgs<CreateKeyInput | undefi
   const { sql } = ctx.services;
   const name = checkKeyName(input?.name);
   if (!(await findOrganization(sql, ctx.organizationId))) throw new NotFound('Organization');
+  const scope = await checkKeyScope(ctx, input ?? {});
   const key = generateApiKey();
-  const created = { id: newId(16), name, key, prefix: key.slice(0, DISPLAY_PREFIX_LENGTH) };
-  await insertKey(sql, { id: created.id, organizationId: ctx.organizationId, keyHash: sha256(key), prefix: created.prefix, name });
+  const created = { id: newId(16), name, key, prefix: key.slice(0, DISPLAY_PREFIX_LENGTH), ...scope };
+  await insertKey(sql, { id: created.id, organizationId: ctx.organizationId, keyHash: sha256(key), prefix: created.prefix, name, ...scope });
   return created;
 }

@@ -81,7 +81,7 @@ export default function sessionRoutes(app: App): void {
 
   app.get(
     '/api/session',
-    { schema: { tags, operationId: 'getSession', summary: 'Who is signed in, and the CSRF token to send on writes', security: sessionOnly, response: { 200: SessionInfo, ...errors(401) } } },
+    { config: { scope: { access: 'read', project: 'none' } }, schema: { tags, operationId: 'getSession', summary: 'Who is signed in, and the CSRF token to send on writes', security: sessionOnly, response: { 200: SessionInfo, ...errors(401) } } },
     async (request, reply) => reply.header('cache-control', NO_STORE).send(await describeSession({ ctx: request.ctx, input: undefined })),
   );
 

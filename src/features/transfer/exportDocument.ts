@@ -53,7 +53,9 @@ export function exportDocument({ ctx }: VerbArgs<void>): Promise<Readable> {
     withTransaction(
       ctx.services.sql,
       async (tx) => {
-        const projects = await selectExportProjects(tx, ctx.organizationId);
+        // A key limited to some projects exports those only (extensions.md, "Scoped API keys").
+        const allowed = ctx.projects;
+        const projects = (await selectExportProjects(tx, ctx.organizationId)).filter((project) => !allowed || allowed.includes(project.id));
         const stream = Readable.from(documentText(tx, ctx.organizationId, projects), { objectMode: false });
         // The snapshot is held until the stream closes: finished, failed, or the client went away.
         const closed = new Promise((done) => stream.once('close', done));
