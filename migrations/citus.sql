@@ -16,7 +16,7 @@ FROM unnest(ARRAY[
   'categories', 'events', 'event_daily_counts', 'app_users', 'insights', 'notify_outbox',
   'incoming_hooks', 'destinations', 'deliveries', 'delivery_attempts', 'push_subscriptions',
   'push_jobs', 'sessions', 'idempotency_keys', 'invitations', 'event_search', 'search_progress',
-  'browser_event_counts'
+  'browser_event_counts', 'audit_entries'
 ]) WITH ORDINALITY AS tables(t, position)
 WHERE NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = t::regclass)
 ORDER BY position;

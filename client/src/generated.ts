@@ -500,6 +500,37 @@ export type IncrementInsightResponse = {
   value: string;
 };
 
+// GET /api/audit — Who did what and when, newest first (keyset pages; an owner or a full key)
+export type ListAuditQuery = {
+  /** nextCursor of the previous page */
+  cursor?: string;
+  /** Integer 1-100; default 50 */
+  limit?: string;
+  /** Only entries of this action, e.g. member.remove */
+  action?: string;
+  /** Only entries of this actor's id (a member's or a key's) */
+  actor?: string;
+};
+export type ListAuditResponse = {
+  entries: Array<{
+    id: string;
+    at: string;
+    actor: {
+      kind: "user" | "key" | "operator";
+      id: string | null;
+      /** The member's email, the key's name or prefix; null for the command line */
+      label: string | null;
+    } | null;
+    action: string;
+    target: {
+      type: string;
+      id: string;
+    } | null;
+    ip: string | null;
+  }>;
+  nextCursor: string | null;
+};
+
 // GET /api/categories — Every category of a project with its event count
 export type ListCategoriesQuery = {
   project?: string;

@@ -6,6 +6,8 @@ import { findOrganization } from '../organizations/queries.ts';
 import { DISPLAY_PREFIX_LENGTH, generateApiKey } from './keyFormat.ts';
 import { type KeyScope, type KeyScopeInput, checkKeyScope } from './keyScope.ts';
 import { insertKey } from './queries.ts';
+import { recordAudit } from '../audit/recordAudit.ts';
+import { withTransaction } from '../../db/client.ts';
 
 const MAX_KEY_NAME = 100;
 
@@ -38,6 +40,9 @@ export async function createKey({ ctx, input }: VerbArgs<CreateKeyInput | undefi
   const scope = await checkKeyScope(ctx, input ?? {});
   const key = generateApiKey();
   const created = { id: newId(16), name, key, prefix: key.slice(0, DISPLAY_PREFIX_LENGTH), ...scope };
-  await insertKey(sql, { id: created.id, organizationId: ctx.organizationId, keyHash: sha256(key), prefix: created.prefix, name, ...scope });
+  await withTransaction(sql, async (tx) => {
+    await insertKey(tx, { id: created.id, organizationId: ctx.organizationId, keyHash: sha256(key), prefix: created.prefix, name, ...scope });
+    await recordAudit(tx, ctx, { action: 'key.create', target: { type: 'key', id: created.id } });
+  });
   return created;
 }

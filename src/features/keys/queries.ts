@@ -1,4 +1,4 @@
-import type { Sql } from '../../db/client.ts';
+import type { Db, Sql } from '../../db/client.ts';
 import type { KeyAccess } from '../../ports.ts';
 import { findCredentialOrganization } from '../organizations/credentials.ts';
 
@@ -23,7 +23,7 @@ interface KeyRow {
 
 /** The key and its routing row (organizations/credentials.ts), in one statement. */
 export async function insertKey(
-  sql: Sql,
+  sql: Db,
   row: { id: string; organizationId: string; keyHash: Buffer; prefix: string; name: string | null } & KeyScope,
 ): Promise<void> {
   await sql`
@@ -49,15 +49,15 @@ export function listKeys(sql: Sql, organizationId: string): Promise<KeyRow[]> {
  * routes to a row that still exists, and the lookup finds that row revoked.
  */
 export async function revokeKey(
-  sql: Sql,
+  sql: Db,
   organizationId: string,
   keyId: string,
-): Promise<{ id: string; revokedAt: Date } | undefined> {
+): Promise<{ id: string; revokedAt: Date; now?: true } | undefined> {
   const [revoked] = await sql<{ id: string; revokedAt: Date }[]>`
     UPDATE api_keys SET revoked_at = now()
     WHERE organization_id = ${organizationId} AND id = ${keyId} AND revoked_at IS NULL
     RETURNING id, revoked_at AS "revokedAt"`;
-  if (revoked) return revoked;
+  if (revoked) return { ...revoked, now: true };
   const [earlier] = await sql<{ id: string; revokedAt: Date }[]>`
     SELECT id, revoked_at AS "revokedAt"
     FROM api_keys WHERE organization_id = ${organizationId} AND id = ${keyId} AND revoked_at IS NOT NULL`;

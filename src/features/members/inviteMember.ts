@@ -5,6 +5,7 @@ import { newId } from '../../lib/ids.ts';
 import { validEmail } from '../users/createUser.ts';
 import { ACCEPT_PATH, INVITATION_LIFETIME_SECONDS, hashInvitationToken, newInvitationToken } from './invitationToken.ts';
 import { isMemberEmail, replaceInvitation } from './queries.ts';
+import { recordAudit } from '../audit/recordAudit.ts';
 
 interface InvitationObject {
   id: string;
@@ -25,7 +26,7 @@ export async function inviteMember({ ctx, input }: VerbArgs<{ email: string; rol
   const token = newInvitationToken();
   const invitation = await withTransaction(sql, async (tx) => {
     if (await isMemberEmail(tx, ctx.organizationId, email)) throw new Conflict('This email is already a member of this organization');
-    return replaceInvitation(tx, {
+    const invited = await replaceInvitation(tx, {
       organizationId: ctx.organizationId,
       id: newId(16),
       email,
@@ -34,6 +35,8 @@ export async function inviteMember({ ctx, input }: VerbArgs<{ email: string; rol
       invitedBy: ctx.actor.kind === 'user' ? ctx.actor.userId : null,
       lifetimeSeconds: INVITATION_LIFETIME_SECONDS,
     });
+    await recordAudit(tx, ctx, { action: 'member.invite', target: { type: 'invitation', id: invited.id } });
+    return invited;
   });
   return {
     id: invitation.id,

@@ -85,7 +85,7 @@ export default function memberRoutes(app: App): void {
       },
     },
     async (request, reply) => {
-      const opened = await acceptInvitation({ ctx: { services, actor: VISITOR }, input: request.body });
+      const opened = await acceptInvitation({ ctx: { services, actor: VISITOR, ip: request.ip }, input: request.body });
       setSessionCookie(reply, services.config, opened.token);
       return reply.header('cache-control', NO_STORE).send(opened.info);
     },

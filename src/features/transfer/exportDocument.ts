@@ -9,6 +9,7 @@ import {
   selectExportProjects,
   streamExportEvents,
 } from './queries.ts';
+import { recordAudit } from '../audit/recordAudit.ts';
 
 /** Events read (and written to the reply) per step. */
 const EXPORT_BATCH = 1000;
@@ -59,6 +60,9 @@ export function exportDocument({ ctx }: VerbArgs<void>): Promise<Readable> {
         const stream = Readable.from(documentText(tx, ctx.organizationId, projects), { objectMode: false });
         // The snapshot is held until the stream closes: finished, failed, or the client went away.
         const closed = new Promise((done) => stream.once('close', done));
+        // The snapshot is read-only, so the entry is written beside it, once the snapshot is taken
+        // and before the first byte is sent: it exists when the reply starts (decision 121).
+        await recordAudit(ctx.services.sql, ctx, { action: 'export', target: null });
         streaming = true;
         resolve(stream);
         await closed;
