@@ -9,6 +9,7 @@ import profileRoutes from './profiles/routes.ts';
 import keyRoutes from './keys/routes.ts';
 import liveRoutes from './live/routes.ts';
 import logSnagRoutes from './logsnag/routes.ts';
+import oidcRoutes from './oidc/routes.ts';
 import memberRoutes from './members/routes.ts';
 import projectRoutes from './projects/routes.ts';
 import pushRoutes from './push/routes.ts';
@@ -16,4 +17,4 @@ import sessionRoutes from './sessions/routes.ts';
 import transferRoutes from './transfer/routes.ts';
 
 /** Every feature's HTTP routes, registered by buildApp in this order. */
-export const featureRoutes: Array<(app: App) => void | Promise<void>> = [projectRoutes, eventRoutes, sessionRoutes, keyRoutes, liveRoutes, insightRoutes, chartRoutes, transferRoutes, hookRoutes, destinationRoutes, pushRoutes, logSnagRoutes, profileRoutes, memberRoutes, auditRoutes];
+export const featureRoutes: Array<(app: App) => void | Promise<void>> = [projectRoutes, eventRoutes, sessionRoutes, keyRoutes, liveRoutes, insightRoutes, chartRoutes, transferRoutes, hookRoutes, destinationRoutes, pushRoutes, logSnagRoutes, profileRoutes, memberRoutes, auditRoutes, oidcRoutes];

@@ -133,6 +133,8 @@ export const PUBLIC_API_ROUTES = new Set([
   'POST /api/session', // sign-in
   'POST /api/session/delete', // sign-out (checks the session's CSRF token itself)
   'POST /api/invitations/accept', // the invitation token in the body is the credential
+  'GET /api/oidc/start', // sign-in with OpenID Connect: redirects to the identity provider
+  'GET /api/oidc/callback', // the identity provider's answer is the credential
 ]);
 
 /** Routes outside /api are never authenticated (auth.ts): only these may exist. */

@@ -31,12 +31,15 @@ export default function sessionRoutes(app: App): void {
       schema: {
         tags,
         operationId: 'getSetupStatus',
-        summary: 'Whether first-run setup is still offered (the installation has no user yet)',
+        summary: 'Whether first-run setup is still offered (the installation has no user yet), and how people sign in',
         security: noCredential,
         response: { 200: SetupStatus },
       },
     },
-    async () => ({ needed: await isSetupNeeded({ ctx: visitor }) }),
+    async () => ({
+      needed: await isSetupNeeded({ ctx: visitor }),
+      signIn: { password: services.config.passwordSignIn, oidc: services.config.oidc?.name ?? null },
+    }),
   );
 
   app.post(

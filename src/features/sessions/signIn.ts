@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { InstallationCtx } from '../../context.ts';
-import { RateLimited, Unauthorized } from '../../lib/errors.ts';
+import { Forbidden, RateLimited, Unauthorized } from '../../lib/errors.ts';
 import { findOrganization } from '../organizations/queries.ts';
 import { hashPassword, verifyPassword } from '../users/password.ts';
 import { findUserByEmail } from '../users/queries.ts';
@@ -33,6 +33,7 @@ export async function signIn({
   input: SignInInput;
 }): Promise<OpenedSession> {
   const { services } = ctx;
+  if (!services.config.passwordSignIn) throw new Forbidden('Password sign-in is turned off here; sign in with your identity provider');
   const keys = SignInThrottle.keys(input.ip, input.email);
   if (!throttle.tryAttempt(keys)) {
     throw new RateLimited('Too many failed sign-in attempts; wait 15 minutes and try again');

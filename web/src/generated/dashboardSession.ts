@@ -16,9 +16,15 @@ export type GetSessionResponse = {
   csrfToken: string;
 };
 
-// GET /api/setup — Whether first-run setup is still offered (the installation has no user yet)
+// GET /api/setup — Whether first-run setup is still offered (the installation has no user yet), and how people sign in
 export type GetSetupStatusResponse = {
   needed: boolean;
+  signIn: {
+    /** Whether password sign-in is offered (OIDC_PASSWORD_SIGNIN) */
+    password: boolean;
+    /** The OpenID Connect button's provider name (OIDC_NAME), or null without OIDC */
+    oidc: string | null;
+  };
 };
 
 // POST /api/setup — First-run setup: create the first organization and its owner, and sign in
