@@ -34,7 +34,7 @@ async function throughProvider(accountId: string): Promise<{ callback: string; a
   assert.equal(start.status, 302);
   const location = new URL(String(start.headers.location));
   assert.equal(location.origin, provider.issuer);
-  for (const [name, value] of [['scope', 'openid email profile'], ['code_challenge_method', 'S256'], ['response_type', 'code']]) assert.equal(location.searchParams.get(name), value);
+  for (const [name, value] of [['scope', 'openid email profile'], ['code_challenge_method', 'S256'], ['response_type', 'code']] as const) assert.equal(location.searchParams.get(name), value);
   for (const name of ['state', 'nonce', 'code_challenge']) assert.ok(location.searchParams.get(name), name);
   const attempt = cookieOf(start, 'eventlog_oidc');
   assert.ok(attempt, 'the attempt cookie');
