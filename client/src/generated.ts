@@ -779,6 +779,26 @@ export type PauseHookResponse = {
   createdAt: string;
 };
 
+// POST /api/funnels — How many users reached each step of a funnel
+export type QueryFunnelBody = {
+  /** Project id */
+  project?: unknown;
+  /** 2-10 step filters, each `{category?, tags?}` */
+  steps?: unknown;
+  /** Integer 60-31536000; default 604800 (7 days) */
+  windowSeconds?: unknown;
+  /** Unix seconds; default: until minus 30 days */
+  since?: unknown;
+  /** Unix seconds, exclusive; default: now */
+  until?: unknown;
+};
+export type QueryFunnelResponse = {
+  steps: Array<{
+    /** Users that reached this step */
+    users: number;
+  }>;
+};
+
 // POST /api/members/{memberId}/delete — Remove a member: deletes the account and ends its sessions at once (owners only)
 export type RemoveMemberPath = {
   memberId: string;
