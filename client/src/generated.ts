@@ -783,6 +783,21 @@ export type PauseHookResponse = {
   createdAt: string;
 };
 
+// GET /api/projects/activity — Each project's events today and this week, a 7-day series and its last event's time
+export type ProjectActivityResponse = Array<{
+  projectId: string;
+  eventsToday: number;
+  /** The last 7 days, today included */
+  eventsThisWeek: number;
+  /** The last 7 days, oldest first, days without events as 0 */
+  series: Array<{
+    /** YYYY-MM-DD in the server time zone */
+    day: string;
+    count: number;
+  }>;
+  lastEventAt: string | null;
+}>;
+
 // POST /api/funnels — How many users reached each step of a funnel
 export type QueryFunnelBody = {
   /** Project id */
