@@ -112,7 +112,7 @@ export async function updateProject(
 }
 
 
-export interface DayActivityRow {
+interface DayActivityRow {
   projectId: string;
   day: string;
   count: number;
