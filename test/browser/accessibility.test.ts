@@ -86,6 +86,7 @@ describe('contrast and target size on every page', { skip: missingBrowser }, () 
       ['Insights', `/app/p/${projectId}/insights`, 'Insights'],
       ['Users', `/app/p/${projectId}/users`, 'Users'],
       ['Charts', `/app/p/${projectId}/charts`, 'Charts'],
+      ['Funnels', `/app/p/${projectId}/funnels?step=signups&step=payments%7Cplan%3Apro&window=604800&days=30`, 'Funnels'],
       ['Playground', `/app/p/${projectId}/playground`, 'Playground'],
       ['Settings', `/app/p/${projectId}/settings`, 'Settings'],
     ] as const;

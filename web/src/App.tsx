@@ -24,6 +24,7 @@ import { APP_BASE } from './paths.ts';
 
 // Chart.js is the largest dependency: it loads only when the Charts tab opens.
 const ChartsPage = lazy(() => import('./pages/Charts.tsx'));
+const FunnelsPage = lazy(() => import('./pages/Funnels.tsx'));
 
 export function App() {
   const { state, retry } = useSession();
@@ -132,6 +133,7 @@ const TABS = [
   ['/insights', 'Insights'],
   ['/users', 'Users'],
   ['/charts', 'Charts'],
+  ['/funnels', 'Funnels'],
   ['/playground', 'Playground'],
   ['/settings', 'Settings'],
 ] as const;
@@ -181,6 +183,17 @@ function ProjectArea({ projectId }: { projectId: string }) {
             }
           >
             <ChartsPage projectId={projectId} />
+          </Suspense>
+        </Route>
+        <Route path="/funnels">
+          <Suspense
+            fallback={
+              <main className="page">
+                <Skeleton rows={2} what="funnels" />
+              </main>
+            }
+          >
+            <FunnelsPage projectId={projectId} />
           </Suspense>
         </Route>
         <Route path="/playground">
