@@ -11,6 +11,8 @@ interface ClientOptions {
   max?: number;
   /** IANA zone for this session's `date` arithmetic (chart day buckets). */
   timeZone?: string;
+  /** Told of every statement sent, with its parameters: the Citus plan test reads them. */
+  onQuery?: (query: string, parameters: unknown[]) => void;
 }
 
 /**
@@ -41,6 +43,7 @@ export function createClient(url: string, options: ClientOptions = {}): Sql {
     },
     transform: { undefined: null },
     socket: socketWithoutDelay(),
+    ...(options.onQuery ? { debug: (_connection: number, query: string, parameters: unknown[]) => options.onQuery!(query, parameters) } : {}),
   } as postgres.Options<Record<string, postgres.PostgresType>>);
 }
 
