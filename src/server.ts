@@ -1,16 +1,25 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { createClient } from './db/client.ts';
 import { openDatabase } from './db/open.ts';
 import { syncChartTimeZone } from './features/charts/syncChartTimeZone.ts';
 import { RetentionPruner } from './features/events/retentionPruner.ts';
 import { SearchIndexer } from './features/events/searchIndexer.ts';
 import { isWriteAfterClose } from './db/driverQuirks.ts';
+import { REQUEST_STATEMENT_TIMEOUT_MS } from './lib/limits.ts';
 import { createLogger, logFormat } from './logger.ts';
 import { announceReady } from './ready.ts';
 import { createServices } from './services.ts';
 
 /** A graceful stop that takes longer than this is cut short (the issue of a lost database). */
 const STOP_DEADLINE_MS = 9000;
+/**
+ * Two pools: requests' statements run under REQUEST_STATEMENT_TIMEOUT_MS; migrations and the
+ * background loops (indexer, pruner, purger, deliveries, the bus) run without a limit, on a pool
+ * of their own so that a slow batch never takes a request's connection (docs/scaling.md).
+ */
+const REQUEST_POOL_SIZE = 16;
+const BACKGROUND_POOL_SIZE = 6;
 
 /** Process entry: settings, database, migrations, listen; a graceful stop on SIGTERM/SIGINT. */
 export async function serve(): Promise<void> {
@@ -34,7 +43,7 @@ export async function serve(): Promise<void> {
   };
   const db = await openDatabase(config, {
     log: (message) => log.info(message),
-    poolSize: 20,
+    poolSize: BACKGROUND_POOL_SIZE,
     clusterLog: (message) => log.debug(message),
     supervise: {
       lost: (reason) => log.error(`the embedded PostgreSQL stopped unexpectedly (${reason}); starting it again`),
@@ -49,7 +58,12 @@ export async function serve(): Promise<void> {
     await db.close();
     throw error;
   }
-  const { services, close: closeServices } = await createServices(config, db.sql, log);
+  const requestSql = createClient(db.url, { max: REQUEST_POOL_SIZE, timeZone: config.timeZone, statementTimeoutMs: REQUEST_STATEMENT_TIMEOUT_MS });
+  const closeDatabase = async () => {
+    await requestSql.end({ timeout: 5 });
+    await db.close();
+  };
+  const { services, close: closeServices } = await createServices(config, requestSql, log, { backgroundSql: db.sql });
   const app = await buildApp({ services });
   const pruner = new RetentionPruner(db.sql, { intervalSeconds: config.retentionIntervalSeconds, timeZone: config.timeZone, log });
   const indexer = new SearchIndexer(db.sql, log);
@@ -69,7 +83,7 @@ export async function serve(): Promise<void> {
       await pruner.stop();
       await indexer.stop();
       await closeServices();
-      await db.close();
+      await closeDatabase();
       process.exit(code);
     } catch (error) {
       log.error({ err: error }, 'error while stopping');
@@ -101,7 +115,7 @@ export async function serve(): Promise<void> {
   } catch (error) {
     log.error({ err: error }, 'could not listen');
     await closeServices();
-    await db.close();
+    await closeDatabase();
     process.exit(1);
   }
   await announceReady(services, { human: format === 'pretty' }).catch((error: unknown) => log.warn({ err: error }, 'could not describe the start'));

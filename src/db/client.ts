@@ -11,6 +11,8 @@ interface ClientOptions {
   max?: number;
   /** IANA zone for this session's `date` arithmetic (chart day buckets). */
   timeZone?: string;
+  /** PostgreSQL's `statement_timeout` for every statement of the pool (the request pool's bound). */
+  statementTimeoutMs?: number;
 }
 
 /**
@@ -38,6 +40,7 @@ export function createClient(url: string, options: ClientOptions = {}): Sql {
       // `date::text` is then always YYYY-MM-DD (charts), whatever the server's default.
       DateStyle: 'ISO, YMD',
       ...(options.timeZone ? { TimeZone: options.timeZone } : {}),
+      ...(options.statementTimeoutMs ? { statement_timeout: String(options.statementTimeoutMs) } : {}),
     },
     transform: { undefined: null },
     socket: socketWithoutDelay(),
@@ -87,4 +90,13 @@ function inTransaction(db: Db): db is TransactionSql {
 export function withTransaction<T>(db: Db, work: (tx: TransactionSql) => Promise<T>, options?: string): Promise<T> {
   if (inTransaction(db)) return work(db);
   return (options ? db.begin(options, work) : db.begin(work)) as Promise<T>;
+}
+
+/**
+ * Lifts the request pool's statement time limit for the rest of a transaction: for work whose
+ * length grows with what the organization holds by design (an import, an export), not with what a
+ * request asks for.
+ */
+export async function withoutStatementTimeout(tx: TransactionSql): Promise<void> {
+  await tx`SET LOCAL statement_timeout = 0`;
 }

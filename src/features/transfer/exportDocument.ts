@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { VerbArgs } from '../../context.ts';
-import { type Db, withTransaction } from '../../db/client.ts';
+import { type Db, withTransaction, withoutStatementTimeout } from '../../db/client.ts';
 import {
   type ExportEventRow,
   type ExportProjectRow,
@@ -53,6 +53,8 @@ export function exportDocument({ ctx }: VerbArgs<void>): Promise<Readable> {
     withTransaction(
       ctx.services.sql,
       async (tx) => {
+        // An export reads everything the organization holds: its length is by design.
+        await withoutStatementTimeout(tx);
         const projects = await selectExportProjects(tx, ctx.organizationId);
         const stream = Readable.from(documentText(tx, ctx.organizationId, projects), { objectMode: false });
         // The snapshot is held until the stream closes: finished, failed, or the client went away.

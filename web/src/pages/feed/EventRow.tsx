@@ -86,7 +86,7 @@ export const EventRow = memo(function EventRow({ event, linked, selected, tabbab
         </div>
         {event.description && (
           <div className="event-description">
-            <Markup text={event.description} />
+            <Markup text={rowDescription(event.description)} />
           </div>
         )}
         <div className="event-meta">
@@ -159,3 +159,10 @@ export const EventRow = memo(function EventRow({ event, linked, selected, tabbab
     </article>
   );
 });
+
+/** A row shows a few lines: parsing up to 64 KB of markup for each of 50 rows would stall the page. */
+const ROW_DESCRIPTION_LENGTH = 2000;
+
+function rowDescription(text: string): string {
+  return text.length > ROW_DESCRIPTION_LENGTH ? `${text.slice(0, ROW_DESCRIPTION_LENGTH)}…` : text;
+}

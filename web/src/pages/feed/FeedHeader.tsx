@@ -29,6 +29,7 @@ export function FeedHeader({ title, searchInput, setSearchInput, clearSearch, se
             ref={searchRef}
             id="feed-search"
             type="search"
+            maxLength={200}
             placeholder="Search title, description, tags"
             aria-keyshortcuts="/"
             value={searchInput}
