@@ -14,6 +14,7 @@ import { registerDatabaseGate } from './http/databaseGate.ts';
 import { DATABASE_UNAVAILABLE, registerErrorHandling } from './http/errorHandler.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerRequestLog } from './http/requestLog.ts';
+import { registerSecurityHeaders } from './http/securityHeaders.ts';
 import { type UploadLimits, registerUploadLimits } from './http/uploads.ts';
 
 interface AppOptions {
@@ -76,6 +77,7 @@ export async function buildApp({
   registerDatabaseGate(app, services.health);
   registerMetrics(app, services);
   registerRequestLog(app);
+  registerSecurityHeaders(app);
 
   registerBoundary(app);
   registerUploadLimits(app, uploadLimits);

@@ -41,7 +41,23 @@ export async function serve(): Promise<void> {
     log.fatal({ err: error }, 'giving up on the embedded PostgreSQL');
     process.exit(1);
   };
+  // Signals are heard from the first moment (decision 140): one that arrives while the server
+  // starts aborts the start (a half-started PostgreSQL is shut down) and the server exits once
+  // what it started is stopped. Repeated signals change nothing: the one stop is under way.
+  const starting = new AbortController();
+  let stop = (signal: string, _code?: number): Promise<void> => {
+    if (!starting.signal.aborted) log.info(`${signal} received while starting; stopping`);
+    starting.abort();
+    return Promise.resolve();
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void stop(signal));
+  const abandonStart = async (close: () => Promise<void>) => {
+    await close();
+    process.exit(0);
+  };
+
   const db = await openDatabase(config, {
+    abort: starting.signal,
     log: (message) => log.info(message),
     poolSize: BACKGROUND_POOL_SIZE,
     clusterLog: (message) => log.debug(message),
@@ -50,7 +66,11 @@ export async function serve(): Promise<void> {
       restarted: (attempt) => log.warn(`the embedded PostgreSQL is running again (attempt ${attempt})`),
       gaveUp: (error) => giveUp(error),
     },
+  }).catch((error: unknown) => {
+    if (starting.signal.aborted) process.exit(0);
+    throw error;
   });
+  if (starting.signal.aborted) return abandonStart(() => db.close());
   try {
     // Only the server rebuckets charts after a TZ change; commands leave that to its start.
     await syncChartTimeZone(db.sql, config.timeZone, (message) => log.info(message));
@@ -60,7 +80,8 @@ export async function serve(): Promise<void> {
   }
   const requestSql = createClient(db.url, { max: REQUEST_POOL_SIZE, timeZone: config.timeZone, statementTimeoutMs: REQUEST_STATEMENT_TIMEOUT_MS });
   const closeDatabase = async () => {
-    await requestSql.end({ timeout: 5 });
+    // Both pools at once: one after the other could wait 5 s each and pass the stop's deadline.
+    await Promise.all([requestSql.end({ timeout: 5 }), db.sql.end({ timeout: 5 })]);
     await db.close();
   };
   const { services, close: closeServices } = await createServices(config, requestSql, log, { backgroundSql: db.sql });
@@ -68,14 +89,24 @@ export async function serve(): Promise<void> {
   const pruner = new RetentionPruner(db.sql, { intervalSeconds: config.retentionIntervalSeconds, timeZone: config.timeZone, log });
   const indexer = new SearchIndexer(db.sql, log);
 
+  if (starting.signal.aborted) {
+    return abandonStart(async () => {
+      await app.close();
+      await closeServices();
+      await closeDatabase();
+    });
+  }
+
   let stopping = false;
-  const stop = async (signal: string, code = 0) => {
+  stop = async (signal: string, code = 0) => {
     if (stopping) return;
     stopping = true;
     log.info(`${signal} received, stopping`);
-    // Whatever hangs (a database that went away mid-request), the process is gone within 10 s.
+    // Whatever hangs (a database that went away mid-request), the process is gone within 10 s,
+    // and the PostgreSQL it started is told to shut down on its way out.
     setTimeout(() => {
       log.error(`still stopping after ${STOP_DEADLINE_MS / 1000} s; exiting`);
+      db.signalStop();
       process.exit(code || 1);
     }, STOP_DEADLINE_MS).unref();
     try {
@@ -100,10 +131,9 @@ export async function serve(): Promise<void> {
     if (isWriteAfterClose(error)) return log.warn({ err: error }, 'a write to a closed database connection was dropped');
     log.fatal({ err: error }, 'uncaught exception');
     process.stderr.write(`${error.stack ?? String(error)}\n`);
+    db.signalStop();
     process.exit(1);
   });
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
 
   try {
     await app.listen({ port: config.port, host: config.host });

@@ -66,6 +66,10 @@ function socketWithoutDelay(): (options: DriverOptions) => net.Socket {
   return (options) => {
     const socket = new net.Socket();
     socket.setNoDelay(true);
+    // The driver hears a socket's errors through its own listener while the connection lives; a
+    // reset that arrives after it let go of the socket (PostgreSQL killed mid-query) would
+    // otherwise be thrown into the event loop and end the process (test/storage/stopWhileRestarting.test.ts).
+    socket.on('error', () => {});
     if (options.path) return socket.connect(options.path);
     // Several hosts are tried in turn, as the driver does.
     const index = next++ % options.port.length;

@@ -106,9 +106,11 @@ export const EventRow = memo(function EventRow({ event, linked, selected, tabbab
                 className="chip tag"
                 onClick={() => onTag(key, value)}
                 title={`Filter by ${key}: ${String(value)}`}
-                aria-label={`Filter by tag ${key}: ${String(value)}`}
               >
+                {/* The name is the visible text with what it does around it (WCAG 2.5.3). */}
+                <span className="visually-hidden">Filter by tag </span>
                 <span className="tag-key">{key}</span>
+                <span className="visually-hidden">: </span>
                 <span className="tag-value">{String(value)}</span>
               </button>
             ))}
