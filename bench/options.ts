@@ -3,6 +3,9 @@ import { parseArgs } from 'node:util';
 export const SECTIONS = ['ingest', 'feed', 'search', 'charts', 'transfer', 'filters'] as const;
 export type Section = (typeof SECTIONS)[number];
 
+export const STORES = ['embedded', 'external', 'citus'] as const;
+export type Store = (typeof STORES)[number];
+
 export const INGEST_TARGETS = ['ceiling', 'api', 'hook'] as const;
 export type IngestTarget = (typeof INGEST_TARGETS)[number];
 
@@ -28,6 +31,8 @@ export interface BenchOptions {
   profile: boolean;
   /** Extra Node flags for the server process. */
   nodeFlags: string[];
+  /** The stores to run on, one after the other, each with its own table. */
+  stores: Store[];
 }
 
 export const USAGE = `Usage: npm run bench -- [options]
@@ -44,6 +49,10 @@ export const USAGE = `Usage: npm run bench -- [options]
   --reload              load the data set again even if one of that size exists
   --profile             run the server with --cpu-prof (written to .bench-data/profiles)
   --node-flags=<flags>  extra Node flags for the server, e.g. --node-flags=--max-semi-space-size=2
+  --store <list>        comma-separated stores, each run in turn with its own table: embedded,
+                        external (DATABASE_URL), citus (a coordinator + worker started from
+                        ../shared/citus/cluster.sh, kept in .bench-data). Default: external when
+                        DATABASE_URL is set, else embedded. E.g. --store embedded,citus --only ingest
 
 DATABASE_URL, when set, is used instead of the embedded PostgreSQL (give it a database of its own:
 the data set is loaded into it and indexes of the events table are rebuilt during a load).`;
@@ -74,6 +83,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
       reload: { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
       'node-flags': { type: 'string' },
+      store: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -98,6 +108,14 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
       : INGEST_TARGETS,
   );
   const events = values.events ? count(values.events, '--events') : quick ? 10_000 : 1_000_000;
+  const stores: Store[] = values.store
+    ? values.store.split(',').map((name) => {
+        const store = name.trim() as Store;
+        if (!STORES.includes(store)) throw new Error(`--store takes ${STORES.join(', ')}; got ${JSON.stringify(name)}`);
+        if (store === 'external' && !process.env.DATABASE_URL) throw new Error('--store external needs DATABASE_URL');
+        return store;
+      })
+    : [process.env.DATABASE_URL ? 'external' : 'embedded'];
   return {
     events,
     quick,
@@ -114,5 +132,6 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
     reload: values.reload,
     profile: values.profile,
     nodeFlags: values['node-flags']?.split(/\s+/).filter(Boolean) ?? [],
+    stores,
   };
 }

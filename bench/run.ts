@@ -14,7 +14,8 @@ import { importDocument } from './bodies.ts';
 import { type Dataset, api, createProject, cursorAt, ensureDataset, removeScratch } from './dataset.ts';
 import { type CpuShares, measureCpu, medianShares } from './cpu.ts';
 import { type LoadResult, type LoadSpec, ROOT, median, runLoad, summarize } from './measure.ts';
-import { type BenchOptions, USAGE, parseOptions } from './options.ts';
+import { startCitusCluster } from './citusCluster.ts';
+import { type BenchOptions, type Store, USAGE, parseOptions } from './options.ts';
 import { type Running, residentBytes, sampleResident, startCeiling, startServer } from './processes.ts';
 import { type Header, type Row, formatTable, thousands } from './report.ts';
 import { COMMON_TERM, FILTER_CATEGORY, RARE_TERM } from './vocabulary.ts';
@@ -444,10 +445,26 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  for (const store of options.stores) {
+    if (store !== 'citus') {
+      await benchStore(options, store === 'external' ? process.env.DATABASE_URL?.trim() : undefined, store);
+      continue;
+    }
+    const cluster = startCitusCluster(path.join(BENCH_DATA, `citus-${options.events}`));
+    try {
+      await benchStore(options, cluster.url, store);
+    } finally {
+      cluster.stop();
+    }
+  }
+}
+
+/** Every section on one store, its table printed at the end. */
+async function benchStore(options: BenchOptions, externalUrl: string | undefined, store: Store): Promise<void> {
   const loadBefore = os.loadavg()[0]!;
-  const externalUrl = process.env.DATABASE_URL?.trim() || undefined;
   const timeZone = process.env.TZ?.trim() || Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-  const storeTag = externalUrl ? `external-${createHash('sha256').update(externalUrl).digest('hex').slice(0, 8)}` : 'embedded';
+  const storeTag =
+    store === 'external' && externalUrl ? `external-${createHash('sha256').update(externalUrl).digest('hex').slice(0, 8)}` : store;
   const workDir = path.join(BENCH_DATA, `${storeTag}-${options.events}`);
   await fs.mkdir(workDir, { recursive: true });
   const profileDir = path.join(BENCH_DATA, 'profiles');
@@ -485,7 +502,12 @@ async function main(): Promise<void> {
       date: new Date().toISOString().replace(/:\d\d\.\d+Z$/, ' UTC').replace('T', ' '),
       machine: machine(),
       load: { before: loadBefore },
-      store: externalUrl ? `PostgreSQL ${version} via DATABASE_URL (${describeUrl(externalUrl)})` : `embedded PostgreSQL ${version}`,
+      store:
+        store === 'citus'
+          ? `Citus ${await citusVersion(sql)} on PostgreSQL ${version}, coordinator + 1 worker, 32 shards (${describeUrl(databaseUrl)})`
+          : externalUrl
+            ? `PostgreSQL ${version} via DATABASE_URL (${describeUrl(externalUrl)})`
+            : `embedded PostgreSQL ${version}`,
       dataset:
         `${thousands(options.events)} events in one project, 20 categories, 365 days ` +
         `(${dataset.reused ? 'reused' : `loaded in ${dataset.loadSeconds} s`})`,
@@ -530,6 +552,12 @@ async function main(): Promise<void> {
   await fs.writeFile(resultFile, JSON.stringify(document, null, 2));
   log(`results saved to ${path.relative(ROOT, resultFile)}`);
   process.stdout.write(options.json ? `${JSON.stringify(document, null, 2)}\n` : `\n${formatTable(header, rows)}\n`);
+}
+
+
+async function citusVersion(sql: postgres.Sql): Promise<string> {
+  const [row] = await sql<{ version: string }[]>`SELECT extversion AS version FROM pg_extension WHERE extname = 'citus'`;
+  return row?.version ?? 'unknown';
 }
 
 main().catch((error: unknown) => {

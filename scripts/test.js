@@ -1,23 +1,46 @@
 #!/usr/bin/env node
 // `npm test`: every *.test.ts under src/ and test/, run by node's test runner against a real
 // PostgreSQL. Pass 1 always uses a throwaway embedded cluster; pass 2 runs the same files
-// against DATABASE_URL when it is set. Extra arguments are test files to run instead of all.
-// The spec reporter prints to the terminal; a TAP copy of each pass feeds the closing summary.
-import { spawn } from 'node:child_process';
+// against DATABASE_URL when it is set; pass 3 on Citus (a coordinator and a worker), when Citus
+// is installed in the machine's PostgreSQL 15 (../shared/citus/install.sh) or CITUS_URL names a
+// coordinator's database. Extra arguments are test files to run instead of all, and `--store NAME`
+// (repeatable) runs only those stores. The spec reporter prints to the terminal; a TAP copy of
+// each pass feeds the closing summary.
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { register } from 'tsx/esm/api';
 
 register();
 const { startEmbeddedCluster } = await import('../src/db/embedded.ts');
+const { createClient } = await import('../src/db/client.ts');
+const { migrate } = await import('../src/db/migrate.ts');
 
 const root = path.resolve(import.meta.dirname, '..');
-const requested = process.argv.slice(2);
+const STORES = ['embedded', 'external', 'citus'];
+const { files: requested, stores: onlyStores } = parseArguments(process.argv.slice(2));
 const files = requested.length ? requested : findTests(['src', 'test']);
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eventlog-test-'));
 // As root, PostgreSQL runs as the `postgres` system user, which must pass through to data/.
 fs.chmodSync(workDir, 0o711);
+
+function parseArguments(args) {
+  const files = [];
+  const stores = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--store') {
+      const store = args[++i];
+      if (!STORES.includes(store)) {
+        console.error(`npm test: --store takes one of ${STORES.join(', ')}`);
+        process.exit(2);
+      }
+      stores.push(store);
+    } else files.push(args[i]);
+  }
+  return { files, stores: stores.length ? stores : STORES };
+}
 
 function findTests(dirs) {
   const found = [];
@@ -91,23 +114,102 @@ function describe(pass) {
   return `${parts.join(', ')} in ${pass.seconds} s${pass.status ? ` (exit status ${pass.status})` : ''}`;
 }
 
-const passes = [];
-const external = process.env.DATABASE_URL;
-try {
-  const cluster = await startEmbeddedCluster(path.join(workDir, 'data'));
+/** Where Citus comes from on this machine: a given CITUS_URL, the shared cluster script, or none. */
+const CITUS_SCRIPTS = path.resolve(root, '../shared/citus');
+const CITUS_LIBRARY = '/usr/lib/postgresql/15/lib/citus.so';
+/** Fewer shards than Citus's 32 make each scratch database quicker to distribute; routing is the same. */
+const TEST_SHARD_COUNT = 8;
+
+function citusSource() {
+  if (process.env.CITUS_URL) return { kind: 'given', url: process.env.CITUS_URL };
+  if (fs.existsSync(path.join(CITUS_SCRIPTS, 'cluster.sh')) && fs.existsSync(CITUS_LIBRARY)) return { kind: 'cluster' };
+  return { kind: 'none', why: `Citus is not installed (run ${path.relative(root, CITUS_SCRIPTS)}/install.sh, or set CITUS_URL)` };
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A throwaway coordinator + worker in the work folder; resolves with its test database's URL. */
+async function startCitusCluster() {
+  const dir = path.join(workDir, 'citus');
+  // Through bash: a copy of the scripts may have lost its execute bits.
+  const cluster = (...args) => execFileSync('bash', [path.join(CITUS_SCRIPTS, 'cluster.sh'), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  const coordinatorPort = await freePort();
+  let workerPort = await freePort();
+  while (workerPort === coordinatorPort) workerPort = await freePort();
+  const stop = () => cluster('stop', dir);
   try {
-    passes.push(await runPass('embedded', cluster.url));
-  } finally {
-    await cluster.stop();
+    cluster('start', dir, String(coordinatorPort), String(workerPort));
+    const url = cluster('createdb', dir, 'eventlog_test');
+    return { url, stop };
+  } catch (error) {
+    stop();
+    throw error;
   }
-  if (external && !stopping) passes.push(await runPass('external', external));
+}
+
+/** Sets the test shard count, then creates and distributes the schema once, before any file runs. */
+async function prepareCitusDatabase(url) {
+  const database = new URL(url).pathname.slice(1);
+  const admin = createClient(url, { max: 1 });
+  try {
+    await admin.unsafe(`ALTER DATABASE "${database}" SET citus.shard_count = ${TEST_SHARD_COUNT}`);
+  } finally {
+    await admin.end({ timeout: 5 });
+  }
+  // A new connection: the setting applies to sessions that start after it.
+  const sql = createClient(url, { max: 1 });
+  try {
+    await migrate(sql);
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
+const passes = [];
+const skipped = [];
+const external = process.env.DATABASE_URL;
+const citus = citusSource();
+try {
+  if (onlyStores.includes('embedded')) {
+    const cluster = await startEmbeddedCluster(path.join(workDir, 'data'));
+    try {
+      passes.push(await runPass('embedded', cluster.url));
+    } finally {
+      await cluster.stop();
+    }
+  }
+  if (!onlyStores.includes('external')) {
+    // Not asked for: not run, and not reported as skipped either.
+  } else if (!external) skipped.push('external skipped: DATABASE_URL is not set');
+  else if (!stopping) passes.push(await runPass('external', external));
+  if (!onlyStores.includes('citus')) {
+    // Not asked for.
+  } else if (citus.kind === 'none') skipped.push(`citus    skipped: ${citus.why}`);
+  else if (!stopping) {
+    const started = citus.kind === 'cluster' ? await startCitusCluster() : { url: citus.url, stop: () => {} };
+    try {
+      await prepareCitusDatabase(started.url);
+      passes.push(await runPass('citus', started.url));
+    } finally {
+      started.stop();
+    }
+  }
 } finally {
   fs.rmSync(workDir, { recursive: true, force: true });
 }
 
 console.log('\n# summary');
 for (const pass of passes) console.log(`#   ${pass.store.padEnd(8)} ${describe(pass)}`);
-if (!external) console.log('#   external skipped: DATABASE_URL is not set');
+for (const line of skipped) console.log(`#   ${line}`);
 const failed = stopping || passes.some((pass) => pass.status !== 0);
 console.log(`# result: ${failed ? 'FAILED' : 'passed'}`);
 process.exit(failed ? 1 : 0);

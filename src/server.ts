@@ -141,7 +141,7 @@ export async function serve(): Promise<void> {
     services.deliveries.start();
     services.purger.start();
     pruner.start();
-    indexer.start();
+    indexer.start(services.bus);
   } catch (error) {
     log.error({ err: error }, 'could not listen');
     await closeServices();

@@ -34,9 +34,9 @@ export async function createServices(
   }
   const cleaner = new TagsIndexCleaner(sql);
   const warn = (message: string, organizationId: string) => log.warn({ organizationId }, message);
-  const ingest = new IngestBatcher(sql, { cleaner, warn });
+  const ingest = new IngestBatcher(sql, { cleaner, warn, timeZone: config.timeZone });
   // Incoming hooks refuse events over the monthly cap (the API only counts them).
-  const hookIngest = new IngestBatcher(sql, { cleaner, warn, usage: 'capped' });
+  const hookIngest = new IngestBatcher(sql, { cleaner, warn, usage: 'capped', timeZone: config.timeZone });
   const hooks = new HookResolver(sql, bus);
   const keys = new KeyAuthenticator(sql, bus, (err, message) => log.error({ err }, message));
   // Built here, started by the server only: a command or a test must not send anyone's webhooks.

@@ -62,7 +62,10 @@ function toReply(raw: LightMyRequestResponse): Reply {
  * `ownDatabase` gives the file a fresh database on the same server instead, dropped at the end:
  * for files that run the delivery worker, which takes every organization's work.
  */
-export function useTestApp(env: NodeJS.ProcessEnv = {}, options: { ownDatabase?: boolean } = {}): TestApp {
+export function useTestApp(
+  env: NodeJS.ProcessEnv = {},
+  options: { ownDatabase?: boolean; onQuery?: (query: string, parameters: unknown[]) => void } = {},
+): TestApp {
   const state = {} as { app: App; services: Services; close: () => Promise<void>; own?: OwnDatabase; databaseUrl: string };
 
   before(async () => {
@@ -72,7 +75,7 @@ export function useTestApp(env: NodeJS.ProcessEnv = {}, options: { ownDatabase?:
     const config = loadConfig({ ...process.env, ...env, DATABASE_URL: state.own?.url ?? serverUrl });
     if (!config.databaseUrl) throw new Error('Run the tests with `npm test`: it provides DATABASE_URL');
     state.databaseUrl = config.databaseUrl;
-    const sql = createClient(config.databaseUrl, { timeZone: config.timeZone, max: 8 });
+    const sql = createClient(config.databaseUrl, { timeZone: config.timeZone, max: 8, onQuery: options.onQuery });
     await migrate(sql);
     await syncChartTimeZone(sql, config.timeZone);
     const { services, close } = await createServices(config, sql, createLogger(process.env.LOG_LEVEL ?? 'silent'));

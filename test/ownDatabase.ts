@@ -8,21 +8,79 @@ export interface OwnDatabase {
   drop(): Promise<void>;
 }
 
+interface OwnDatabaseOptions {
+  /**
+   * On a Citus coordinator the database gets the extension on every node and the workers added,
+   * as the runner's own database has them (default). False gives a plain database there: only
+   * for a schema that predates the distributable one (the migration 040 test).
+   */
+  citus?: boolean;
+  /** How the name starts, to tell leftovers apart. */
+  prefix?: string;
+}
+
 /**
- * Creates a database beside the one in `serverUrl` (the embedded cluster's or an external
- * DATABASE_URL), named after it so a leftover is easy to spot. The caller runs the migrations.
- * A file that runs the delivery worker needs one: the worker takes every organization's work.
+ * Creates a database beside the one in `serverUrl` (the embedded cluster's, an external
+ * DATABASE_URL or a Citus coordinator), named after it so a leftover is easy to spot. The caller
+ * runs the migrations; on Citus they also distribute the schema (db/migrate.ts). A file that runs
+ * the delivery worker needs one: the worker takes every organization's work.
  */
-export async function createOwnDatabase(serverUrl: string): Promise<OwnDatabase> {
+export async function createOwnDatabase(serverUrl: string, options: OwnDatabaseOptions = {}): Promise<OwnDatabase> {
   const url = new URL(serverUrl);
-  const base = decodeURIComponent(url.pathname.slice(1)).toLowerCase().replace(/[^a-z0-9_]/g, '_') || 'eventlog';
+  const base = options.prefix ?? (decodeURIComponent(url.pathname.slice(1)).toLowerCase().replace(/[^a-z0-9_]/g, '_') || 'eventlog');
   const name = `${base.slice(0, 40)}_file_${crypto.randomBytes(6).toString('hex')}`;
-  await onServer(serverUrl, (admin) => admin.unsafe(`CREATE DATABASE "${name}"`));
+  const citus = options.citus === false ? null : await citusLayout(serverUrl);
+  const nodes = citus ? [...citus.workers.map((worker) => nodeUrl(serverUrl, worker)), serverUrl] : [serverUrl];
+  for (const node of nodes) await onServer(node, (admin) => admin.unsafe(`CREATE DATABASE "${name}"`));
   url.pathname = `/${name}`;
+  const own = url.toString();
+  if (citus) {
+    for (const worker of citus.workers) await onServer(nodeUrl(own, worker), (db) => db`CREATE EXTENSION citus`);
+    await onServer(own, async (db) => {
+      await db`CREATE EXTENSION citus`;
+      await db.unsafe(`ALTER DATABASE "${name}" SET citus.shard_count = ${Number(citus.shardCount)}`);
+      await db`SELECT citus_set_coordinator_host(${citus.coordinator.host}, ${citus.coordinator.port})`;
+      for (const worker of citus.workers) await db`SELECT citus_add_node(${worker.host}, ${worker.port})`;
+    });
+  }
   return {
-    url: url.toString(),
-    drop: () => onServer(serverUrl, (admin) => admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)),
+    url: own,
+    drop: async () => {
+      for (const node of nodes.reverse()) {
+        await onServer(node, (admin) => admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+      }
+    },
   };
+}
+
+interface Node {
+  host: string;
+  port: number;
+}
+
+/** The coordinator and workers of a Citus database, or null when `serverUrl` is plain PostgreSQL. */
+async function citusLayout(serverUrl: string): Promise<{ coordinator: Node; workers: Node[]; shardCount: string } | null> {
+  let layout: { coordinator: Node; workers: Node[]; shardCount: string } | null = null;
+  await onServer(serverUrl, async (db) => {
+    const [extension] = await db`SELECT 1 AS present FROM pg_extension WHERE extname = 'citus'`;
+    if (!extension) return;
+    const nodes = await db<{ host: string; port: number; coordinator: boolean }[]>`
+      SELECT nodename AS host, nodeport AS port, groupid = 0 AS coordinator
+      FROM pg_dist_node WHERE noderole = 'primary' AND isactive`;
+    const [setting] = await db<{ shardCount: string }[]>`SELECT current_setting('citus.shard_count') AS "shardCount"`;
+    const coordinator = nodes.find((node) => node.coordinator);
+    if (!coordinator) throw new Error('the Citus coordinator has no node row (citus_set_coordinator_host)');
+    layout = { coordinator, workers: nodes.filter((node) => !node.coordinator), shardCount: setting!.shardCount };
+  });
+  return layout;
+}
+
+/** `url` with another host and port: the same credentials on another node of the cluster. */
+function nodeUrl(url: string, node: Node): string {
+  const other = new URL(url);
+  other.hostname = node.host;
+  other.port = String(node.port);
+  return other.toString();
 }
 
 async function onServer(serverUrl: string, run: (admin: postgres.Sql) => Promise<unknown>): Promise<void> {

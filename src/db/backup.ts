@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
+import { CITUS_BACKUP_REFUSAL, isCitus } from './citus.ts';
 import type { Sql } from './client.ts';
 import { quote, sequenceValues, tablesInDependencyOrder } from './catalog.ts';
 
@@ -47,6 +48,7 @@ export async function writeBackup(sql: Sql, file: string, onProgress: (progress:
   const write = async (chunk: string | Buffer) => {
     if (!gzip.write(chunk)) await once(gzip, 'drain');
   };
+  if (await isCitus(sql)) throw new Error(CITUS_BACKUP_REFUSAL);
   try {
     await sql.begin('isolation level repeatable read read only', async (tx) => {
       // The transaction's first statement fixes its snapshot: the backup "begins" here.

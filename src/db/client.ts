@@ -13,6 +13,8 @@ interface ClientOptions {
   timeZone?: string;
   /** PostgreSQL's `statement_timeout` for every statement of the pool (the request pool's bound). */
   statementTimeoutMs?: number;
+  /** Told of every statement sent, with its parameters: the Citus plan test reads them. */
+  onQuery?: (query: string, parameters: unknown[]) => void;
 }
 
 /**
@@ -44,6 +46,7 @@ export function createClient(url: string, options: ClientOptions = {}): Sql {
     },
     transform: { undefined: null },
     socket: socketWithoutDelay(),
+    ...(options.onQuery ? { debug: (_connection: number, query: string, parameters: unknown[]) => options.onQuery!(query, parameters) } : {}),
   } as postgres.Options<Record<string, postgres.PostgresType>>);
 }
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isCitus } from './citus.ts';
 import type { Sql, TransactionSql } from './client.ts';
 
 const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
@@ -33,7 +34,30 @@ export async function migrate(
   log: (message: string) => void = () => {},
   options: MigrateOptions = {},
 ): Promise<string[]> {
-  return sql.begin((tx) => migrateInTransaction(tx, log, options));
+  const applied = await sql.begin((tx) => migrateInTransaction(tx, log, options));
+  if (options.before === undefined && options.through === undefined) await distributeOnCitus(sql, log);
+  return applied;
+}
+
+/**
+ * On a Citus coordinator, distributes every table of the schema that is not yet distributed
+ * (migrations/citus.sql, the file docs/scaling.md shows), so a release that adds a table cannot
+ * leave it local by accident. Its own transaction, after the migrations': Citus distributes a
+ * table with the rows it already has. Nothing happens on plain PostgreSQL.
+ */
+async function distributeOnCitus(sql: Sql, log: (message: string) => void): Promise<void> {
+  if (!(await isCitus(sql))) return;
+  const statements = await fs.readFile(path.join(MIGRATIONS_DIR, 'citus.sql'), 'utf8');
+  await sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
+    const [pending] = await tx<{ count: number }[]>`
+      SELECT count(*)::int AS count FROM pg_tables t
+      WHERE t.schemaname = 'public' AND t.tablename <> 'schema_migrations'
+        AND NOT EXISTS (SELECT 1 FROM pg_dist_partition p WHERE p.logicalrelid = format('%I', t.tablename)::regclass)`;
+    if (!pending?.count) return;
+    log(`distributing ${pending.count} tables on Citus (migrations/citus.sql)`);
+    await tx.unsafe(statements);
+  });
 }
 
 /** migrate() inside a transaction the caller opened (and may still roll back). */

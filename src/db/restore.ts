@@ -3,6 +3,7 @@ import type { Writable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { BACKUP_FORMAT, type BackupHeader, END_OF_TABLE, type Progress } from './backup.ts';
 import { countRelations, quote, type SequenceValue, tablesInDependencyOrder } from './catalog.ts';
+import { CITUS_RESTORE_REFUSAL, isCitus } from './citus.ts';
 import type { Sql } from './client.ts';
 import { endCopyIn, writeToCopy } from './driverQuirks.ts';
 import { migrateInTransaction, migrationNames } from './migrate.ts';
@@ -57,6 +58,7 @@ export async function restoreBackup(
   { onProgress = () => {}, log = () => {} }: { onProgress?: (progress: Progress) => void; log?: (message: string) => void } = {},
 ): Promise<{ tables: number; rows: number }> {
   await fs.promises.access(file, fs.constants.R_OK);
+  if (await isCitus(sql)) throw new Error(CITUS_RESTORE_REFUSAL);
   const reader = lines(file);
   const next = async (): Promise<string> => {
     const { value, done } = await reader.next();

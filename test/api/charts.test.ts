@@ -7,6 +7,7 @@ import { syncChartTimeZone } from '../../src/features/charts/syncChartTimeZone.t
 import { insertEvents } from '../../src/features/events/queries.ts';
 import { validateEventInput } from '../../src/features/events/validateEventInput.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
+import { type OwnDatabase, createOwnDatabase } from '../ownDatabase.ts';
 
 const t = useTestApp();
 
@@ -189,24 +190,19 @@ describe('GET /api/charts', () => {
  * own: the shared test database must keep the zone the other test files run in.
  */
 describe('chart time zone at startup', () => {
-  const state = {} as { admin: Sql; url: string; name: string; clients: Sql[] };
+  const state = {} as { own: OwnDatabase; url: string; clients: Sql[] };
 
   before(async () => {
     const url = process.env.DATABASE_URL;
     if (!url) throw new Error('Run the tests with `npm test`: it provides DATABASE_URL');
-    state.name = `eventlog_tz_${crypto.randomBytes(6).toString('hex')}`;
-    state.admin = createClient(url, { max: 1 });
-    await state.admin.unsafe(`CREATE DATABASE ${state.name}`);
-    const own = new URL(url);
-    own.pathname = `/${state.name}`;
-    state.url = own.toString();
+    state.own = await createOwnDatabase(url, { prefix: 'eventlog_tz' });
+    state.url = state.own.url;
     state.clients = [];
   });
 
   after(async () => {
     for (const client of state.clients) await client.end({ timeout: 5 });
-    if (state.name) await state.admin.unsafe(`DROP DATABASE IF EXISTS ${state.name} WITH (FORCE)`);
-    await state.admin?.end({ timeout: 5 });
+    await state.own?.drop();
   });
 
   const connect = (timeZone: string) => {
@@ -232,10 +228,8 @@ describe('chart time zone at startup', () => {
     return { organizationId, projectId };
   }
 
-  const draft = (organizationId: string, projectId: string, category: string, iso: string) => ({
-    ...validateEventInput({ project: projectId, category, title: 't', created_at: Date.parse(iso) / 1000 }),
-    organizationId,
-  });
+  const draft = (projectId: string, category: string, iso: string) =>
+    validateEventInput({ project: projectId, category, title: 't', created_at: Date.parse(iso) / 1000 });
 
   it('records the zone on a fresh installation, then moves the buckets when the zone changes', async () => {
     const utc = connect('UTC');
@@ -245,11 +239,11 @@ describe('chart time zone at startup', () => {
 
     const { organizationId, projectId } = await project(utc);
     // 20:00 UTC on 10 March is 09:00 on 11 March in Auckland (UTC+13 then); 05:00 UTC is 18:00 on the 10th.
-    await insertEvents(utc, [
-      draft(organizationId, projectId, 'late', '2024-03-10T20:00:00Z'),
-      draft(organizationId, projectId, 'early', '2024-03-10T05:00:00Z'),
-      draft(organizationId, projectId, 'late', '2024-03-10T21:00:00Z'),
-    ]);
+    await insertEvents(utc, organizationId, [
+      draft(projectId, 'late', '2024-03-10T20:00:00Z'),
+      draft(projectId, 'early', '2024-03-10T05:00:00Z'),
+      draft(projectId, 'late', '2024-03-10T21:00:00Z'),
+    ], { timeZone: 'UTC' });
     assert.deepEqual(await buckets(utc, projectId), [
       { day: '2024-03-10', category: 'early', count: 1 },
       { day: '2024-03-10', category: 'late', count: 2 },
@@ -268,7 +262,7 @@ describe('chart time zone at startup', () => {
     // Same zone again: nothing to do. New writes from an Auckland session land in the same buckets.
     const auckland = connect('Pacific/Auckland');
     assert.equal(await syncChartTimeZone(auckland, 'Pacific/Auckland'), false);
-    await insertEvents(auckland, [draft(organizationId, projectId, 'late', '2024-03-10T22:00:00Z')]);
+    await insertEvents(auckland, organizationId, [draft(projectId, 'late', '2024-03-10T22:00:00Z')], { timeZone: 'Pacific/Auckland' });
     assert.deepEqual((await buckets(auckland, projectId)).find((b) => b.category === 'late'), { day: '2024-03-11', category: 'late', count: 3 });
   });
 
@@ -276,7 +270,7 @@ describe('chart time zone at startup', () => {
     const sql = connect('UTC');
     await migrate(sql);
     const { organizationId, projectId } = await project(sql);
-    await insertEvents(sql, [draft(organizationId, projectId, 'c', '2024-01-01T12:00:00Z')]);
+    await insertEvents(sql, organizationId, [draft(projectId, 'c', '2024-01-01T12:00:00Z')], { timeZone: 'UTC' });
     await sql`
       INSERT INTO event_daily_counts (organization_id, project_id, day, category, count)
       VALUES (${organizationId}, ${projectId}, '2020-01-01', 'gone', 0)`;
@@ -293,7 +287,7 @@ describe('chart time zone at startup', () => {
     await migrate(writer);
     await syncChartTimeZone(writer, 'UTC');
     const { organizationId, projectId } = await project(writer);
-    await insertEvents(writer, Array.from({ length: 50 }, (_, i) => draft(organizationId, projectId, `c${i % 3}`, `2024-06-0${1 + (i % 5)}T23:30:00Z`)));
+    await insertEvents(writer, organizationId, Array.from({ length: 50 }, (_, i) => draft(projectId, `c${i % 3}`, `2024-06-0${1 + (i % 5)}T23:30:00Z`)), { timeZone: 'Europe/Berlin' });
 
     // A transaction that has written an event but not yet committed while the processes start.
     let release!: () => void;
@@ -301,7 +295,7 @@ describe('chart time zone at startup', () => {
     let wrote!: () => void;
     const written = new Promise<void>((resolve) => (wrote = resolve));
     const inFlight = writer.begin(async (tx) => {
-      await insertEvents(tx, [draft(organizationId, projectId, 'c0', '2024-06-01T23:30:00Z')]);
+      await insertEvents(tx, organizationId, [draft(projectId, 'c0', '2024-06-01T23:30:00Z')], { timeZone: 'Europe/Berlin' });
       wrote();
       await held;
     });

@@ -158,7 +158,7 @@ describe('ids per organization (extensions.md, "Ids")', () => {
     const project = await org.project();
     await setCounter(org, 'event', ID_WARNING_THRESHOLD - 2);
     const warnings: Array<[string, string]> = [];
-    const batcher = new IngestBatcher(t.services.sql, { warn: (message, organizationId) => warnings.push([message, organizationId]) });
+    const batcher = new IngestBatcher(t.services.sql, { timeZone: t.services.config.timeZone, warn: (message, organizationId) => warnings.push([message, organizationId]) });
     const draft = { ...validateEventInput(event(project)), organizationId: org.id };
     for (let i = 0; i < 4; i++) await batcher.insert(draft);
     await batcher.drain();

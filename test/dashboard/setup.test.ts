@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import crypto from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { type App, buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -7,6 +6,7 @@ import { type Sql, createClient } from '../../src/db/client.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createServices } from '../../src/services.ts';
+import { createOwnDatabase } from '../ownDatabase.ts';
 import { sessionCookieOf } from './signedIn.ts';
 
 /**
@@ -16,24 +16,18 @@ import { sessionCookieOf } from './signedIn.ts';
  */
 const url = process.env.DATABASE_URL;
 if (!url) throw new Error('Run the tests with `npm test`: it provides DATABASE_URL');
-const name = `eventlog_setup_${crypto.randomBytes(6).toString('hex')}`;
-const admin = createClient(url, { max: 1 });
 // A role without CREATEDB cannot have an installation of its own: say so instead of failing.
-const skip = await admin.unsafe(`CREATE DATABASE ${name}`).then(
-  () => false as const,
-  (error: { code?: string }) => {
-    if (error.code === '42501') return 'the database role may not CREATE DATABASE';
-    throw error;
-  },
-);
+const own = await createOwnDatabase(url, { prefix: 'eventlog_setup' }).catch((error: { code?: string }) => {
+  if (error.code === '42501') return null;
+  throw error;
+});
+const skip = own ? false : 'the database role may not CREATE DATABASE';
 const state = {} as { sql: Sql; app: App; closeServices: () => Promise<void> };
 
 before(async () => {
-  if (skip) return;
-  const own = new URL(url);
-  own.pathname = `/${name}`;
-  const config = loadConfig({ ...process.env, DATABASE_URL: own.toString() });
-  state.sql = createClient(own.toString(), { max: 6 });
+  if (!own) return;
+  const config = loadConfig({ ...process.env, DATABASE_URL: own.url });
+  state.sql = createClient(own.url, { max: 6 });
   await migrate(state.sql);
   const { services, close } = await createServices(config, state.sql, createLogger('silent'), { listen: false });
   state.closeServices = close;
@@ -45,8 +39,7 @@ after(async () => {
   await state.app?.close();
   await state.closeServices?.();
   await state.sql?.end({ timeout: 5 });
-  if (!skip) await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end({ timeout: 5 });
+  await own?.drop();
 });
 
 const request = async (method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}) => {

@@ -75,7 +75,33 @@ function ingest(org: TestOrg, project: string) {
   };
 }
 
-describe('eventlog backup and restore', () => {
+const onCitus = process.env.EVENTLOG_TEST_STORE === 'citus';
+
+describe('eventlog backup and restore on Citus', { skip: !onCitus && 'the store is not Citus' }, () => {
+  it('refuses to back up, saying what to use instead, and writes no file', async () => {
+    const file = path.join(workDir, 'citus.backup');
+    const result = await runCli(['backup', file], externalEnv(t.databaseUrl, workDir));
+    assert.notEqual(result.code, 0);
+    assert.match(result.stderr, /does not back up a Citus cluster/);
+    assert.match(result.stderr, /citus_create_restore_point/);
+    assert.equal(fs.existsSync(file), false);
+    assert.deepEqual(fs.readdirSync(workDir), []);
+  });
+
+  it('refuses to restore into a Citus database, saying how to get there instead', async () => {
+    const file = path.join(workDir, 'plain.backup');
+    fs.writeFileSync(file, gzipSync('{}\n'));
+    try {
+      const result = await runCli(['restore', file], externalEnv(await scratchDatabase(), workDir), '', REFUSED_RESTORE_MS);
+      assert.notEqual(result.code, 0);
+      assert.match(result.stderr, /does not restore into a Citus database/);
+    } finally {
+      fs.rmSync(file);
+    }
+  });
+});
+
+describe('eventlog backup and restore', { skip: onCitus && 'Citus: refused, as the tests above show' }, () => {
   let backupFile: string;
   let org: TestOrg;
   let before: Set<string>;

@@ -12,6 +12,7 @@ import { createLogger } from '../../src/logger.ts';
 import { searchDocument } from '../../src/features/events/queries.ts';
 import { SearchIndexer } from '../../src/features/events/searchIndexer.ts';
 import { createServices } from '../../src/services.ts';
+import { type OwnDatabase, createOwnDatabase } from '../ownDatabase.ts';
 
 /**
  * 040_tenant_keys.sql rebuilds every tenant table of an existing installation. This file builds
@@ -278,9 +279,8 @@ async function snapshot(db: postgres.Sql, stage: 'old' | 'new'): Promise<Snapsho
 }
 
 describe(`migration ${MIGRATION} on an existing installation`, { skip }, () => {
-  let admin: postgres.Sql;
+  let own: OwnDatabase;
   let db: postgres.Sql;
-  let databaseName: string;
   let migratedUrl: string;
   let before040: Snapshot;
   let after040: Snapshot;
@@ -289,12 +289,9 @@ describe(`migration ${MIGRATION} on an existing installation`, { skip }, () => {
   let searchIndexAfter040: string | null;
 
   before(async () => {
-    admin = postgres(databaseUrl!, { max: 1, onnotice: () => {} });
-    databaseName = `eventlog_mig_${Date.now().toString(36)}${crypto.randomBytes(4).toString('hex')}`;
-    await admin.unsafe(`CREATE DATABASE ${databaseName}`);
-    const url = new URL(databaseUrl!);
-    url.pathname = `/${databaseName}`;
-    migratedUrl = url.toString();
+    // The schema before 040 cannot be distributed (that is what 040 fixes): a plain database, on Citus too.
+    own = await createOwnDatabase(databaseUrl!, { citus: false, prefix: 'eventlog_mig' });
+    migratedUrl = own.url;
     // One connection and a fixed time zone, so every to_jsonb text of a timestamptz compares equal.
     db = createClient(migratedUrl, { max: 1, timeZone: 'UTC' });
 
@@ -312,8 +309,7 @@ describe(`migration ${MIGRATION} on an existing installation`, { skip }, () => {
 
   after(async () => {
     await db?.end({ timeout: 5 });
-    if (databaseName) await admin.unsafe(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-    await admin?.end({ timeout: 5 });
+    await own?.drop();
   });
 
   it('builds the old-schema data with interleaved ids, as intended', () => {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import postgres from 'postgres';
+import { after, describe, it } from 'node:test';
 import { createClient } from '../../src/db/client.ts';
 import { migrate } from '../../src/db/migrate.ts';
+import { type OwnDatabase, createOwnDatabase } from '../ownDatabase.ts';
 import { ServerProcess, cleanUp, externalEnv, tempDataDir } from './processes.ts';
 
 /**
@@ -17,26 +17,17 @@ after(cleanUp);
 describe('a shared PostgreSQL (DATABASE_URL)', () => {
   const databaseUrl = process.env.DATABASE_URL;
   const skip = !databaseUrl && 'DATABASE_URL is not set';
-  let admin: postgres.Sql;
-  const databases: string[] = [];
+  const databases: OwnDatabase[] = [];
 
-  /** A new, empty database on the runner's PostgreSQL, dropped after the tests. */
+  /** A new, empty database on the runner's PostgreSQL (on every node of Citus), dropped after the tests. */
   async function freshDatabase(): Promise<string> {
-    const name = `eventlog_t${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-    await admin.unsafe(`CREATE DATABASE ${name}`);
-    databases.push(name);
-    const url = new URL(databaseUrl!);
-    url.pathname = `/${name}`;
-    return url.toString();
+    const own = await createOwnDatabase(databaseUrl!, { prefix: 'eventlog_t' });
+    databases.push(own);
+    return own.url;
   }
 
-  before(() => {
-    if (databaseUrl) admin = postgres(databaseUrl, { max: 1, onnotice: () => {} });
-  });
   after(async () => {
-    if (!admin) return;
-    for (const name of databases) await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    for (const own of databases) await own.drop();
   });
 
   it('applies each migration once when several processes migrate at the same moment', { skip }, async () => {

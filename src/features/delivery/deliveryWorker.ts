@@ -25,7 +25,11 @@ export interface DeliveryWorkerOptions {
   retryDelaysMs?: readonly number[];
   /** Per attempt, connect to response. Default 10 s. */
   attemptTimeoutMs?: number;
-  /** The safety net under the bus wake-ups, and how a restarted process finds due retries. */
+  /**
+   * The safety net under the bus wake-ups and the retry timers: how a process finds work another
+   * one left (a lease run out, a lost announcement). Default 10 s: each look visits every shard of
+   * a distributed database, so an idle installation looks rarely.
+   */
   pollIntervalMs?: number;
   /** How long a claimed delivery stays this process's; must outlast an attempt. */
   leaseMs?: number;
@@ -88,7 +92,7 @@ export class DeliveryWorker {
     this.maxAttempts = this.retryDelaysMs.length + 1;
     this.attemptTimeoutMs = options.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
     this.leaseMs = options.leaseMs ?? Math.max(60_000, this.attemptTimeoutMs * 3);
-    this.pollIntervalMs = options.pollIntervalMs ?? 1000;
+    this.pollIntervalMs = options.pollIntervalMs ?? 10_000;
     this.concurrency = options.concurrency ?? 16;
     this.keepFinishedMs = options.keepFinishedMs ?? KEEP_FINISHED_MS;
     const channel = {

@@ -8,9 +8,11 @@ import type { Db } from '../../db/client.ts';
  * of their users' counts, and move a user's first/last event time when it was a deleted one. The
  * subqueries see the statement's snapshot, where the deleted rows still exist, so they skip them
  * by id. Rows are locked in key order first, as the insert does, so that a delete or a prune and a
- * concurrent batch cannot deadlock.
+ * concurrent batch cannot deadlock. Every table is also filtered by the organization itself, not
+ * only joined to `gone`: so Citus routes the whole statement to the organization's shard (it
+ * refuses a FOR UPDATE it would have to run on several).
  */
-const forgetDeletedEvents = (sql: Db) => sql`
+const forgetDeletedEvents = (sql: Db, organizationId: string) => sql`
     gone_days AS (
       SELECT organization_id, project_id, day, category, count(*)::int AS n FROM gone GROUP BY 1, 2, 3, 4
     ),
@@ -18,12 +20,13 @@ const forgetDeletedEvents = (sql: Db) => sql`
       SELECT c.organization_id, c.project_id, c.day, c.category, g.n FROM event_daily_counts c
       JOIN gone_days g ON c.organization_id = g.organization_id AND c.project_id = g.project_id AND c.day = g.day
                       AND c.category = g.category
+      WHERE c.organization_id = ${organizationId}
       ORDER BY 1, 2, 3, 4 FOR UPDATE OF c
     ),
     counted AS (
       UPDATE event_daily_counts c SET count = c.count - g.n
       FROM locked_days g
-      WHERE c.organization_id = g.organization_id AND c.project_id = g.project_id AND c.day = g.day
+      WHERE c.organization_id = ${organizationId} AND c.organization_id = g.organization_id AND c.project_id = g.project_id AND c.day = g.day
         AND c.category = g.category
     ),
     gone_users AS (
@@ -33,6 +36,7 @@ const forgetDeletedEvents = (sql: Db) => sql`
     locked_users AS (
       SELECT g.* FROM app_users u
       JOIN gone_users g ON u.organization_id = g.organization_id AND u.project_id = g.project_id AND u.user_id = g.user_id
+      WHERE u.organization_id = ${organizationId}
       ORDER BY 1, 2, 3 FOR UPDATE OF u
     ),
     users_counted AS (
@@ -40,14 +44,14 @@ const forgetDeletedEvents = (sql: Db) => sql`
         event_count = greatest(u.event_count - g.n, 0),
         first_event_at = CASE WHEN u.first_event_at < g.first_gone THEN u.first_event_at ELSE (
           SELECT min(e.created_at) FROM events e
-          WHERE e.organization_id = g.organization_id AND e.project_id = g.project_id AND e.user_id = g.user_id
+          WHERE e.organization_id = ${organizationId} AND e.project_id = g.project_id AND e.user_id = g.user_id
             AND e.id NOT IN (SELECT id FROM gone)) END,
         last_event_at = CASE WHEN u.last_event_at > g.last_gone THEN u.last_event_at ELSE (
           SELECT max(e.created_at) FROM events e
-          WHERE e.organization_id = g.organization_id AND e.project_id = g.project_id AND e.user_id = g.user_id
+          WHERE e.organization_id = ${organizationId} AND e.project_id = g.project_id AND e.user_id = g.user_id
             AND e.id NOT IN (SELECT id FROM gone)) END
       FROM locked_users g
-      WHERE u.organization_id = g.organization_id AND u.project_id = g.project_id AND u.user_id = g.user_id
+      WHERE u.organization_id = ${organizationId} AND u.organization_id = g.organization_id AND u.project_id = g.project_id AND u.user_id = g.user_id
     )`;
 
 /**
@@ -67,7 +71,7 @@ export async function deleteEvent(
         AND NOT EXISTS (SELECT 1 FROM projects p WHERE p.organization_id = e.organization_id AND p.id = e.project_id AND p.deleted_at IS NOT NULL)
       RETURNING e.organization_id, e.id, e.project_id, e.category, (e.created_at AT TIME ZONE ${q.timeZone})::date AS day,
                 e.user_id, e.created_at
-    ), ${forgetDeletedEvents(sql)}
+    ), ${forgetDeletedEvents(sql, organizationId)}
     SELECT id, project_id AS "projectId" FROM gone`;
   return row;
 }
@@ -91,10 +95,10 @@ export async function pruneEvents(
       FOR UPDATE SKIP LOCKED
     ), gone AS (
       DELETE FROM events e USING batch b
-      WHERE e.organization_id = b.organization_id AND e.id = b.id
+      WHERE e.organization_id = ${q.organizationId} AND e.organization_id = b.organization_id AND e.id = b.id
       RETURNING e.organization_id, e.id, e.project_id, e.category, (e.created_at AT TIME ZONE ${q.timeZone})::date AS day,
                 e.user_id, e.created_at
-    ), ${forgetDeletedEvents(sql)}
+    ), ${forgetDeletedEvents(sql, q.organizationId)}
     SELECT count(*)::int AS pruned FROM gone`;
   return row?.pruned ?? 0;
 }

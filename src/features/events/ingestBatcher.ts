@@ -17,6 +17,8 @@ interface Pending {
 }
 
 interface BatcherOptions {
+  /** The chart time zone (config.timeZone): the per-day counts are days in it. */
+  timeZone: string;
   /** Rows per statement. */
   maxBatch?: number;
   /** Statements in flight at once (each holds one pooled connection until it commits). */
@@ -37,8 +39,10 @@ function isForeignKeyViolation(error: unknown): boolean {
 const RETRYABLE = new Set(['40001', '40P01']);
 
 /**
- * Group commit: concurrent creates are written by one multi-row statement, one transaction and
- * one fsync, instead of one each. Nothing is acknowledged before its statement commits. If a
+ * Group commit: concurrent creates of one organization are written by one multi-row statement,
+ * one transaction and one fsync, instead of one each; a batch that holds several organizations
+ * writes each one's rows with a statement of its own, at once (each runs on its organization's
+ * shard of a distributed database, and one organization's failure is not another's). Nothing is acknowledged before its statement commits. If a
  * batch fails, its rows are retried one by one, so one bad row fails alone. An organization's rows
  * in a batch are written only if all of them fit under its cap (with `capped` usage) and in its id
  * space, so rows a batch refused are retried one by one too: each then gets exactly the answer it
@@ -53,11 +57,13 @@ export class IngestBatcher {
   private readonly usage: UsageMode;
   private readonly cleaner: TagsIndexCleaner | undefined;
   private readonly warn: BatcherOptions['warn'];
+  private readonly timeZone: string;
 
   constructor(
     private readonly sql: Sql,
-    options: BatcherOptions = {},
+    options: BatcherOptions,
   ) {
+    this.timeZone = options.timeZone;
     this.maxBatch = options.maxBatch ?? 500;
     this.maxInFlight = options.maxInFlight ?? 2;
     this.usage = options.usage ?? 'count';
@@ -101,16 +107,27 @@ export class IngestBatcher {
   }
 
   private async write(batch: Pending[]): Promise<void> {
+    const byOrganization = new Map<string, Pending[]>();
+    for (const pending of batch) {
+      const group = byOrganization.get(pending.draft.organizationId);
+      if (group) group.push(pending);
+      else byOrganization.set(pending.draft.organizationId, [pending]);
+    }
+    await Promise.all([...byOrganization.values()].map((group) => this.writeOrganization(group)));
+  }
+
+  /** Writes rows of one organization (see the class comment). */
+  private async writeOrganization(batch: Pending[]): Promise<void> {
     let result: BatchResult;
     try {
-      result = await this.insertWithRetry(batch.map((p) => p.draft));
+      result = await this.insertWithRetry(batch[0]!.draft.organizationId, batch.map((p) => p.draft));
     } catch (error) {
       // The project was purged between this statement's snapshot and its foreign-key check: the
       // row has no project to belong to, which the client hears as the project's 404.
       if (batch.length === 1 && isForeignKeyViolation(error)) batch[0]!.resolve(null);
       // A lost database fails every row alike: retrying them one by one would only wait longer.
       else if (batch.length === 1 || isDatabaseUnavailable(error)) for (const pending of batch) pending.reject(error);
-      else await Promise.all(batch.map((pending) => this.write([pending])));
+      else await Promise.all(batch.map((pending) => this.writeOrganization([pending])));
       return;
     }
     this.cleaner?.wrote(batch.map((p) => p.draft));
@@ -125,7 +142,7 @@ export class IngestBatcher {
       else if (reason && batch.length > 1) retry.push(pending);
       else pending.resolve(reason ? { refused: reason } : null);
     });
-    await Promise.all(retry.map((pending) => this.write([pending])));
+    await Promise.all(retry.map((pending) => this.writeOrganization([pending])));
   }
 
   private warnOfIdSpace(batch: Pending[], inserted: InsertedEvent[]): void {
@@ -134,12 +151,12 @@ export class IngestBatcher {
     }
   }
 
-  private async insertWithRetry(drafts: Draft[], attempt = 1): Promise<BatchResult> {
+  private async insertWithRetry(organizationId: string, drafts: Draft[], attempt = 1): Promise<BatchResult> {
     try {
-      return await insertEvents(this.sql, drafts, { usage: this.usage });
+      return await insertEvents(this.sql, organizationId, drafts, { usage: this.usage, timeZone: this.timeZone });
     } catch (error) {
       const code = (error as { code?: string }).code;
-      if (attempt < 3 && code && RETRYABLE.has(code)) return this.insertWithRetry(drafts, attempt + 1);
+      if (attempt < 3 && code && RETRYABLE.has(code)) return this.insertWithRetry(organizationId, drafts, attempt + 1);
       throw error;
     }
   }

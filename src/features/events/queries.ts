@@ -1,4 +1,4 @@
-import type { Db } from '../../db/client.ts';
+import type { Db, TransactionSql } from '../../db/client.ts';
 import { MAX_ID } from '../../lib/idSpace.ts';
 import { MAX_USER_ID } from '../../lib/limits.ts';
 import type { EventDraft } from './validateEventInput.ts';
@@ -34,15 +34,15 @@ export const eventColumns = (sql: Db, alias = 'e') => sql`
   (extract(epoch FROM ${sql(alias)}.created_at) * 1000000)::bigint::text AS "createdMicros"`;
 
 /**
- * The batch as one JSON array for json_to_recordset. Tags and metadata are spliced in as the
- * validated JSON text itself, so the stored `json` keeps exactly that text. (Array parameters
- * are avoided: the driver turns a null inside a text[] into the string "NULL".)
+ * The batch as one JSON array for json_to_recordset, `ord` being each draft's place in it and
+ * `created_us` its time (the statement's clock for a draft without one). Tags and metadata are
+ * spliced in as the validated JSON text itself, so the stored `json` keeps exactly that text.
+ * (Array parameters are avoided: the driver turns a null inside a text[] into the string "NULL".)
  */
-function batchDocument(drafts: Array<EventDraft & { organizationId: string }>): string {
+function eventsDocument(drafts: EventDraft[], nowMicros: string): string {
   const rows = drafts.map((d, ord) => {
     const scalars = JSON.stringify({
       ord,
-      organization_id: d.organizationId,
       project_id: d.projectId,
       category: d.category,
       title: d.title,
@@ -51,11 +51,23 @@ function batchDocument(drafts: Array<EventDraft & { organizationId: string }>): 
       url: d.url,
       user_id: d.userId,
       notify: d.notify,
-      created_us: d.createdAtMicros?.toString() ?? null,
+      created_us: d.createdAtMicros?.toString() ?? nowMicros,
     });
     return `${scalars.slice(0, -1)},"tags":${d.tags ?? 'null'},"metadata":${d.metadata ?? 'null'}}`;
   });
   return `[${rows.join(',')}]`;
+}
+
+/** What the rollups need of each event: a smaller document than the events' own. */
+function rollupDocument(drafts: EventDraft[], nowMicros: string): string {
+  return JSON.stringify(
+    drafts.map((d) => ({
+      project_id: d.projectId,
+      category: d.category,
+      user_id: d.userId !== null && d.userId.length <= MAX_USER_ID ? d.userId : null,
+      created_us: d.createdAtMicros?.toString() ?? nowMicros,
+    })),
+  );
 }
 
 export interface InsertedEvent {
@@ -76,124 +88,160 @@ export interface BatchResult {
 
 /**
  * How a write counts against the organization's monthly event cap (organization_usage, per UTC
- * month): `count` (the API: counted, never refused), `capped` (incoming hooks: an organization's
- * drafts are written only if all of them fit under its cap), `none` (import: a restore, not new
- * events).
+ * month): `count` (the API: counted, never refused), `capped` (incoming hooks: the drafts are
+ * written only if all of them fit under the cap), `none` (import: a restore, not new events).
  */
 export type UsageMode = 'count' | 'capped' | 'none';
 
+interface InsertOptions {
+  /** The chart time zone: the per-day counts are days in it. */
+  timeZone: string;
+  /** Whether notify events get their outbox rows (false for an import). */
+  fanOut?: boolean;
+  usage?: UsageMode;
+}
+
+/** Thrown inside the transaction to roll it back when the cap or the id space refuses the batch. */
+class Refused extends Error {
+  constructor(readonly reason: Refusal) {
+    super(reason);
+  }
+}
+
 /**
- * Writes a batch of events in one statement: the events, their new categories, the per-day
- * counts charts read, the organization's monthly usage, and (when `fanOut`) the outbox rows of
- * notify events. Each organization's new ids come from its `event` counter row, taken in the
- * same statement, so ids follow commit order within an organization and other organizations
- * never wait for it. An organization's drafts are refused together when they do not fit under
- * its cap (`capped`) or in its id space; a draft whose project is not its organization's is
- * skipped without a trace.
+ * Writes one organization's batch of events in one transaction: the events, their new
+ * categories, the per-day counts charts read, the organization's monthly usage, and (when
+ * `fanOut`) the outbox rows of notify events. The new ids come from the organization's `event`
+ * counter row, moved in the same transaction, so ids follow commit order within an organization
+ * and other organizations never wait for it. The drafts are refused together when they do not
+ * fit under the cap (`capped`) or in the id space; a draft whose project is not the
+ * organization's is skipped without a trace.
+ *
+ * Every statement names the organization as a parameter and reads its input through a join with
+ * the organization's projects, whose organization_id is the one written: so a distributed engine
+ * routes each one, writes included, to the organization's shard (an INSERT in a CTE is never
+ * routed, nor an INSERT ... SELECT whose distribution column is a constant: docs/scaling.md;
+ * test/storage/citusPlans.test.ts checks the plans). The statements of a step are sent together,
+ * so the transaction takes three round trips whatever the batch holds.
  */
-export async function insertEvents(
-  sql: Db,
-  drafts: Array<EventDraft & { organizationId: string }>,
-  { fanOut = true, usage = 'count' }: { fanOut?: boolean; usage?: UsageMode } = {},
-): Promise<BatchResult> {
-  const rows = await sql<{ ord: number; id: number | null; createdMicros: string | null; refused: Refusal | null }[]>`
-    WITH input AS (
-      SELECT * FROM json_to_recordset(${batchDocument(drafts)}::text::json) AS t(
-        ord int, organization_id text, project_id text, category text, title text, description text, icon text,
-        tags json, metadata json, url text, user_id text, notify bool, created_us int8)
-    ),
-    -- The cap and the id counter as this statement's snapshot sees them: the cap travels into the
-    -- usage row (no subquery on another table in the upsert), and an organization whose id space
-    -- is visibly used up is not counted as using its cap.
-    valid AS (
-      SELECT i.*, coalesce(o.monthly_event_cap, ${MAX_ID}) AS cap,
-             count(*) OVER (PARTITION BY i.organization_id) AS wanted, coalesce(c.last_id, 0) AS last_seen
-      FROM input i
-      JOIN projects p ON p.organization_id = i.organization_id AND p.id = i.project_id AND p.deleted_at IS NULL
-      -- Joined on the project's organization_id, not the input's: a distributed engine joins
-      -- colocated tables only on their distribution column.
-      JOIN organizations o ON o.id = p.organization_id
-      LEFT JOIN id_counters c ON c.organization_id = p.organization_id AND c.kind = 'event'
-    ),
-    -- Runs before any other write (the counters read its result), so every writer locks an
-    -- organization's usage row first, its counter next and rollup rows last: no deadlock.
-    monthly_usage AS (
-      INSERT INTO organization_usage AS u (organization_id, month, events, cap)
-      SELECT v.organization_id, date_trunc('month', now() AT TIME ZONE 'UTC')::date, count(*)::int, min(v.cap)
-      FROM valid v WHERE ${usage !== 'none'} AND v.last_seen + v.wanted <= ${MAX_ID}
-      GROUP BY v.organization_id
-      ${usage === 'capped' ? sql`HAVING count(*) <= min(v.cap)` : sql``}
-      ORDER BY 1
-      ON CONFLICT (organization_id, month) DO UPDATE SET events = u.events + excluded.events, cap = excluded.cap
-      ${usage === 'capped' ? sql`WHERE u.events::int8 + excluded.events <= excluded.cap` : sql``}
-      RETURNING organization_id
-    ),
-    admitted AS (
-      SELECT v.* FROM valid v
-      WHERE ${usage === 'none'} OR v.organization_id IN (SELECT organization_id FROM monthly_usage)
-    ),
-    counters AS (
-      INSERT INTO id_counters AS c (organization_id, kind, last_id)
-      SELECT organization_id, 'event', count(*) FROM admitted GROUP BY 1 ORDER BY 1
-      ON CONFLICT (organization_id, kind) DO UPDATE SET last_id = c.last_id + excluded.last_id
-      WHERE c.last_id + excluded.last_id <= ${MAX_ID}
-      RETURNING organization_id, last_id
-    ),
-    owned AS MATERIALIZED (
-      -- The organization's n new ids are last_id-n+1 .. last_id, in batch order.
-      SELECT (c.last_id - count(*) OVER (PARTITION BY a.organization_id)
-                        + row_number() OVER (PARTITION BY a.organization_id ORDER BY a.ord))::int AS id,
-             a.*, coalesce(timestamptz 'epoch' + a.created_us * interval '1 microsecond', now()) AS created_at
-      FROM admitted a JOIN counters c ON c.organization_id = a.organization_id
-    ),
-    new_events AS (
+export async function insertEvents(sql: Db, organizationId: string, drafts: EventDraft[], options: InsertOptions): Promise<BatchResult> {
+  const { timeZone, fanOut = true, usage = 'count' } = options;
+  const org = organizationId;
+  try {
+    return await inTransaction(sql, async (tx) => {
+      const [tenant] = await tx<{ cap: string; lastSeen: number; nowMicros: string; projects: string[] }[]>`
+        SELECT coalesce(o.monthly_event_cap, ${MAX_ID})::text AS cap,
+               coalesce((SELECT c.last_id FROM id_counters c WHERE c.organization_id = ${org} AND c.kind = 'event'), 0)::int AS "lastSeen",
+               (extract(epoch FROM now()) * 1000000)::int8::text AS "nowMicros",
+               array(SELECT p.id FROM projects p WHERE p.organization_id = ${org} AND p.deleted_at IS NULL
+                       AND p.id IN ${tx([...new Set(drafts.map((d) => d.projectId))])}) AS projects
+        FROM organizations o WHERE o.id = ${org}`;
+      if (!tenant) return { inserted: [], refused: [] };
+      const live = new Set(tenant.projects);
+      const valid = [...drafts.keys()].filter((ord) => live.has(drafts[ord]!.projectId));
+      if (valid.length === 0) return { inserted: [], refused: [] };
+      const wanted = valid.length;
+      if (tenant.lastSeen + wanted > MAX_ID) throw new Refused('ids');
+      const month = new Date(Number(BigInt(tenant.nowMicros) / 1000n)).toISOString().slice(0, 7) + '-01';
+      if (usage === 'capped' && wanted > Number(tenant.cap)) throw new Refused('cap');
+      const [admitted, counter] = await Promise.all([
+        usage === 'none'
+          ? [{ ok: true }]
+          : tx`
+            INSERT INTO organization_usage AS u (organization_id, month, events, cap)
+            VALUES (${org}, ${month}::date, ${wanted}, ${tenant.cap}::int8)
+            ON CONFLICT (organization_id, month) DO UPDATE SET events = u.events + excluded.events, cap = excluded.cap
+            ${usage === 'capped' ? tx`WHERE u.events::int8 + excluded.events <= excluded.cap` : tx``}
+            RETURNING true AS ok`,
+        tx<{ lastId: number }[]>`
+          INSERT INTO id_counters AS c (organization_id, kind, last_id) VALUES (${org}, 'event', ${wanted})
+          ON CONFLICT (organization_id, kind) DO UPDATE SET last_id = c.last_id + excluded.last_id
+          WHERE c.last_id + excluded.last_id <= ${MAX_ID}
+          RETURNING last_id::int AS "lastId"`,
+      ]);
+      if (admitted.length === 0) throw new Refused('cap');
+      if (!counter[0]) throw new Refused('ids');
+      const firstId = counter[0].lastId - wanted + 1;
+      const written = valid.map((ord) => drafts[ord]!);
+      await writeRows(tx, org, written, firstId, tenant.nowMicros, { timeZone, fanOut });
+      return {
+        inserted: valid.map((ord, i) => ({ ord, id: firstId + i, createdMicros: drafts[ord]!.createdAtMicros?.toString() ?? tenant.nowMicros })),
+        refused: [],
+      };
+    });
+  } catch (error) {
+    if (!(error instanceof Refused)) throw error;
+    return { inserted: [], refused: [...drafts.keys()].map((ord) => ({ ord, reason: error.reason })) };
+  }
+}
+
+/** A transaction of its own, or a savepoint in the caller's (a test's, an import's). */
+function inTransaction<T>(sql: Db, work: (tx: TransactionSql) => Promise<T>): Promise<T> {
+  return 'savepoint' in sql ? (sql.savepoint(work) as Promise<T>) : (sql.begin(work) as Promise<T>);
+}
+
+/**
+ * The rows of an admitted batch, ids firstId.. in batch order: events, categories, day counts,
+ * application users and outbox, each statement a join of its document with the organization's
+ * projects. Rollup rows are written sorted, so concurrent batches lock them in one order.
+ */
+async function writeRows(
+  tx: TransactionSql,
+  org: string,
+  drafts: EventDraft[],
+  firstId: number,
+  nowMicros: string,
+  { timeZone, fanOut }: { timeZone: string; fanOut: boolean },
+): Promise<void> {
+  const events = eventsDocument(drafts, nowMicros);
+  const rollup = rollupDocument(drafts, nowMicros);
+  const rollupInput = tx`
+    json_to_recordset(${rollup}::text::json) AS t(project_id text, category text, user_id text, created_us int8)
+    JOIN projects p ON p.organization_id = ${org} AND p.id = t.project_id`;
+  const createdAt = tx`(timestamptz 'epoch' + t.created_us * interval '1 microsecond')`;
+  const statements = [
+    tx`
       INSERT INTO events (organization_id, id, project_id, category, title, description, icon, tags, metadata, url,
                           user_id, notify, created_at)
-      SELECT organization_id, id, project_id, category, title, description, icon, tags, metadata, url,
-             user_id, notify, created_at
-      FROM owned ORDER BY organization_id, id
-    ),
-    new_categories AS (
+      SELECT p.organization_id, ${firstId} + t.ord, t.project_id, t.category, t.title, t.description, t.icon, t.tags, t.metadata, t.url,
+             t.user_id, t.notify, ${createdAt}
+      FROM json_to_recordset(${events}::text::json) AS t(
+        ord int, project_id text, category text, title text, description text, icon text,
+        tags json, metadata json, url text, user_id text, notify bool, created_us int8)
+      JOIN projects p ON p.organization_id = ${org} AND p.id = t.project_id
+      ORDER BY t.ord`,
+    tx`
       INSERT INTO categories (organization_id, project_id, name)
-      SELECT DISTINCT organization_id, project_id, category FROM owned ORDER BY 1, 2, 3
-      ON CONFLICT DO NOTHING
-    ),
-    day_counts AS (
-      -- Sorted so concurrent batches lock rollup rows in one order and cannot deadlock.
-      INSERT INTO event_daily_counts (organization_id, project_id, day, category, count)
-      SELECT organization_id, project_id, created_at::date, category, count(*) FROM owned
+      SELECT DISTINCT p.organization_id, t.project_id, t.category FROM ${rollupInput} ORDER BY 2, 3
+      ON CONFLICT DO NOTHING`,
+    tx`
+      INSERT INTO event_daily_counts AS d (organization_id, project_id, day, category, count)
+      SELECT p.organization_id, t.project_id, (${createdAt} AT TIME ZONE ${timeZone})::date, t.category, count(*) FROM ${rollupInput}
       GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
-      ON CONFLICT (organization_id, project_id, day, category) DO UPDATE SET count = event_daily_counts.count + excluded.count
-    ),
-    app_users_seen AS (
-      -- The application's users (src/features/profiles/): counts and first/last event per batch
-      -- and user, sorted like the rollups so that concurrent batches cannot deadlock.
+      ON CONFLICT (organization_id, project_id, day, category) DO UPDATE SET count = d.count + excluded.count`,
+  ];
+  if (drafts.some((d) => d.userId !== null && d.userId.length <= MAX_USER_ID)) {
+    // The application's users (src/features/profiles/): counts and first/last event per batch and user.
+    statements.push(tx`
       INSERT INTO app_users AS u (organization_id, project_id, user_id, event_count, first_event_at, last_event_at)
-      SELECT organization_id, project_id, user_id, count(*), min(created_at), max(created_at) FROM owned
-      WHERE user_id IS NOT NULL AND char_length(user_id) <= ${MAX_USER_ID}
+      SELECT p.organization_id, t.project_id, t.user_id, count(*), min(${createdAt}), max(${createdAt}) FROM ${rollupInput}
+      WHERE t.user_id IS NOT NULL
       GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
       ON CONFLICT (organization_id, project_id, user_id) DO UPDATE SET
         event_count = u.event_count + excluded.event_count,
         first_event_at = least(u.first_event_at, excluded.first_event_at),
-        last_event_at = greatest(u.last_event_at, excluded.last_event_at)
-    ),
-    outbox AS (
-      INSERT INTO notify_outbox (organization_id, event_id, project_id)
-      SELECT organization_id, id, project_id FROM owned WHERE notify AND ${fanOut}
-    )
-    SELECT ord, id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS "createdMicros", NULL::text AS refused
-    FROM owned
-    UNION ALL
-    SELECT v.ord, NULL, NULL,
-           CASE WHEN v.last_seen + v.wanted > ${MAX_ID} OR v.organization_id IN (SELECT organization_id FROM admitted)
-                THEN 'ids' ELSE 'cap' END
-    FROM valid v WHERE v.organization_id NOT IN (SELECT organization_id FROM counters)`;
-  const result: BatchResult = { inserted: [], refused: [] };
-  for (const row of rows) {
-    if (row.refused) result.refused.push({ ord: row.ord, reason: row.refused });
-    else result.inserted.push({ ord: row.ord, id: row.id!, createdMicros: row.createdMicros! });
+        last_event_at = greatest(u.last_event_at, excluded.last_event_at)`);
   }
-  return result;
+  const notified = fanOut ? drafts.flatMap((d, ord) => (d.notify ? [{ ord, projectId: d.projectId }] : [])) : [];
+  if (notified.length > 0) {
+    statements.push(tx`
+      INSERT INTO notify_outbox (organization_id, event_id, project_id)
+      SELECT p.organization_id, ${firstId} + t.ord, t.project_id
+      FROM json_to_recordset(${JSON.stringify(notified.map(({ ord, projectId }) => ({ ord, project_id: projectId })))}::text::json)
+             AS t(ord int, project_id text)
+      JOIN projects p ON p.organization_id = ${org} AND p.id = t.project_id`);
+  }
+  await Promise.all(statements);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Bus } from '../../db/bus.ts';
 import { type Sql, withTransaction } from '../../db/client.ts';
 import { advanceProgress, hasSearchIndex, indexEvents, lockProgress, organizationsBehind } from './searchQueries.ts';
 
@@ -6,8 +7,14 @@ import { advanceProgress, hasSearchIndex, indexEvents, lockProgress, organizatio
 const INDEX_BATCH = 2000;
 /** Organizations looked at per pass. */
 const ORGANIZATIONS_PER_PASS = 100;
-/** How often an idle indexer looks for new events. */
-const IDLE_MS = 500;
+/**
+ * How often an idle indexer looks at every organization for events it was not told of (another
+ * process's, or announcements lost). The look visits every shard of a distributed database, so
+ * it is rare; the organizations whose writes this process hears of are indexed at once.
+ */
+const SWEEP_MS = 10_000;
+/** Writes arrive in bursts: one pass per burst, not one per event. */
+const NUDGE_DELAY_MS = 200;
 /**
  * A batch that met a delete of one of its events (the entry's foreign key no longer finds the
  * event) or a deadlock with another writer of the table: nothing was written, and the next pass
@@ -28,25 +35,57 @@ export class SearchIndexer {
   private stopped = true;
   /** Known after the first pass: without pg_trgm the entries would serve no index. */
   private indexPresent: boolean | undefined;
+  /** Organizations written to since the last pass, as the bus told. */
+  private readonly nudged = new Set<string>();
+  private nextSweepAt = 0;
+  private unsubscribe: (() => void) | undefined;
 
   constructor(
     private readonly sql: Sql,
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  start(): void {
+  /** Starts indexing; with a bus, the organizations it announces writes of are indexed at once. */
+  start(bus?: Bus): void {
     this.stopped = false;
+    this.unsubscribe = bus?.subscribe((announcement) => {
+      if (announcement.type !== 'event.created') return;
+      this.nudged.add(announcement.organizationId);
+      if (!this.running && this.nudged.size === 1) this.schedule(NUDGE_DELAY_MS);
+    });
     this.schedule(0);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.unsubscribe?.();
     clearTimeout(this.timer);
     await this.running;
   }
 
   /** Indexes until no organization it can take is behind (or it is stopped); how many events. */
-  async runUntilIdle(): Promise<number> {
+  runUntilIdle(): Promise<number> {
+    return this.index(() => organizationsBehind(this.sql, ORGANIZATIONS_PER_PASS));
+  }
+
+  /** The organizations it was told of, or every one when the sweep is due. */
+  private runPass(): Promise<number> {
+    if (Date.now() >= this.nextSweepAt) {
+      this.nextSweepAt = Date.now() + SWEEP_MS;
+      this.nudged.clear();
+      return this.runUntilIdle();
+    }
+    const told = [...this.nudged];
+    this.nudged.clear();
+    let first = true;
+    return this.index(() => {
+      const organizations = first ? told : [];
+      first = false;
+      return Promise.resolve(organizations);
+    });
+  }
+
+  private async index(organizations: () => Promise<string[]>): Promise<number> {
     this.indexPresent ??= await hasSearchIndex(this.sql);
     if (!this.indexPresent) {
       // Search scans events there, as it always did without pg_trgm.
@@ -57,7 +96,7 @@ export class SearchIndexer {
     let indexed = 0;
     for (;;) {
       let progressed = 0;
-      for (const organizationId of await organizationsBehind(this.sql, ORGANIZATIONS_PER_PASS)) {
+      for (const organizationId of await organizations()) {
         if (this.stopped && this.timer !== undefined) return indexed;
         progressed += await this.indexBatch(organizationId);
       }
@@ -86,12 +125,13 @@ export class SearchIndexer {
 
   private schedule(delayMs: number): void {
     if (this.stopped) return;
+    clearTimeout(this.timer);
     this.timer = setTimeout(() => {
-      this.running = this.runUntilIdle()
+      this.running = this.runPass()
         .catch((err: unknown) => this.log.warn({ err }, 'search indexing failed; it will try again'))
         .finally(() => {
           this.running = undefined;
-          this.schedule(IDLE_MS);
+          this.schedule(this.nudged.size > 0 ? NUDGE_DELAY_MS : Math.max(0, this.nextSweepAt - Date.now()));
         });
     }, delayMs);
     this.timer.unref();

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/client.ts';
+import { type Db, withTransaction } from '../../db/client.ts';
 import { MAX_ID } from '../../lib/idSpace.ts';
 import type { InsightDraft } from './validateInsightInput.ts';
 
@@ -15,9 +15,11 @@ interface InsightRow {
 type UpsertOutcome = { id: number; projectId: string; outcome: 'updated' | 'inserted' } | { outcome: 'exhausted' };
 
 /**
- * Creates or updates the insight (project, title) of one of the organization's projects, in one
- * statement. An update takes no id; only a new insight draws one from the organization's
- * `insight` counter. The icon changes only when supplied. Undefined when the project is not theirs.
+ * Creates or updates the insight (project, title) of one of the organization's projects. An
+ * update takes no id; only a new insight draws one from the organization's `insight` counter. The
+ * icon changes only when supplied. Undefined when the project is not theirs. Each statement names
+ * the organization, so a distributed engine routes it to the organization's shard (an INSERT in a
+ * CTE is never routed there: docs/scaling.md).
  */
 export async function upsertInsight(
   sql: Db,
@@ -26,39 +28,45 @@ export async function upsertInsight(
   draft: InsightDraft,
 ): Promise<UpsertOutcome | undefined> {
   const iconSupplied = draft.icon !== undefined;
-  const [row] = await sql<Array<{ id: number | null; projectId: string; outcome: UpsertOutcome['outcome'] }>>`
-    WITH project AS (
-      SELECT p.organization_id, p.id FROM projects p WHERE p.organization_id = ${organizationId} AND p.id = ${projectId} AND p.deleted_at IS NULL
-    ), updated AS (
+  return withTransaction(sql, async (tx) => {
+    const [updated] = await tx<{ id: number; projectId: string }[]>`
       UPDATE insights i SET
         value = ${draft.value},
         icon = CASE WHEN ${iconSupplied}::bool THEN ${draft.icon ?? null}::text ELSE i.icon END,
         updated_at = now()
       WHERE i.organization_id = ${organizationId} AND i.project_id = ${projectId} AND i.title = ${draft.title}
-      RETURNING i.id, i.project_id
-    ), counter AS (
-      INSERT INTO id_counters AS c (organization_id, kind, last_id)
-      SELECT organization_id, 'insight', 1 FROM project WHERE NOT EXISTS (SELECT 1 FROM updated)
-      ON CONFLICT (organization_id, kind) DO UPDATE SET last_id = c.last_id + 1 WHERE c.last_id < ${MAX_ID}
-      RETURNING last_id
-    ), inserted AS (
-      -- A concurrent create of the same title wins the unique key; this one then updates it (its
-      -- drawn id stays unused: ids may have gaps).
+        AND ${liveProject(tx, organizationId, projectId)}
+      RETURNING i.id, i.project_id AS "projectId"`;
+    if (updated) return { ...updated, outcome: 'updated' as const };
+    const id = await drawInsightId(tx, organizationId, projectId);
+    if (id === undefined || id === 'exhausted') return id && { outcome: id };
+    // A concurrent create of the same title wins the unique key; this one then updates it (its
+    // drawn id stays unused: ids may have gaps).
+    const [inserted] = await tx<{ id: number; projectId: string }[]>`
       INSERT INTO insights (organization_id, id, project_id, title, value, icon)
-      SELECT ${organizationId}, counter.last_id::int, ${projectId}, ${draft.title}, ${draft.value}, ${draft.icon ?? null}::text
-      FROM counter
+      VALUES (${organizationId}, ${id}, ${projectId}, ${draft.title}, ${draft.value}, ${draft.icon ?? null}::text)
       ON CONFLICT (organization_id, project_id, title) DO UPDATE SET
         value = excluded.value,
         icon = CASE WHEN ${iconSupplied}::bool THEN excluded.icon ELSE insights.icon END,
         updated_at = excluded.updated_at
-      RETURNING id, project_id
-    )
-    SELECT id, project_id AS "projectId", 'updated' AS outcome FROM updated
-    UNION ALL SELECT id, project_id, 'inserted' FROM inserted
-    UNION ALL SELECT NULL, id, 'exhausted' FROM project
-    WHERE NOT EXISTS (SELECT 1 FROM updated) AND NOT EXISTS (SELECT 1 FROM counter)`;
-  if (!row) return undefined;
-  return row.outcome === 'exhausted' ? { outcome: 'exhausted' } : { id: row.id!, projectId: row.projectId, outcome: row.outcome };
+      RETURNING id, project_id AS "projectId"`;
+    return { ...inserted!, outcome: 'inserted' as const };
+  });
+}
+
+/** That the project is one of the organization's live ones, as a condition of a statement. */
+const liveProject = (sql: Db, organizationId: string, projectId: string) => sql`
+  EXISTS (SELECT 1 FROM projects p WHERE p.organization_id = ${organizationId} AND p.id = ${projectId} AND p.deleted_at IS NULL)`;
+
+/** A new insight's id; undefined when the project is not the organization's, `exhausted` when no id is left. */
+async function drawInsightId(tx: Db, organizationId: string, projectId: string): Promise<number | 'exhausted' | undefined> {
+  const [project] = await tx`SELECT 1 AS live WHERE ${liveProject(tx, organizationId, projectId)}`;
+  if (!project) return undefined;
+  const [counter] = await tx<{ lastId: number }[]>`
+    INSERT INTO id_counters AS c (organization_id, kind, last_id) VALUES (${organizationId}, 'insight', 1)
+    ON CONFLICT (organization_id, kind) DO UPDATE SET last_id = c.last_id + 1 WHERE c.last_id < ${MAX_ID}
+    RETURNING last_id::int AS "lastId"`;
+  return counter ? counter.lastId : 'exhausted';
 }
 
 /**
@@ -126,7 +134,7 @@ type IncrementOutcome = { id: number; projectId: string; value: string } | { out
 export const NOT_A_NUMBER = 'EVI01';
 
 /**
- * Adds `increment` to the insight (project, title), creating it from 0, in one statement: the
+ * Adds `increment` to the insight (project, title), creating it from 0: the
  * arithmetic happens in the row's UPDATE (migration 052 gives the database JavaScript's number
  * rules), so concurrent increments queue on the row lock and none is lost. An update takes no
  * id. Undefined when the project is not the organization's. Throws NOT_A_NUMBER (nothing written).
@@ -139,39 +147,28 @@ export async function incrementInsight(
 ): Promise<IncrementOutcome | undefined> {
   const iconSupplied = draft.icon !== undefined;
   const increment = String(draft.increment);
-  const [row] = await sql<Array<{ id: number | null; projectId: string; value: string | null }>>`
-    WITH project AS (
-      SELECT p.organization_id, p.id FROM projects p
-      WHERE p.organization_id = ${organizationId} AND p.id = ${projectId} AND p.deleted_at IS NULL
-    ), updated AS (
+  return withTransaction(sql, async (tx) => {
+    const [updated] = await tx<{ id: number; projectId: string; value: string }[]>`
       UPDATE insights i SET
         value = eventlog_insight_increment(i.value, ${increment}::text::float8),
         icon = CASE WHEN ${iconSupplied}::bool THEN ${draft.icon ?? null}::text ELSE i.icon END,
         updated_at = now()
-      FROM project
-      WHERE i.organization_id = project.organization_id AND i.project_id = project.id AND i.title = ${draft.title}
-      RETURNING i.id, i.project_id, i.value
-    ), counter AS (
-      INSERT INTO id_counters AS c (organization_id, kind, last_id)
-      SELECT organization_id, 'insight', 1 FROM project WHERE NOT EXISTS (SELECT 1 FROM updated)
-      ON CONFLICT (organization_id, kind) DO UPDATE SET last_id = c.last_id + 1 WHERE c.last_id < ${MAX_ID}
-      RETURNING last_id
-    ), inserted AS (
-      -- A concurrent first increment wins the unique key; this one then adds to its value.
+      WHERE i.organization_id = ${organizationId} AND i.project_id = ${projectId} AND i.title = ${draft.title}
+        AND ${liveProject(tx, organizationId, projectId)}
+      RETURNING i.id, i.project_id AS "projectId", i.value`;
+    if (updated) return updated;
+    const id = await drawInsightId(tx, organizationId, projectId);
+    if (id === undefined || id === 'exhausted') return id && { outcome: id };
+    // A concurrent first increment wins the unique key; this one then adds to its value.
+    const [inserted] = await tx<{ id: number; projectId: string; value: string }[]>`
       INSERT INTO insights AS i (organization_id, id, project_id, title, value, icon)
-      SELECT ${organizationId}, counter.last_id::int, ${projectId}, ${draft.title},
-             eventlog_insight_increment('0', ${increment}::text::float8), ${draft.icon ?? null}::text
-      FROM counter
+      VALUES (${organizationId}, ${id}, ${projectId}, ${draft.title},
+              eventlog_insight_increment('0', ${increment}::text::float8), ${draft.icon ?? null}::text)
       ON CONFLICT (organization_id, project_id, title) DO UPDATE SET
         value = eventlog_insight_increment(i.value, ${increment}::text::float8),
         icon = CASE WHEN ${iconSupplied}::bool THEN excluded.icon ELSE i.icon END,
         updated_at = excluded.updated_at
-      RETURNING i.id, i.project_id, i.value
-    )
-    SELECT id, project_id AS "projectId", value FROM updated
-    UNION ALL SELECT id, project_id, value FROM inserted
-    UNION ALL SELECT NULL, id, NULL FROM project
-    WHERE NOT EXISTS (SELECT 1 FROM updated) AND NOT EXISTS (SELECT 1 FROM counter)`;
-  if (!row) return undefined;
-  return row.id === null ? { outcome: 'exhausted' } : { id: row.id, projectId: row.projectId, value: row.value! };
+      RETURNING i.id, i.project_id AS "projectId", i.value`;
+    return inserted!;
+  });
 }

@@ -99,12 +99,12 @@ export async function replaceInvitation(
     WITH route AS (
       INSERT INTO credentials (hash, kind, organization_id) VALUES (${row.tokenHash}, 'invitation', ${row.organizationId})
     )
-    INSERT INTO invitations (organization_id, id, email, role, token_hash, invited_by, expires_at)
+    INSERT INTO invitations (organization_id, id, email, role, token_hash, invited_by, created_at, expires_at)
     VALUES (${row.organizationId}, ${row.id}, ${row.email}, ${row.role}, ${row.tokenHash}, ${row.invitedBy},
-            now() + make_interval(secs => ${row.lifetimeSeconds}))
+            now(), now() + make_interval(secs => ${row.lifetimeSeconds}))
     ON CONFLICT (organization_id, lower(email)) DO UPDATE
       SET id = excluded.id, email = excluded.email, role = excluded.role, token_hash = excluded.token_hash,
-          invited_by = excluded.invited_by, created_at = now(), expires_at = excluded.expires_at
+          invited_by = excluded.invited_by, created_at = excluded.created_at, expires_at = excluded.expires_at
     RETURNING id, email, role, expires_at AS "expiresAt"`;
   return inserted!;
 }

@@ -59,18 +59,22 @@ export async function purgeEventBatch(sql: Sql, organizationId: string, projectI
  * written after the last batch. True when the row was there to delete.
  */
 export async function deleteProjectRow(sql: Sql, organizationId: string, projectId: string): Promise<boolean> {
-  const [row] = await sql<{ gone: number }[]>`
-    WITH gone AS (
+  return sql.begin(async (tx) => {
+    // The hooks' token routing rows (organizations/credentials.ts) have no foreign key to cascade,
+    // and live in a table keyed by hash, not by organization: they go by their hashes, read first
+    // (a join between the two would cross shards on a distributed database).
+    const hooks = await tx<{ tokenHash: Buffer }[]>`
+      SELECT token_hash AS "tokenHash" FROM incoming_hooks
+      WHERE organization_id = ${organizationId} AND project_id = ${projectId}`;
+    const gone = await tx`
       DELETE FROM projects
       WHERE organization_id = ${organizationId} AND id = ${projectId} AND deleted_at IS NOT NULL
-      RETURNING organization_id, id
-    ), hook_routes AS (
-      -- The hooks' token routing rows (organizations/credentials.ts) have no foreign key to cascade.
-      DELETE FROM credentials c USING incoming_hooks h, gone
-      WHERE h.organization_id = gone.organization_id AND h.project_id = gone.id AND c.hash = h.token_hash AND c.kind = 'hook'
-    )
-    SELECT count(*)::int AS gone FROM gone`;
-  return (row?.gone ?? 0) > 0;
+      RETURNING id`;
+    if (gone.length === 0) return false;
+    // One statement per hook, each routed to its hash's shard; a project has a handful of hooks.
+    for (const { tokenHash } of hooks) await tx`DELETE FROM credentials WHERE hash = ${tokenHash} AND kind = 'hook'`;
+    return true;
+  });
 }
 
 /** Deleted projects whose rows are still to be removed, oldest first. */

@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import postgres from 'postgres';
+import { type TestOrg, useTestApp } from '../helpers.ts';
+
+/**
+ * On Citus, every statement of a hot request must run on the one shard of its organization: a
+ * plan that visits several shards, or pulls rows through the coordinator, serialises on the
+ * coordinator what should scale with the workers (docs/scaling.md). Each request's statements are
+ * caught as the driver sends them and explained with the same parameters; a statement that stops
+ * being routed fails here, with its plan. On the other stores there is nothing to check.
+ */
+const onCitus = process.env.EVENTLOG_TEST_STORE === 'citus';
+const sent: Array<{ query: string; parameters: unknown[] }> = [];
+const t = useTestApp({}, { onQuery: (query, parameters) => sent.push({ query, parameters }) });
+
+/** What makes a plan more than one shard's. */
+const SPREAD = [/Task Count: (?!1\b)\d+/, /Distributed Subplan/, /pull to coordinator/, /repartition/i, /Citus MERGE/];
+
+/** The statements `request` sent, without transaction control and catalog reads. */
+async function statementsOf(request: () => Promise<unknown>): Promise<Array<{ query: string; parameters: unknown[] }>> {
+  sent.length = 0;
+  await request();
+  return sent.filter(({ query }) => !/^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|select pg_notify|SELECT pg_notify)/i.test(query));
+}
+
+/** Every statement explained on the coordinator; the ones whose plan spreads, with the plan. */
+async function spreading(statements: Array<{ query: string; parameters: unknown[] }>): Promise<string[]> {
+  const explain = postgres(t.databaseUrl, { max: 1, onnotice: () => {} });
+  const found: string[] = [];
+  try {
+    for (const { query, parameters } of statements) {
+      const plan = (await explain.unsafe(`EXPLAIN (COSTS OFF) ${query}`, parameters as never[])) as Array<Record<string, string>>;
+      const text = plan.map((row) => row['QUERY PLAN']).join('\n');
+      if (SPREAD.some((pattern) => pattern.test(text))) found.push(`${query.trim()}\n--- plan ---\n${text}`);
+    }
+  } finally {
+    await explain.end({ timeout: 5 });
+  }
+  return found;
+}
+
+async function assertRouted(name: string, request: () => Promise<unknown>): Promise<void> {
+  const statements = await statementsOf(request);
+  assert.ok(statements.length > 0, `${name} sent no statement`);
+  assert.deepEqual(await spreading(statements), [], `${name}: statements not routed to one shard`);
+}
+
+describe('every hot statement on Citus runs on one shard', { skip: !onCitus && 'the store is not Citus' }, () => {
+  let org: TestOrg;
+  let project: string;
+  let eventId: number;
+
+  it('the check itself sees a statement that visits every shard', async () => {
+    assert.equal((await spreading([{ query: 'SELECT count(*) FROM events', parameters: [] }])).length, 1);
+  });
+
+  it('ingest: one event, a notify event with a user, and a batch', async () => {
+    org = await t.org();
+    project = await org.project('Plans');
+    await assertRouted('POST /api/events', async () => {
+      const reply = await org.post('/api/events', { project, category: 'signup', title: 'One', tags: { plan: 'pro' } });
+      assert.equal(reply.status, 201);
+      eventId = reply.body.id as number;
+    });
+    await assertRouted('POST /api/events (notify, user)', async () => {
+      const reply = await org.post('/api/events', { project, category: 'payment', title: 'Paid', user_id: 'u1', notify: true });
+      assert.equal(reply.status, 201);
+    });
+    await assertRouted('POST /api/events (concurrent)', async () => {
+      const replies = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => org.post('/api/events', { project, category: `c${i % 3}`, title: `e${i}`, user_id: `u${i % 2}` })),
+      );
+      assert.ok(replies.every((reply) => reply.status === 201));
+    });
+  });
+
+  it('reads: feed, filters, search, charts, users', async () => {
+    const reads = [
+      `/api/events?project=${project}`,
+      `/api/events?project=${project}&category=signup`,
+      `/api/events?project=${project}&tag=plan:pro`,
+      `/api/events?project=${project}&user_id=u1`,
+      `/api/events?project=${project}&search=Paid`,
+      `/api/events/${eventId}`,
+      `/api/charts?project=${project}`,
+      `/api/users?project=${project}`,
+      `/api/users/u1?project=${project}`,
+      `/api/insights?project=${project}`,
+    ];
+    for (const url of reads) {
+      await assertRouted(`GET ${url}`, async () => assert.equal((await org.get(url)).status, 200));
+    }
+  });
+
+  it('insights: create, update, increment', async () => {
+    await assertRouted('POST /api/insight (create)', async () => assert.equal((await org.post('/api/insight', { project, title: 'Users', value: 1 })).status, 200));
+    await assertRouted('POST /api/insight (update)', async () => assert.equal((await org.post('/api/insight', { project, title: 'Users', value: 2 })).status, 200));
+    await assertRouted('PATCH /api/insight (increment)', async () => {
+      const reply = await t.request({
+        method: 'PATCH',
+        url: '/api/insight',
+        body: { project, title: 'Count', value: { $inc: 1 } },
+        headers: { authorization: `Bearer ${org.key}` },
+      });
+      assert.equal(reply.status, 200, JSON.stringify(reply.body));
+    });
+  });
+
+  it('delete: an event', async () => {
+    await assertRouted('POST /api/events/:id/delete', async () => assert.equal((await org.post(`/api/events/${eventId}/delete`)).status, 200));
+  });
+});
