@@ -1,6 +1,7 @@
 import type { Db, TransactionSql } from '../../db/client.ts';
 import { MAX_ID } from '../../lib/idSpace.ts';
 import { MAX_USER_ID } from '../../lib/limits.ts';
+import { codePointLength } from '../../lib/text.ts';
 import type { EventDraft } from './validateEventInput.ts';
 
 /**
@@ -64,7 +65,7 @@ function rollupDocument(drafts: EventDraft[], nowMicros: string): string {
     drafts.map((d) => ({
       project_id: d.projectId,
       category: d.category,
-      user_id: d.userId !== null && d.userId.length <= MAX_USER_ID ? d.userId : null,
+      user_id: d.userId !== null && codePointLength(d.userId) <= MAX_USER_ID ? d.userId : null,
       created_us: d.createdAtMicros?.toString() ?? nowMicros,
     })),
   );
@@ -220,7 +221,7 @@ async function writeRows(
       GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
       ON CONFLICT (organization_id, project_id, day, category) DO UPDATE SET count = d.count + excluded.count`,
   ];
-  if (drafts.some((d) => d.userId !== null && d.userId.length <= MAX_USER_ID)) {
+  if (drafts.some((d) => d.userId !== null && codePointLength(d.userId) <= MAX_USER_ID)) {
     // The application's users (src/features/profiles/): counts and first/last event per batch and user.
     statements.push(tx`
       INSERT INTO app_users AS u (organization_id, project_id, user_id, event_count, first_event_at, last_event_at)
