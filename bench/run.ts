@@ -488,7 +488,9 @@ async function benchStore(options: BenchOptions, externalUrl: string | undefined
     if (!databaseUrl) throw new Error('cannot reach the embedded cluster the server started');
     sql = postgres(databaseUrl, { max: 2, onnotice: () => {}, connection: { TimeZone: timeZone, application_name: 'eventlog-bench' } });
     const cliEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: workDir, TZ: timeZone };
-    if (!externalUrl) delete cliEnv.DATABASE_URL;
+    // The command line must use the server's database: the external one, Citus, or the embedded one.
+    if (externalUrl) cliEnv.DATABASE_URL = externalUrl;
+    else delete cliEnv.DATABASE_URL;
     const dataset = await ensureDataset(
       sql,
       options.events,
