@@ -58,13 +58,16 @@ function eventsDocument(drafts: EventDraft[], nowMicros: string): string {
   return `[${rows.join(',')}]`;
 }
 
+/** Whether the event's user id makes an application user: at most MAX_USER_ID characters (code points, as char_length counts). */
+const countsAsUser = (userId: string | null): userId is string => userId !== null && [...userId].length <= MAX_USER_ID;
+
 /** What the rollups need of each event: a smaller document than the events' own. */
 function rollupDocument(drafts: EventDraft[], nowMicros: string): string {
   return JSON.stringify(
     drafts.map((d) => ({
       project_id: d.projectId,
       category: d.category,
-      user_id: d.userId !== null && d.userId.length <= MAX_USER_ID ? d.userId : null,
+      user_id: countsAsUser(d.userId) ? d.userId : null,
       created_us: d.createdAtMicros?.toString() ?? nowMicros,
     })),
   );
@@ -220,7 +223,7 @@ async function writeRows(
       GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
       ON CONFLICT (organization_id, project_id, day, category) DO UPDATE SET count = d.count + excluded.count`,
   ];
-  if (drafts.some((d) => d.userId !== null && d.userId.length <= MAX_USER_ID)) {
+  if (drafts.some((d) => countsAsUser(d.userId))) {
     // The application's users (src/features/profiles/): counts and first/last event per batch and user.
     statements.push(tx`
       INSERT INTO app_users AS u (organization_id, project_id, user_id, event_count, first_event_at, last_event_at)
