@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { attachToRunningCluster } from '../src/db/embedded.ts';
+import { METRICS_TOKEN, alertsSection } from './alerts.ts';
 import { importDocument } from './bodies.ts';
 import { type Dataset, api, createProject, cursorAt, ensureDataset, removeScratch } from './dataset.ts';
 import { type CpuShares, measureCpu, medianShares } from './cpu.ts';
@@ -470,6 +471,8 @@ async function benchStore(options: BenchOptions, externalUrl: string | undefined
   const profileDir = path.join(BENCH_DATA, 'profiles');
   if (options.profile) await fs.mkdir(profileDir, { recursive: true });
 
+  // The alerts section reads the server's lag histogram from /metrics.
+  if (options.sections.has('alerts')) process.env.METRICS_TOKEN = METRICS_TOKEN;
   // The server runs as `npm start` runs it: compiled, when the sources compile.
   execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-server.js'), '--if-stale'], { stdio: 'inherit' });
   log(`starting the server (${externalUrl ? `DATABASE_URL ${describeUrl(externalUrl)}` : `embedded PostgreSQL in ${path.relative(ROOT, workDir)}`})`);
@@ -538,6 +541,13 @@ async function benchStore(options: BenchOptions, externalUrl: string | undefined
       // export's memory stays flat.
       await exportRow(ctx);
       await importRow(ctx);
+      await removeScratch(sql, dataset.scratch.organizationId, log);
+    }
+    if (options.sections.has('alerts')) {
+      const projectId = await createProject(server.origin, dataset.scratch.key, 'Bench alerts');
+      const ingest = { organizationId: dataset.scratch.organizationId, projectId, key: dataset.scratch.key };
+      const section = { sql, server, externalDatabase: Boolean(externalUrl), ingest, log, load: (spec: LoadSpec) => load(spec, server) };
+      rows.push(...(await alertsSection({ ...section, ingestSeconds: options.ingestSeconds, ingestConnections: options.ingestConnections, runs: options.runs })));
       await removeScratch(sql, dataset.scratch.organizationId, log);
     }
   } finally {

@@ -15,7 +15,8 @@ FROM unnest(ARRAY[
   'projects', 'api_keys', 'users', 'organization_usage', 'id_counters',
   'categories', 'events', 'event_daily_counts', 'app_users', 'insights', 'notify_outbox',
   'incoming_hooks', 'destinations', 'deliveries', 'delivery_attempts', 'push_subscriptions',
-  'push_jobs', 'sessions', 'idempotency_keys', 'invitations', 'event_search', 'search_progress'
+  'push_jobs', 'sessions', 'idempotency_keys', 'invitations', 'event_search', 'search_progress',
+  'alerts', 'alert_transitions', 'alert_schedules'
 ]) WITH ORDINALITY AS tables(t, position)
 WHERE NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = t::regclass)
 ORDER BY position;

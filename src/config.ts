@@ -12,6 +12,8 @@ export interface Config {
   allowPrivateWebhookUrls: boolean;
   /** How often the server prunes events past their project's retention (RETENTION_INTERVAL_SECONDS). */
   retentionIntervalSeconds: number;
+  /** How often the server looks for alerts to evaluate besides event announcements (ALERT_EVALUATION_INTERVAL_SECONDS). */
+  alertIntervalSeconds: number;
   /** Bearer token for GET /metrics; unset, /metrics does not exist. */
   metricsToken: string | undefined;
   /**
@@ -42,6 +44,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     timeZone: resolveTimeZone(env.TZ),
     allowPrivateWebhookUrls: env.ALLOW_PRIVATE_WEBHOOK_URLS === '1',
     retentionIntervalSeconds: parseRetentionInterval(env.RETENTION_INTERVAL_SECONDS ?? '30'),
+    alertIntervalSeconds: parseAlertInterval(env.ALERT_EVALUATION_INTERVAL_SECONDS ?? '10'),
     metricsToken: env.METRICS_TOKEN?.trim() || undefined,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
@@ -52,6 +55,15 @@ function parseRetentionInterval(raw: string): number {
   const seconds = Number(raw);
   if (!/^\s*\d+\s*$/.test(raw) || seconds < 1 || seconds > 60) {
     throw new ConfigError(`RETENTION_INTERVAL_SECONDS must be an integer from 1 to 60, got ${JSON.stringify(raw)}`);
+  }
+  return seconds;
+}
+
+/** 0.1 to 10 seconds: alert states must follow their events within 15 seconds (extensions.md, "Alerts"). */
+function parseAlertInterval(raw: string): number {
+  const seconds = Number(raw);
+  if (!/^\s*\d+(\.\d+)?\s*$/.test(raw) || seconds < 0.1 || seconds > 10) {
+    throw new ConfigError(`ALERT_EVALUATION_INTERVAL_SECONDS must be a number from 0.1 to 10, got ${JSON.stringify(raw)}`);
   }
   return seconds;
 }

@@ -74,3 +74,22 @@ export const liveConnectionClosed = (): void => liveConnections.dec();
 export function setQueueDepthSource(source: () => Promise<number>): void {
   queueDepthSource = source;
 }
+
+// Alerts (features/alerts/): every transition once, and how late states followed what caused them.
+const alertTransitions = new Counter({
+  name: 'eventlog_alert_transitions_total',
+  help: 'Alert transitions recorded, by the state entered',
+  labelNames: ['state'] as const,
+  registers: [registry],
+});
+for (const state of ['firing', 'ok'] as const) alertTransitions.inc({ state }, 0);
+
+const alertLag = new Histogram({
+  name: 'eventlog_alert_evaluation_lag_seconds',
+  help: "Time from what made an alert's state due (new events, a window's edge, a change) to its evaluation",
+  buckets: [0.1, 0.25, 0.5, 1, 2, 3, 5, 7.5, 10, 15, 20, 30, 60],
+  registers: [registry],
+});
+
+export const countAlertTransition = (state: 'firing' | 'ok'): void => alertTransitions.inc({ state });
+export const observeAlertLag = (seconds: number): void => alertLag.observe(Math.max(0, seconds));

@@ -20,6 +20,8 @@ export interface EventDraft {
   notify: boolean;
   /** Integer microseconds since the epoch; null means "now" at commit. */
   createdAtMicros: bigint | null;
+  /** Set only on the events an alert creates (features/alerts/), which no alert counts. */
+  alertId?: string;
 }
 
 /** A draft on its way to the group commit, with the organization it is written for. */

@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/open.ts';
+import { AlertEngine } from './features/alerts/alertEngine.ts';
 import { syncChartTimeZone } from './features/charts/syncChartTimeZone.ts';
 import { RetentionPruner } from './features/events/retentionPruner.ts';
 import { SearchIndexer } from './features/events/searchIndexer.ts';
@@ -53,6 +54,7 @@ export async function serve(): Promise<void> {
   const app = await buildApp({ services });
   const pruner = new RetentionPruner(db.sql, { intervalSeconds: config.retentionIntervalSeconds, timeZone: config.timeZone, log });
   const indexer = new SearchIndexer(db.sql, log);
+  const alerts = new AlertEngine({ sql: db.sql, bus: services.bus, log, intervalSeconds: config.alertIntervalSeconds, timeZone: config.timeZone });
 
   let stopping = false;
   const stop = async (signal: string, code = 0) => {
@@ -68,6 +70,7 @@ export async function serve(): Promise<void> {
       await app.close();
       await pruner.stop();
       await indexer.stop();
+      await alerts.stop();
       await closeServices();
       await db.close();
       process.exit(code);
@@ -98,6 +101,7 @@ export async function serve(): Promise<void> {
     services.purger.start();
     pruner.start();
     indexer.start(services.bus);
+    alerts.start();
   } catch (error) {
     log.error({ err: error }, 'could not listen');
     await closeServices();

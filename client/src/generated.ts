@@ -36,6 +36,66 @@ export type ChangeMemberRoleResponse = {
   createdAt: string;
 };
 
+// POST /api/projects/{projectId}/alerts — Create an alert: a rule on the count of matching events in a sliding window
+export type CreateAlertPath = {
+  projectId: string;
+};
+export type CreateAlertBody = {
+  /** 1-100 characters after trimming */
+  name: string;
+  /** Which events count (category, tags, user_id, search as the feed's parameters); {} or absent: every event */
+  filter?: {
+    category?: string;
+    tags?: {
+      [key: string]: string | number | boolean | null;
+    };
+    user_id?: string;
+    search?: string;
+  };
+  /** Fires while the count of matching events in the last windowSeconds is atLeast/fewerThan threshold */
+  condition: {
+    count: "atLeast" | "fewerThan";
+    threshold: number;
+    windowSeconds: number;
+  };
+  /** At most 100 characters; default "alerts" */
+  category?: string;
+  /** While firing, another firing event every this many seconds; null: never */
+  renotifySeconds?: number | null;
+  enabled?: boolean;
+};
+export type CreateAlertResponse = {
+  id: string;
+  projectId: string;
+  name: string;
+  /** Which events count (category, tags, user_id, search as the feed's parameters); {} or absent: every event */
+  filter: {
+    category?: string;
+    tags?: {
+      [key: string]: string | number | boolean | null;
+    };
+    user_id?: string;
+    search?: string;
+  };
+  /** Fires while the count of matching events in the last windowSeconds is atLeast/fewerThan threshold */
+  condition: {
+    count: "atLeast" | "fewerThan";
+    threshold: number;
+    windowSeconds: number;
+  };
+  /** The category of the events the alert creates */
+  category: string;
+  /** While firing, another firing event every this many seconds; null: never */
+  renotifySeconds: number | null;
+  enabled: boolean;
+  mutedUntil: string | null;
+  state: "ok" | "firing";
+  stateSince: string;
+  /** Matching events the last evaluation saw; null before the first */
+  count: number | null;
+  createdAt: string;
+};
+
 // POST /api/projects/{projectId}/destinations — Create a destination: a URL that receives the project's notify events
 export type CreateDestinationPath = {
   projectId: string;
@@ -175,6 +235,15 @@ export type CreateProjectResponse = {
   name: string;
 };
 
+// POST /api/alerts/{alertId}/delete — Delete an alert and its history
+export type DeleteAlertPath = {
+  alertId: string;
+};
+export type DeleteAlertResponse = {
+  id: string;
+  deleted: true;
+};
+
 // POST /api/destinations/{destinationId}/delete — Delete a destination
 export type DeleteDestinationPath = {
   destinationId: string;
@@ -304,7 +373,67 @@ export type ExportOrganizationResponse = {
       value: string | number;
       icon: string | null;
     }>;
+    alerts: Array<{
+      /** 1-100 characters after trimming */
+      name: string;
+      /** Which events count (category, tags, user_id, search as the feed's parameters); {} or absent: every event */
+      filter?: {
+        category?: string;
+        tags?: {
+          [key: string]: string | number | boolean | null;
+        };
+        user_id?: string;
+        search?: string;
+      };
+      /** Fires while the count of matching events in the last windowSeconds is atLeast/fewerThan threshold */
+      condition: {
+        count: "atLeast" | "fewerThan";
+        threshold: number;
+        windowSeconds: number;
+      };
+      /** At most 100 characters; default "alerts" */
+      category?: string;
+      /** While firing, another firing event every this many seconds; null: never */
+      renotifySeconds?: number | null;
+      enabled?: boolean;
+    }>;
   }>;
+};
+
+// GET /api/alerts/{alertId} — One alert with its state
+export type GetAlertPath = {
+  alertId: string;
+};
+export type GetAlertResponse = {
+  id: string;
+  projectId: string;
+  name: string;
+  /** Which events count (category, tags, user_id, search as the feed's parameters); {} or absent: every event */
+  filter: {
+    category?: string;
+    tags?: {
+      [key: string]: string | number | boolean | null;
+    };
+    user_id?: string;
+    search?: string;
+  };
+  /** Fires while the count of matching events in the last windowSeconds is atLeast/fewerThan threshold */
+  condition: {
+    count: "atLeast" | "fewerThan";
+    threshold: number;
+    windowSeconds: number;
+  };
+  /** The category of the events the alert creates */
+  category: string;
+  /** While firing, another firing event every this many seconds; null: never */
+  renotifySeconds: number | null;
+  enabled: boolean;
+  mutedUntil: string | null;
+  state: "ok" | "firing";
+  stateSince: string;
+  /** Matching events the last evaluation saw; null before the first */
+  count: number | null;
+  createdAt: string;
 };
 
 // GET /api/charts — Events per category and day over the last `days` days
@@ -459,6 +588,31 @@ export type ImportOrganizationBody = {
       value: string | number;
       icon?: string | null;
     }>;
+    /** Alert definitions (extensions.md "Alerts"); import creates them anew */
+    alerts?: Array<{
+      /** 1-100 characters after trimming */
+      name: string;
+      /** Which events count (category, tags, user_id, search as the feed's parameters); {} or absent: every event */
+      filter?: {
+        category?: string;
+        tags?: {
+          [key: string]: string | number | boolean | null;
+        };
+        user_id?: string;
+        search?: string;
+      };
+      /** Fires while the count of matching events in the last windowSeconds is atLeast/fewerThan threshold */
+      condition: {
+        count: "atLeast" | "fewerThan";
+        threshold: number;
+        windowSeconds: number;
+      };
+      /** At most 100 characters; default "alerts" */
+      category?: string;
+      /** While firing, another firing event every this many seconds; null: never */
+      renotifySeconds?: number | null;
+      enabled?: boolean;
+    }>;
   }>;
 };
 export type ImportOrganizationResponse = {
@@ -489,6 +643,60 @@ export type IncrementInsightResponse = {
   /** The new value, as text */
   value: string;
 };
+
+// GET /api/alerts/{alertId}/history — An alert's transitions, newest first (keyset pages)
+export type ListAlertHistoryQuery = {
+  cursor?: string;
+  /** Integer 1-100; default 50 */
+  limit?: string;
+};
+export type ListAlertHistoryPath = {
+  alertId: string;
+};
+export type ListAlertHistoryResponse = {
+  transitions: Array<{
+    state: "ok" | "firing";
+    at: string;
+    count: number;
+  }>;
+  nextCursor: string | null;
+};
+
+// GET /api/projects/{projectId}/alerts — A project's alerts, oldest first
+export type ListAlertsPath = {
+  projectId: string;
+};
+export type ListAlertsResponse = Array<{
+  id: string;
+  projectId: string;
+  name: string;
+  /** Which events count (category, tags, user_id, search as the feed's parameters); {} or absent: every event */
+  filter: {
+    category?: string;
+    tags?: {
+      [key: string]: string | number | boolean | null;
+    };
+    user_id?: string;
+    search?: string;
+  };
+  /** Fires while the count of matching events in the last windowSeconds is atLeast/fewerThan threshold */
+  condition: {
+    count: "atLeast" | "fewerThan";
+    threshold: number;
+    windowSeconds: number;
+  };
+  /** The category of the events the alert creates */
+  category: string;
+  /** While firing, another firing event every this many seconds; null: never */
+  renotifySeconds: number | null;
+  enabled: boolean;
+  mutedUntil: string | null;
+  state: "ok" | "firing";
+  stateSince: string;
+  /** Matching events the last evaluation saw; null before the first */
+  count: number | null;
+  createdAt: string;
+}>;
 
 // GET /api/categories — Every category of a project with its event count
 export type ListCategoriesQuery = {
@@ -760,6 +968,46 @@ export type LogSnagLogResponse = {
   createdAt: string;
 };
 
+// POST /api/alerts/{alertId}/mute — Mute until a time (Unix seconds; null unmutes): transitions are recorded, no events created
+export type MuteAlertPath = {
+  alertId: string;
+};
+export type MuteAlertBody = {
+  /** null unmutes */
+  until: number | null;
+};
+export type MuteAlertResponse = {
+  id: string;
+  projectId: string;
+  name: string;
+  /** Which events count (category, tags, user_id, search as the feed's parameters); {} or absent: every event */
+  filter: {
+    category?: string;
+    tags?: {
+      [key: string]: string | number | boolean | null;
+    };
+    user_id?: string;
+    search?: string;
+  };
+  /** Fires while the count of matching events in the last windowSeconds is atLeast/fewerThan threshold */
+  condition: {
+    count: "atLeast" | "fewerThan";
+    threshold: number;
+    windowSeconds: number;
+  };
+  /** The category of the events the alert creates */
+  category: string;
+  /** While firing, another firing event every this many seconds; null: never */
+  renotifySeconds: number | null;
+  enabled: boolean;
+  mutedUntil: string | null;
+  state: "ok" | "firing";
+  stateSince: string;
+  /** Matching events the last evaluation saw; null before the first */
+  count: number | null;
+  createdAt: string;
+};
+
 // POST /api/hooks/{hookId}/pause — Pause an incoming hook: its URL answers like an unknown one
 export type PauseHookPath = {
   hookId: string;
@@ -777,6 +1025,27 @@ export type PauseHookResponse = {
   /** {BASE_URL}/hook/whk_...: anyone holding it can create events */
   url: string;
   createdAt: string;
+};
+
+// POST /api/projects/{projectId}/alerts/preview — How many events a filter matches in the last windowSeconds, now
+export type PreviewAlertFilterPath = {
+  projectId: string;
+};
+export type PreviewAlertFilterBody = {
+  /** Which events count (category, tags, user_id, search as the feed's parameters); {} or absent: every event */
+  filter?: {
+    category?: string;
+    tags?: {
+      [key: string]: string | number | boolean | null;
+    };
+    user_id?: string;
+    search?: string;
+  };
+  windowSeconds: number;
+};
+export type PreviewAlertFilterResponse = {
+  /** Matching events in the last windowSeconds, now */
+  count: number;
 };
 
 // POST /api/members/{memberId}/delete — Remove a member: deletes the account and ends its sessions at once (owners only)
@@ -947,6 +1216,66 @@ export type UnsubscribePushBody = {
 };
 export type UnsubscribePushResponse = {
   ok: true;
+};
+
+// PATCH /api/alerts/{alertId} — Change an alert; a new filter or condition, or enabling, restarts its window
+export type UpdateAlertPath = {
+  alertId: string;
+};
+export type UpdateAlertBody = {
+  /** 1-100 characters after trimming */
+  name?: string;
+  /** Which events count (category, tags, user_id, search as the feed's parameters); {} or absent: every event */
+  filter?: {
+    category?: string;
+    tags?: {
+      [key: string]: string | number | boolean | null;
+    };
+    user_id?: string;
+    search?: string;
+  };
+  /** Fires while the count of matching events in the last windowSeconds is atLeast/fewerThan threshold */
+  condition?: {
+    count: "atLeast" | "fewerThan";
+    threshold: number;
+    windowSeconds: number;
+  };
+  /** At most 100 characters; default "alerts" */
+  category?: string;
+  /** While firing, another firing event every this many seconds; null: never */
+  renotifySeconds?: number | null;
+  enabled?: boolean;
+};
+export type UpdateAlertResponse = {
+  id: string;
+  projectId: string;
+  name: string;
+  /** Which events count (category, tags, user_id, search as the feed's parameters); {} or absent: every event */
+  filter: {
+    category?: string;
+    tags?: {
+      [key: string]: string | number | boolean | null;
+    };
+    user_id?: string;
+    search?: string;
+  };
+  /** Fires while the count of matching events in the last windowSeconds is atLeast/fewerThan threshold */
+  condition: {
+    count: "atLeast" | "fewerThan";
+    threshold: number;
+    windowSeconds: number;
+  };
+  /** The category of the events the alert creates */
+  category: string;
+  /** While firing, another firing event every this many seconds; null: never */
+  renotifySeconds: number | null;
+  enabled: boolean;
+  mutedUntil: string | null;
+  state: "ok" | "firing";
+  stateSince: string;
+  /** Matching events the last evaluation saw; null before the first */
+  count: number | null;
+  createdAt: string;
 };
 
 // PATCH /api/destinations/{destinationId} — Change a destination: name, URL (checked by the address guard) or category filter

@@ -1,17 +1,26 @@
 import type {
+  CreateAlertBody,
+  CreateAlertResponse,
   CreateEventBody,
   CreateEventResponse,
   IdentifyUserResponse,
   IncrementInsightBody,
   IncrementInsightResponse,
   ListEventsQuery,
+  ListAlertHistoryResponse,
   ListEventsResponse,
+  UpdateAlertBody,
   UpsertInsightBody,
   UpsertInsightResponse,
 } from './generated.js';
 import { type Transport, send } from './request.js';
 
 export { EventlogError } from './request.js';
+
+/** An alert as the server returns it (extensions.md, "Alerts"). */
+export type EventlogAlert = CreateAlertResponse;
+/** One change of an alert's state. */
+export type AlertTransition = ListAlertHistoryResponse['transitions'][number];
 
 /** An event as the server returns it. */
 export type EventlogEvent = CreateEventResponse;
@@ -102,6 +111,28 @@ export class Eventlog {
     list: (options: ListOptions = {}): AsyncIterableIterator<EventlogEvent> => this.#list(options),
   };
 
+  /** The project's alerts. Reads and idempotent changes are retried; `create` and `delete` are not. */
+  readonly alerts = {
+    /** Every alert of the project, oldest first. */
+    list: async (): Promise<EventlogAlert[]> => (this.#transport ? send(this.#transport, { method: 'GET', path: `api/projects/${encodeURIComponent(this.#project)}/alerts`, retry: true }) : []),
+    create: async (body: CreateAlertBody): Promise<EventlogAlert | undefined> =>
+      this.#transport ? send(this.#transport, { method: 'POST', path: `api/projects/${encodeURIComponent(this.#project)}/alerts`, body, retry: false }) : undefined,
+    get: async (alertId: string): Promise<EventlogAlert | undefined> =>
+      this.#transport ? send(this.#transport, { method: 'GET', path: `api/alerts/${encodeURIComponent(alertId)}`, retry: true }) : undefined,
+    update: async (alertId: string, body: UpdateAlertBody): Promise<EventlogAlert | undefined> =>
+      this.#transport ? send(this.#transport, { method: 'PATCH', path: `api/alerts/${encodeURIComponent(alertId)}`, body, retry: true }) : undefined,
+    /** Mutes until a Date or Unix seconds; `null` unmutes. */
+    mute: async (alertId: string, until: Date | number | null): Promise<EventlogAlert | undefined> => {
+      if (!this.#transport) return undefined;
+      const body = { until: until instanceof Date ? until.getTime() / 1000 : until };
+      return send(this.#transport, { method: 'POST', path: `api/alerts/${encodeURIComponent(alertId)}/mute`, body, retry: true });
+    },
+    delete: async (alertId: string): Promise<{ id: string; deleted: true } | undefined> =>
+      this.#transport ? send(this.#transport, { method: 'POST', path: `api/alerts/${encodeURIComponent(alertId)}/delete`, retry: false }) : undefined,
+    /** Every transition of the alert, newest first, one keyset page at a time. */
+    history: (alertId: string): AsyncIterableIterator<AlertTransition> => this.#history(alertId),
+  };
+
   constructor(options: EventlogOptions) {
     this.#project = options.project;
     if (options.disabled) {
@@ -143,6 +174,17 @@ export class Eventlog {
     if (!this.#transport) return undefined;
     const body = { project: this.#project, user_id: userId, properties };
     return send(this.#transport, { method: 'POST', path: 'api/identify', body, retry: true });
+  }
+
+  async *#history(alertId: string): AsyncIterableIterator<AlertTransition> {
+    const transport = this.#transport;
+    if (!transport) return;
+    let cursor: string | undefined;
+    do {
+      const page: ListAlertHistoryResponse = await send(transport, { method: 'GET', path: `api/alerts/${encodeURIComponent(alertId)}/history`, query: { cursor }, retry: true });
+      yield* page.transitions;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
   }
 
   async *#list(options: ListOptions): AsyncIterableIterator<EventlogEvent> {

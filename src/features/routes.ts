@@ -1,4 +1,5 @@
 import type { App } from '../http/app.ts';
+import alertRoutes from './alerts/routes.ts';
 import chartRoutes from './charts/routes.ts';
 import destinationRoutes from './destinations/routes.ts';
 import eventRoutes from './events/routes.ts';
@@ -15,4 +16,4 @@ import sessionRoutes from './sessions/routes.ts';
 import transferRoutes from './transfer/routes.ts';
 
 /** Every feature's HTTP routes, registered by buildApp in this order. */
-export const featureRoutes: Array<(app: App) => void | Promise<void>> = [projectRoutes, eventRoutes, sessionRoutes, keyRoutes, liveRoutes, insightRoutes, chartRoutes, transferRoutes, hookRoutes, destinationRoutes, pushRoutes, logSnagRoutes, profileRoutes, memberRoutes];
+export const featureRoutes: Array<(app: App) => void | Promise<void>> = [projectRoutes, eventRoutes, sessionRoutes, keyRoutes, liveRoutes, insightRoutes, chartRoutes, transferRoutes, hookRoutes, destinationRoutes, pushRoutes, logSnagRoutes, profileRoutes, memberRoutes, alertRoutes];

@@ -121,8 +121,9 @@ describe('GET /api/export', () => {
             { title: 'MRR', value: '1200', icon: '📈' },
             { title: 'Plain', value: '', icon: null },
           ],
+          alerts: [],
         },
-        { id: second, name: 'Second', categories: [], events: [], insights: [] },
+        { id: second, name: 'Second', categories: [], events: [], insights: [], alerts: [] },
       ],
     });
   });

@@ -86,6 +86,7 @@ describe('contrast and target size on every page', { skip: missingBrowser }, () 
       ['Insights', `/app/p/${projectId}/insights`, 'Insights'],
       ['Users', `/app/p/${projectId}/users`, 'Users'],
       ['Charts', `/app/p/${projectId}/charts`, 'Charts'],
+      ['Alerts', `/app/p/${projectId}/alerts`, 'Alerts'],
       ['Playground', `/app/p/${projectId}/playground`, 'Playground'],
       ['Settings', `/app/p/${projectId}/settings`, 'Settings'],
     ] as const;

@@ -35,7 +35,7 @@ const t = useTestApp({ ALLOW_PRIVATE_WEBHOOK_URLS: '1' });
 // ---------------------------------------------------------------------------------------------
 // What the suite knows about the routes
 
-type Kind = 'project' | 'event' | 'insight' | 'hook' | 'destination' | 'delivery' | 'key' | 'appUser' | 'member';
+type Kind = 'project' | 'event' | 'insight' | 'hook' | 'destination' | 'delivery' | 'key' | 'appUser' | 'member' | 'alert';
 
 /** Path parameter name → the kind of resource it names. */
 const PARAM_KINDS: Record<string, Kind> = {
@@ -48,7 +48,10 @@ const PARAM_KINDS: Record<string, Kind> = {
   keyId: 'key',
   userId: 'appUser',
   memberId: 'member',
+  alertId: 'alert',
 };
+
+const ALERT_CONDITION = { count: 'atLeast', threshold: 5, windowSeconds: 60 };
 
 function kindOf(param: string, url: string): Kind | undefined {
   if (param === 'id' && url.startsWith('/api/destinations/')) return 'destination';
@@ -106,6 +109,14 @@ const PLANS: Record<string, Plan> = {
   'PATCH /api/destinations/:destinationId': { body: (side) => ({ name: side.mark, categories: ['security'] }) },
   'POST /api/destinations/:destinationId/replay-failed': { body: () => ({ since: 0 }) },
   'GET /api/destinations/:destinationId/health': {},
+  'POST /api/projects/:projectId/alerts': { body: (side) => ({ name: side.mark, condition: ALERT_CONDITION }) },
+  'GET /api/projects/:projectId/alerts': {},
+  'POST /api/projects/:projectId/alerts/preview': { body: () => ({ windowSeconds: 60 }) },
+  'GET /api/alerts/:alertId': {},
+  'PATCH /api/alerts/:alertId': { body: (side) => ({ name: side.mark }) },
+  'POST /api/alerts/:alertId/mute': { body: () => ({ until: null }) },
+  'POST /api/alerts/:alertId/delete': {},
+  'GET /api/alerts/:alertId/history': {},
   'GET /api/keys': { credential: 'session', owner: true },
   'POST /api/keys': { credential: 'session', owner: true },
   'POST /api/keys/:keyId/revoke': { credential: 'session', owner: true },
@@ -262,6 +273,13 @@ interface Fixture {
 }
 
 const FIXTURES: Record<Kind, Fixture> = {
+  alert: {
+    needs: ['POST /api/projects/:projectId/alerts'],
+    async make(side) {
+      const project = await resource(side, 'project');
+      return String((created(await side.org.post(`/api/projects/${project}/alerts`, { name: side.mark, condition: ALERT_CONDITION }), 'alert')).id);
+    },
+  },
   project: {
     needs: ['POST /api/projects'],
     make: (side) => side.org.project(`${side.mark} project`),

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import postgres from 'postgres';
+import { evaluateOrganization } from '../../src/features/alerts/evaluateOrganization.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
 
 /**
@@ -109,5 +110,27 @@ describe('every hot statement on Citus runs on one shard', { skip: !onCitus && '
 
   it('delete: an event', async () => {
     await assertRouted('POST /api/events/:id/delete', async () => assert.equal((await org.post(`/api/events/${eventId}/delete`)).status, 200));
+  });
+});
+
+describe('the alert engine on Citus runs on one shard per organization', { skip: !onCitus && 'the store is not Citus' }, () => {
+  it('create an alert, evaluate it through a transition, read its history', async () => {
+    const org = await t.org();
+    const project = await org.project('Alerts');
+    let alertId = '';
+    await assertRouted('POST /api/projects/:id/alerts', async () => {
+      const reply = await org.post(`/api/projects/${project}/alerts`, {
+        name: 'Errors',
+        filter: { category: 'errors' },
+        condition: { count: 'atLeast', threshold: 1, windowSeconds: 60 },
+      });
+      assert.equal(reply.status, 201, JSON.stringify(reply.body));
+      alertId = reply.body.id as string;
+    });
+    assert.equal((await org.post('/api/events', { project, category: 'errors', title: 'boom' })).status, 201);
+    // The engine's look for work visits every shard on purpose (once per interval); a pass is one organization's.
+    await assertRouted('alert evaluation (a transition to firing)', () => evaluateOrganization(t.services.sql, org.id, t.services.config.timeZone));
+    assert.equal((await org.get(`/api/alerts/${alertId}`)).body.state, 'firing');
+    await assertRouted('GET /api/alerts/:id/history', async () => assert.equal((await org.get(`/api/alerts/${alertId}/history`)).status, 200));
   });
 });

@@ -4,6 +4,8 @@ import { Skeleton } from './components/Skeleton.tsx';
 import { NavLink, SkipLink, TopBar } from './components/TopBar.tsx';
 import { LiveProvider, useLiveStatus } from './live.tsx';
 import { AcceptPage } from './pages/Accept.tsx';
+import { AlertsPage } from './pages/Alerts.tsx';
+import { FiringAlertsBanner } from './pages/alerts/FiringAlertsBanner.tsx';
 import { ApiKeysPage } from './pages/ApiKeys.tsx';
 import { FeedPage } from './pages/Feed.tsx';
 import { InsightsPage } from './pages/Insights.tsx';
@@ -132,6 +134,7 @@ const TABS = [
   ['/insights', 'Insights'],
   ['/users', 'Users'],
   ['/charts', 'Charts'],
+  ['/alerts', 'Alerts'],
   ['/playground', 'Playground'],
   ['/settings', 'Settings'],
 ] as const;
@@ -159,6 +162,7 @@ function ProjectArea({ projectId }: { projectId: string }) {
         <LiveIndicator />
       </div>
       <DisabledDestinationsWarning projectId={projectId} />
+      <FiringAlertsBanner projectId={projectId} />
       <Switch>
         <Route path="/">
           <FeedPage projectId={projectId} />
@@ -182,6 +186,9 @@ function ProjectArea({ projectId }: { projectId: string }) {
           >
             <ChartsPage projectId={projectId} />
           </Suspense>
+        </Route>
+        <Route path="/alerts">
+          <AlertsPage projectId={projectId} />
         </Route>
         <Route path="/playground">
           <PlaygroundPage projectId={projectId} />

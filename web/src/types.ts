@@ -3,6 +3,7 @@
  * server's OpenAPI document (web/src/generated/, `npm run client:types`; lint fails while they are
  * stale), so a route schema that changes shows up here as a type error, not as a blank page.
  */
+import type { GetAlertResponse, ListAlertHistoryResponse, PreviewAlertFilterResponse } from './generated/alerts.ts';
 import type { CreateKeyResponse, ListKeysResponse, RevokeKeyResponse } from './generated/apiKeys.ts';
 import type { GetChartsResponse } from './generated/charts.ts';
 import type { GetSessionResponse, GetSetupStatusResponse } from './generated/dashboardSession.ts';
@@ -54,6 +55,10 @@ export type ReplayFailedResult = ReplayFailedDeliveriesResponse;
 export type DeliveryPage = ListDeliveriesResponse;
 
 export type ImportReport = ImportOrganizationResponse;
+
+export type Alert = GetAlertResponse;
+export type AlertHistoryPage = ListAlertHistoryResponse;
+export type AlertPreview = PreviewAlertFilterResponse;
 export type VapidPublicKey = GetVapidPublicKeyResponse;
 
 export type OrganizationInfo = GetOrganizationResponse;

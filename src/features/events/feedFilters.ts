@@ -25,7 +25,7 @@ const MAX_SECONDS = 100_000_000_000;
  * The tag values that read as `value` under the spec's rule (strings as they are, numbers as
  * `String(n)`, true, false, null): each becomes a containment object the tags index serves.
  */
-function tagAlternatives(key: string, value: string): string[] {
+export function tagAlternatives(key: string, value: string): string[] {
   const alternatives: unknown[] = [value];
   const number = Number(value);
   if (value.trim() !== '' && Number.isFinite(number) && String(number) === value) alternatives.push(number);

@@ -52,6 +52,7 @@ function eventsDocument(drafts: EventDraft[], nowMicros: string): string {
       user_id: d.userId,
       notify: d.notify,
       created_us: d.createdAtMicros?.toString() ?? nowMicros,
+      alert_id: d.alertId ?? null,
     });
     return `${scalars.slice(0, -1)},"tags":${d.tags ?? 'null'},"metadata":${d.metadata ?? 'null'}}`;
   });
@@ -205,12 +206,12 @@ async function writeRows(
   const statements = [
     tx`
       INSERT INTO events (organization_id, id, project_id, category, title, description, icon, tags, metadata, url,
-                          user_id, notify, created_at)
+                          user_id, notify, created_at, alert_id)
       SELECT p.organization_id, ${firstId} + t.ord, t.project_id, t.category, t.title, t.description, t.icon, t.tags, t.metadata, t.url,
-             t.user_id, t.notify, ${createdAt}
+             t.user_id, t.notify, ${createdAt}, t.alert_id
       FROM json_to_recordset(${events}::text::json) AS t(
         ord int, project_id text, category text, title text, description text, icon text,
-        tags json, metadata json, url text, user_id text, notify bool, created_us int8)
+        tags json, metadata json, url text, user_id text, notify bool, created_us int8, alert_id text)
       JOIN projects p ON p.organization_id = ${org} AND p.id = t.project_id
       ORDER BY t.ord`,
     tx`

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { VerbArgs } from '../../context.ts';
 import { type Db, withTransaction } from '../../db/client.ts';
+import { exportAlertDefinitions } from '../alerts/transferAlerts.ts';
 import {
   type ExportEventRow,
   type ExportProjectRow,
@@ -35,7 +36,8 @@ async function* documentText(db: Db, organizationId: string, projects: ExportPro
       yield (first ? '' : ',') + rows.map(eventJson).join(',');
       first = false;
     }
-    yield `],"insights":${json(await selectExportInsights(db, organizationId, project.id))}}`;
+    yield `],"insights":${json(await selectExportInsights(db, organizationId, project.id))}`;
+    yield `,"alerts":${json(await exportAlertDefinitions(db, organizationId, project.id))}}`;
   }
   yield ']}';
 }

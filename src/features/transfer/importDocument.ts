@@ -4,6 +4,7 @@ import { type TransactionSql, withTransaction } from '../../db/client.ts';
 import { IdSpaceExhausted } from '../../lib/errors.ts';
 import { ID_WARNING_THRESHOLD } from '../../lib/idSpace.ts';
 import { countEventsCreated } from '../../metrics.ts';
+import { insertImportedAlerts } from '../alerts/transferAlerts.ts';
 import { insertInsights } from '../insights/queries.ts';
 import { importedRows } from './copyText.ts';
 import { IMPORT_CHUNK, type ProjectPlan } from './planImport.ts';
@@ -77,6 +78,7 @@ async function writeProject(ctx: Ctx, tx: TransactionSql, plan: ProjectPlan, wri
     if (ids === 'exhausted') throw new IdSpaceExhausted('insight');
     written.insights += ids.length;
   }
+  await insertImportedAlerts(tx, organizationId, plan.id, plan.alerts);
 }
 
 /**

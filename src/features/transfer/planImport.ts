@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import { InvalidInput } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { codePointLength, hasNul } from '../../lib/text.ts';
+import { checkAlertDefinition } from '../alerts/transferAlerts.ts';
 import { MAX_CATEGORY_LENGTH, validateEventInput } from '../events/validateEventInput.ts';
 import { type InsightDraft, validateInsightInput } from '../insights/validateInsightInput.ts';
 import { MAX_PROJECT_NAME } from '../projects/createProject.ts';
@@ -22,6 +23,8 @@ export interface ProjectPlan {
   eventCount: number;
   /** One per title: a later row of the same title wins (as if posted in order). */
   insights: InsightDraft[];
+  /** Alert definitions, checked as creates are. */
+  alerts: Array<ReturnType<typeof checkAlertDefinition>>;
 }
 
 function projectName(path: string, raw: string): string {
@@ -143,6 +146,7 @@ export function planProject(index: number, project: Static<typeof TransferProjec
   const categories = new Set((project.categories ?? []).map((category, i) => categoryName(`${path}.categories[${i}]`, category)));
   if (events.error) throw events.error;
   for (const category of events.categories) categories.add(category);
+  const alerts = (project.alerts ?? []).map((row, i) => atRow(`${path}.alerts[${i}]`, () => checkAlertDefinition(row)));
   return {
     label: project.id ?? String(index),
     id: newId(12),
@@ -151,6 +155,7 @@ export function planProject(index: number, project: Static<typeof TransferProjec
     eventChunks: events.chunks(),
     eventCount: events.count,
     insights: [...insights.values()],
+    alerts,
   };
 }
 

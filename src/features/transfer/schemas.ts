@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { CreateAlertBody } from '../alerts/schemas.ts';
 
 const OptionalText = Type.Optional(Type.Union([Type.String(), Type.Null()]));
 
@@ -29,6 +30,7 @@ export const TransferProject = Type.Object({
   categories: Type.Optional(Type.Array(Type.String())),
   events: Type.Optional(Type.Array(TransferEvent)),
   insights: Type.Optional(Type.Array(TransferInsight)),
+  alerts: Type.Optional(Type.Array(CreateAlertBody, { description: 'Alert definitions (extensions.md "Alerts"); import creates them anew' })),
 });
 
 /** What POST /api/import takes: the export document. `version` may be left out; if given it is 1. */
@@ -48,6 +50,7 @@ export const ExportDocument = Type.Object({
       categories: Type.Array(Type.String()),
       events: Type.Array(Type.Required(TransferEvent)),
       insights: Type.Array(Type.Required(TransferInsight)),
+      alerts: Type.Array(CreateAlertBody),
     }),
   ),
 });

@@ -32,6 +32,30 @@ export type ExportOrganizationResponse = {
       value: string | number;
       icon: string | null;
     }>;
+    alerts: Array<{
+      /** 1-100 characters after trimming */
+      name: string;
+      /** Which events count (category, tags, user_id, search as the feed's parameters); {} or absent: every event */
+      filter?: {
+        category?: string;
+        tags?: {
+          [key: string]: string | number | boolean | null;
+        };
+        user_id?: string;
+        search?: string;
+      };
+      /** Fires while the count of matching events in the last windowSeconds is atLeast/fewerThan threshold */
+      condition: {
+        count: "atLeast" | "fewerThan";
+        threshold: number;
+        windowSeconds: number;
+      };
+      /** At most 100 characters; default "alerts" */
+      category?: string;
+      /** While firing, another firing event every this many seconds; null: never */
+      renotifySeconds?: number | null;
+      enabled?: boolean;
+    }>;
   }>;
 };
 
@@ -66,6 +90,31 @@ export type ImportOrganizationBody = {
       title: string;
       value: string | number;
       icon?: string | null;
+    }>;
+    /** Alert definitions (extensions.md "Alerts"); import creates them anew */
+    alerts?: Array<{
+      /** 1-100 characters after trimming */
+      name: string;
+      /** Which events count (category, tags, user_id, search as the feed's parameters); {} or absent: every event */
+      filter?: {
+        category?: string;
+        tags?: {
+          [key: string]: string | number | boolean | null;
+        };
+        user_id?: string;
+        search?: string;
+      };
+      /** Fires while the count of matching events in the last windowSeconds is atLeast/fewerThan threshold */
+      condition: {
+        count: "atLeast" | "fewerThan";
+        threshold: number;
+        windowSeconds: number;
+      };
+      /** At most 100 characters; default "alerts" */
+      category?: string;
+      /** While firing, another firing event every this many seconds; null: never */
+      renotifySeconds?: number | null;
+      enabled?: boolean;
     }>;
   }>;
 };

@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'wouter';
+import { Link, useSearchParams } from 'wouter';
 
 /** Time ranges offered by the chips: the URL keeps the range, so a shared link stays relative. */
 const RANGES = { '1h': 3600, '24h': 86_400, '7d': 7 * 86_400, '30d': 30 * 86_400 } as const;
@@ -80,6 +80,9 @@ export function FilterChips({ query, update }: { query: FeedQuery; update: (chan
       <label className="chip">
         <input type="checkbox" name="favoritesOnly" checked={query.favorited} onChange={(e) => update({ favorited: e.target.checked })} /> Favorites only
       </label>
+      <Link href={alertLink(query)} className="chip alert-me" data-testid="alert-me">
+        Alert me…
+      </Link>
       <label className="chip">
         <span className="visually-hidden">Time range</span>
         <select name="range" value={query.range ?? ''} onChange={(e) => update({ range: (e.target.value || null) as Range | null })}>
@@ -92,4 +95,14 @@ export function FilterChips({ query, update }: { query: FeedQuery; update: (chan
       </label>
     </div>
   );
+}
+
+/** The Alerts tab's new-alert form, filled with the feed's category, tags, user and search. */
+function alertLink(query: FeedQuery): string {
+  const params = new URLSearchParams({ new: '1' });
+  if (query.category) params.set('category', query.category);
+  for (const tag of query.tags) params.append('tag', tag);
+  if (query.userId) params.set('user_id', query.userId);
+  if (query.search) params.set('search', query.search);
+  return `/alerts?${params.toString()}`;
 }

@@ -1,0 +1,131 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Bus } from '../../db/bus.ts';
+import type { Sql } from '../../db/client.ts';
+import { countAlertTransition, observeAlertLag } from '../../metrics.ts';
+import { announceCreated } from '../events/createEvent.ts';
+import { dueOrganizations } from './engineQueries.ts';
+import { evaluateOrganization } from './evaluateOrganization.ts';
+
+/** Organizations taken per look for work. */
+const ORGANIZATIONS_PER_PASS = 200;
+/** Organizations evaluated at once by one process. */
+const CONCURRENCY = 4;
+/** A burst of event announcements is answered by one pass this long after the first. */
+const WAKE_DELAY_MS = 200;
+
+interface EngineOptions {
+  sql: Sql;
+  bus: Bus;
+  log: FastifyBaseLogger;
+  /** How often it looks for due organizations (ALERT_EVALUATION_INTERVAL_SECONDS). */
+  intervalSeconds: number;
+  /** The chart time zone: the day counts of the events alerts create are kept in it. */
+  timeZone: string;
+}
+
+/**
+ * Keeps every enabled alert's state following its events (docs/decisions/100-alert-engine.md).
+ * Every server process runs one. Work is found by organization: an organization is due when one
+ * of its alerts' windows reaches a threshold by time alone (or a deadline, a renotify, a change),
+ * or when it has events the engine has not looked at; each is claimed by a lease on its own
+ * schedule row, so processes share the work and never evaluate one organization together. The
+ * bus's event announcements make a pass start at once for organizations it knows have alerts;
+ * the periodic look finds whatever an announcement missed. Started by the server only.
+ */
+export class AlertEngine {
+  private timer: NodeJS.Timeout | undefined;
+  private wakeTimer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+  private stopped = true;
+  private unsubscribe: (() => void) | undefined;
+  /** Organizations this process has seen with enabled alerts: their events wake it. */
+  private readonly watched = new Set<string>();
+  /** Organizations with announced events since the last pass. */
+  private readonly woken = new Set<string>();
+  /** Due times this process learned from its own passes: it looks again at the earliest. */
+  private dues: number[] = [];
+
+  constructor(private readonly options: EngineOptions) {}
+
+  start(): void {
+    this.stopped = false;
+    this.unsubscribe = this.options.bus.subscribe((announcement) => {
+      if (announcement.type === 'event.created' && this.watched.has(announcement.organizationId)) this.wake(announcement.organizationId);
+    });
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    clearTimeout(this.timer);
+    clearTimeout(this.wakeTimer);
+    await this.running;
+  }
+
+  /** Runs one pass over whatever is due now (tests call it to avoid waiting for the timer); whether more is due. */
+  async runOnce(): Promise<boolean> {
+    const woken = [...this.woken];
+    this.woken.clear();
+    const due = await dueOrganizations(this.options.sql, new Date(), ORGANIZATIONS_PER_PASS);
+    const queue = [...new Set([...woken, ...due])];
+    const workers = Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
+      for (let organizationId = queue.shift(); organizationId !== undefined; organizationId = queue.shift()) {
+        if (this.stopped && this.timer !== undefined) return;
+        await this.evaluate(organizationId);
+      }
+    });
+    await Promise.all(workers);
+    return due.length >= ORGANIZATIONS_PER_PASS;
+  }
+
+  private wake(organizationId: string): void {
+    this.woken.add(organizationId);
+    if (this.stopped || this.wakeTimer) return;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = undefined;
+      if (!this.running) this.schedule(0);
+    }, WAKE_DELAY_MS);
+    this.wakeTimer.unref();
+  }
+
+  private async evaluate(organizationId: string): Promise<void> {
+    try {
+      const pass = await evaluateOrganization(this.options.sql, organizationId, this.options.timeZone);
+      if (!pass) return;
+      if (pass.active) this.watched.add(organizationId);
+      else this.watched.delete(organizationId);
+      if (pass.dueAt) this.dues.push(pass.dueAt.getTime());
+      for (const { outcome, lagSeconds } of pass.outcomes) {
+        if (lagSeconds !== null) observeAlertLag(lagSeconds);
+        if (outcome.transition) countAlertTransition(outcome.transition);
+        // After the commit, as every write announces: live feeds, and the delivery workers wake.
+        if (outcome.event) announceCreated(this.options.bus, { organizationId, projectId: outcome.event.projectId, id: outcome.event.id, notify: true });
+      }
+    } catch (err) {
+      this.options.log.warn({ err, organizationId }, 'evaluating alerts failed; it will try again');
+    }
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      let more = false;
+      this.running = this.runOnce()
+        .then((full) => (more = full))
+        .catch((err: unknown) => this.options.log.warn({ err }, 'looking for due alerts failed; it will try again'))
+        .finally(() => {
+          this.running = undefined;
+          // A full pass leaves more due organizations: the next one starts at once. Otherwise the
+          // next look is at the earliest due time this process knows of, or after the interval
+          // (which finds what other processes and lost announcements left).
+          const now = Date.now();
+          this.dues = this.dues.filter((due) => due > now);
+          const untilDue = this.dues.length > 0 ? Math.min(...this.dues) - now : Infinity;
+          this.schedule(more ? 0 : this.woken.size > 0 ? WAKE_DELAY_MS : Math.min(untilDue, this.options.intervalSeconds * 1000));
+        });
+    }, delayMs);
+    this.timer.unref();
+  }
+}

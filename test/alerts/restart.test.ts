@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { after, afterEach, describe, it } from 'node:test';
+import { cleanUp, stopServers, waitFor } from '../storage/processes.ts';
+import { alertEventStates, call, servers, sleep, transitions } from './serverSupport.ts';
+import { useTestApp } from '../helpers.ts';
+
+// A restart keeps every alert's state: a firing alert does not fire again after a graceful stop
+// or a kill -9 (extensions.md, "Alerts").
+
+const t = useTestApp({}, { ownDatabase: true });
+after(cleanUp);
+afterEach(stopServers);
+
+describe('alerts: restarts', () => {
+  it('a restart (and a kill -9) while firing fires no second time; a dead man\'s switch fires after its window', async () => {
+    let [server] = await servers(t.databaseUrl, 1);
+    const org = await t.org();
+    const project = String((await call(server!, org, 'POST', '/api/projects', { name: 'P' })).body.id);
+    const created = await call(server!, org, 'POST', `/api/projects/${project}/alerts`, {
+      name: 'Nightly backup',
+      filter: { category: 'backup' },
+      condition: { count: 'fewerThan', threshold: 1, windowSeconds: 10 },
+    });
+    const alertId = String(created.body.id);
+    await sleep(3000);
+    assert.equal((await call(server!, org, 'GET', `/api/alerts/${alertId}`)).body.state, 'ok', 'not before a whole window');
+    await waitFor('the dead man\'s switch firing', async () => (await call(server!, org, 'GET', `/api/alerts/${alertId}`)).body.state === 'firing', 25_000);
+    assert.ok(Date.now() - Date.parse(created.body.createdAt) >= 10_000);
+
+    assert.deepEqual(await server!.stop('SIGTERM'), { code: 0, signal: null });
+    [server] = await servers(t.databaseUrl, 1);
+    await sleep(2500);
+    process.kill(server!.pid, 'SIGKILL');
+    await server!.exited;
+    [server] = await servers(t.databaseUrl, 1);
+    await sleep(2500);
+    const alert = (await call(server!, org, 'GET', `/api/alerts/${alertId}`)).body;
+    assert.equal(alert.state, 'firing');
+    assert.deepEqual(await transitions(t.services.sql, org, alertId), ['firing']);
+    assert.deepEqual(await alertEventStates(t.services.sql, org, alertId), ['firing']);
+
+    assert.equal((await call(server!, org, 'POST', '/api/events', { project, category: 'backup', title: 'done' })).status, 201);
+    await waitFor('resolved by the backup event', async () => (await call(server!, org, 'GET', `/api/alerts/${alertId}`)).body.state === 'ok', 15_000);
+    assert.deepEqual(await alertEventStates(t.services.sql, org, alertId), ['firing', 'resolved']);
+  });
+});

@@ -1,0 +1,102 @@
+import { useState } from 'react';
+import { useSearchParams } from 'wouter';
+import { post } from '../api.ts';
+import { ConfirmDialog } from '../components/Dialog.tsx';
+import { Skeleton } from '../components/Skeleton.tsx';
+import { useToast } from '../components/Toasts.tsx';
+import type { Alert } from '../types.ts';
+import { AlertForm, type AlertSeed } from './alerts/AlertForm.tsx';
+import { AlertRow } from './alerts/AlertRow.tsx';
+import { useProjectAlerts } from './alerts/useProjectAlerts.ts';
+import './alerts/alerts.css';
+
+/** The feed's filters handed over by "Alert me…" (`?new=1&category=...&tag=...`), if any. */
+function seedOf(params: URLSearchParams): AlertSeed | null {
+  if (params.get('new') !== '1') return null;
+  return {
+    category: params.get('category') ?? undefined,
+    tags: params.getAll('tag'),
+    userId: params.get('user_id') ?? undefined,
+    search: params.get('search') ?? undefined,
+  };
+}
+
+/** The Alerts tab: each alert's state and condition, create and edit, mute, enable, history. */
+export function AlertsPage({ projectId }: { projectId: string }) {
+  const toast = useToast();
+  const { data: alerts, error, reload, setData } = useProjectAlerts(projectId);
+  const [params, setParams] = useSearchParams();
+  const seed = seedOf(params);
+  const [editing, setEditing] = useState<Alert | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Alert | null>(null);
+  const formOpen = editing !== null || seed !== null;
+
+  const closeForm = () => {
+    setEditing(null);
+    if (seed) setParams(new URLSearchParams(), { replace: true });
+  };
+  const replace = (alert: Alert) => setData((list) => (list?.some((a) => a.id === alert.id) ? list.map((a) => (a.id === alert.id ? alert : a)) : [...(list ?? []), alert]));
+  const remove = async () => {
+    if (!deleting) return;
+    try {
+      await post(`/api/alerts/${encodeURIComponent(deleting.id)}/delete`);
+      setData((list) => list?.filter((a) => a.id !== deleting.id) ?? null);
+      toast.success('Alert deleted');
+      setDeleting(null);
+    } catch (failure) {
+      toast.error(failure, 'Could not delete the alert');
+    }
+  };
+
+  return (
+    <main className="page alerts-page">
+      <div className="page-header">
+        <h1>Alerts</h1>
+        <button type="button" className="button button-primary" onClick={() => setEditing('new')}>
+          New alert
+        </button>
+      </div>
+      <p className="muted">
+        An alert fires when the count of matching events in a sliding window crosses its threshold, and resolves when it no longer does.
+        Each change creates a notify event, so destinations and push notifications hear of it.
+      </p>
+      {error && (
+        <div className="banner banner-error" role="alert">
+          <span>Could not load alerts: {error}</span>
+          <button type="button" className="button button-small" onClick={() => void reload()}>
+            Try again
+          </button>
+        </div>
+      )}
+      {!alerts && !error && <Skeleton what="alerts" />}
+      {alerts?.length === 0 && <p className="card muted">No alerts yet. Create one here, or use “Alert me…” in the feed to start from its filters.</p>}
+      <ul className="alert-list">
+        {alerts?.map((alert) => (
+          <AlertRow key={alert.id} alert={alert} onChanged={replace} onEdit={setEditing} onDelete={setDeleting} />
+        ))}
+      </ul>
+      {formOpen && (
+        <AlertForm
+          projectId={projectId}
+          alert={editing !== null && editing !== 'new' ? editing : undefined}
+          seed={seed ?? undefined}
+          onSaved={(alert) => {
+            replace(alert);
+            toast.success(editing !== null && editing !== 'new' ? 'Alert saved' : `Alert “${alert.name}” created`);
+            closeForm();
+          }}
+          onClose={closeForm}
+        />
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete this alert?"
+        message={<p>“{deleting?.name}” and its history will be removed. Events it created stay in the feed.</p>}
+        confirmLabel="Delete alert"
+        danger
+        onConfirm={() => void remove()}
+        onCancel={() => setDeleting(null)}
+      />
+    </main>
+  );
+}

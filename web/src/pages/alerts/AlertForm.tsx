@@ -1,0 +1,204 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { patch, post } from '../../api.ts';
+import { Dialog } from '../../components/Dialog.tsx';
+import { useFieldErrors } from '../../components/FieldError.tsx';
+import type { Alert, AlertPreview } from '../../types.ts';
+import { durationInWords } from './alertWords.ts';
+
+/** What the feed's "Alert me…" hands over: its current filters. */
+export interface AlertSeed {
+  category?: string;
+  tags?: string[];
+  userId?: string;
+  search?: string;
+}
+
+const UNITS = { seconds: 1, minutes: 60, hours: 3600, days: 86_400 } as const;
+type Unit = keyof typeof UNITS;
+const RENOTIFY = [['', 'Never'], ['900', 'Every 15 minutes'], ['3600', 'Every hour'], ['14400', 'Every 4 hours'], ['86400', 'Every day']] as const;
+
+function splitWindow(seconds: number): { amount: string; unit: Unit } {
+  const unit = (['days', 'hours', 'minutes'] as const).find((u) => seconds % UNITS[u] === 0) ?? 'seconds';
+  return { amount: String(seconds / UNITS[unit]), unit };
+}
+
+/** `key:value` lines (or commas) to the filter's tags; the value stays text. */
+function parseTags(text: string): Record<string, string> | undefined {
+  const pairs = text.split(/[\n,]/).map((part) => part.trim()).filter(Boolean);
+  if (pairs.length === 0) return undefined;
+  return Object.fromEntries(pairs.map((pair) => {
+    const colon = pair.indexOf(':');
+    return colon < 0 ? [pair, ''] : [pair.slice(0, colon), pair.slice(colon + 1)];
+  }));
+}
+
+interface AlertFormProps {
+  projectId: string;
+  /** The alert being edited; absent for a new one. */
+  alert?: Alert;
+  seed?: AlertSeed;
+  onSaved: (alert: Alert) => void;
+  onClose: () => void;
+}
+
+/** Create or edit an alert, with a live count of what its filter matches in its window now. */
+export function AlertForm({ projectId, alert, seed, onSaved, onClose }: AlertFormProps) {
+  const filter = alert?.filter ?? {};
+  const [name, setName] = useState(alert?.name ?? '');
+  const [category, setCategory] = useState(filter.category ?? seed?.category ?? '');
+  const [tags, setTags] = useState(
+    filter.tags ? Object.entries(filter.tags).map(([k, v]) => `${k}:${String(v)}`).join(', ') : (seed?.tags ?? []).join(', '),
+  );
+  const [userId, setUserId] = useState(filter.user_id ?? seed?.userId ?? '');
+  const [search, setSearch] = useState(filter.search ?? seed?.search ?? '');
+  const [count, setCount] = useState<'atLeast' | 'fewerThan'>(alert?.condition.count ?? 'atLeast');
+  const [threshold, setThreshold] = useState(String(alert?.condition.threshold ?? 10));
+  const initialWindow = splitWindow(alert?.condition.windowSeconds ?? 300);
+  const [amount, setAmount] = useState(initialWindow.amount);
+  const [unit, setUnit] = useState<Unit>(initialWindow.unit);
+  const [eventCategory, setEventCategory] = useState(alert?.category ?? 'alerts');
+  const [renotify, setRenotify] = useState(alert?.renotifySeconds ? String(alert.renotifySeconds) : '');
+  const [busy, setBusy] = useState(false);
+  const [preview, setPreview] = useState<number | null>(null);
+  const fields = useFieldErrors({ name: ['name'], filter: ['filter'], threshold: ['condition', 'threshold', 'body/condition'], category: ['category'] });
+
+  const windowSeconds = Math.round(Number(amount) * UNITS[unit]);
+  const body = {
+    name,
+    filter: {
+      ...(category ? { category } : {}),
+      ...(parseTags(tags) ? { tags: parseTags(tags) } : {}),
+      ...(userId ? { user_id: userId } : {}),
+      ...(search ? { search } : {}),
+    },
+    condition: { count, threshold: Number(threshold), windowSeconds },
+    category: eventCategory,
+    renotifySeconds: renotify ? Number(renotify) : null,
+  };
+  const previewKey = JSON.stringify([body.filter, windowSeconds]);
+
+  useEffect(() => {
+    if (!Number.isInteger(windowSeconds) || windowSeconds < 10) return;
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      post<AlertPreview>(`/api/projects/${encodeURIComponent(projectId)}/alerts/preview`, { filter: (JSON.parse(previewKey) as [unknown, number])[0], windowSeconds }, { signal: controller.signal })
+        .then((result) => setPreview(result.count))
+        .catch(() => setPreview(null));
+    }, 300);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [projectId, previewKey, windowSeconds]);
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    fields.clear();
+    try {
+      const saved = alert
+        ? await patch<Alert>(`/api/alerts/${encodeURIComponent(alert.id)}`, body)
+        : await post<Alert>(`/api/projects/${encodeURIComponent(projectId)}/alerts`, body);
+      onSaved(saved);
+    } catch (failure) {
+      if (!fields.show(failure)) fields.set('name', failure instanceof Error ? failure.message : String(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog
+      open
+      wide
+      title={alert ? `Edit alert “${alert.name}”` : 'New alert'}
+      onClose={onClose}
+      actions={
+        <>
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" form="alert-form" className="button button-primary" disabled={busy}>
+            {alert ? 'Save alert' : 'Create alert'}
+          </button>
+        </>
+      }
+    >
+      <form id="alert-form" className="form-grid" onSubmit={(event) => void save(event)} noValidate>
+        <label className="field span-2">
+          <span>Name</span>
+          <input name="alertName" data-autofocus value={name} onChange={(e) => setName(e.target.value)} {...fields.describe('name')} />
+          {fields.message('name')}
+        </label>
+        <fieldset className="span-2 alert-fieldset">
+          <legend>Which events count</legend>
+          <div className="form-grid">
+            <label className="field">
+              <span>Category</span>
+              <input name="filterCategory" placeholder="any" value={category} onChange={(e) => setCategory(e.target.value)} {...fields.describe('filter')} />
+            </label>
+            <label className="field">
+              <span>Tags (key:value, comma-separated)</span>
+              <input name="filterTags" placeholder="plan:pro, env:prod" value={tags} onChange={(e) => setTags(e.target.value)} />
+            </label>
+            <label className="field">
+              <span>User id</span>
+              <input name="filterUser" placeholder="any" value={userId} onChange={(e) => setUserId(e.target.value)} />
+            </label>
+            <label className="field">
+              <span>Search</span>
+              <input name="filterSearch" placeholder="any text" value={search} onChange={(e) => setSearch(e.target.value)} />
+            </label>
+          </div>
+          {fields.message('filter')}
+        </fieldset>
+        <label className="field">
+          <span>Fire when there are</span>
+          <select name="countMode" value={count} onChange={(e) => setCount(e.target.value as 'atLeast' | 'fewerThan')}>
+            <option value="atLeast">at least</option>
+            <option value="fewerThan">fewer than</option>
+          </select>
+        </label>
+        <label className="field">
+          <span>Number of events</span>
+          <input name="threshold" type="number" min={1} max={1_000_000} value={threshold} onChange={(e) => setThreshold(e.target.value)} {...fields.describe('threshold')} />
+          {fields.message('threshold')}
+        </label>
+        <label className="field">
+          <span>In the last</span>
+          <input name="windowAmount" type="number" min={1} value={amount} onChange={(e) => setAmount(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>Unit</span>
+          <select name="windowUnit" value={unit} onChange={(e) => setUnit(e.target.value as Unit)}>
+            {Object.keys(UNITS).map((u) => (
+              <option key={u} value={u}>
+                {u}
+              </option>
+            ))}
+          </select>
+        </label>
+        <p className="span-2 alert-preview" role="status" data-testid="alert-preview">
+          {preview === null
+            ? 'Counting matching events…'
+            : `${preview} matching ${preview === 1 ? 'event' : 'events'} in the last ${Number.isInteger(windowSeconds) && windowSeconds > 0 ? durationInWords(windowSeconds) : '…'} right now.`}
+        </p>
+        <label className="field">
+          <span>Category of the alert's events</span>
+          <input name="alertCategory" value={eventCategory} onChange={(e) => setEventCategory(e.target.value)} {...fields.describe('category')} />
+          {fields.message('category')}
+        </label>
+        <label className="field">
+          <span>Remind while firing</span>
+          <select name="renotify" value={renotify} onChange={(e) => setRenotify(e.target.value)}>
+            {RENOTIFY.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,117 @@
+import { useState } from 'react';
+import { get, patch, post } from '../../api.ts';
+import { RelativeTime } from '../../components/Time.tsx';
+import { useToast } from '../../components/Toasts.tsx';
+import type { Alert, AlertHistoryPage } from '../../types.ts';
+import { conditionInWords, isMuted } from './alertWords.ts';
+
+const MUTES = [['3600', '1 hour'], ['28800', '8 hours'], ['86400', '24 hours'], ['forever', 'Until unmuted']] as const;
+/** "Until unmuted": the last second the API takes. */
+const FOREVER = 253_402_300_799;
+
+interface AlertRowProps {
+  alert: Alert;
+  onChanged: (alert: Alert) => void;
+  onEdit: (alert: Alert) => void;
+  onDelete: (alert: Alert) => void;
+}
+
+/** One alert: its state, condition in words, count and last change; mute, enable, edit, history. */
+export function AlertRow({ alert, onChanged, onEdit, onDelete }: AlertRowProps) {
+  const toast = useToast();
+  const [history, setHistory] = useState<AlertHistoryPage | null>(null);
+  const muted = isMuted(alert);
+  const firing = alert.state === 'firing';
+  const url = `/api/alerts/${encodeURIComponent(alert.id)}`;
+
+  const act = async (path: string, body: unknown, failure: string) => {
+    try {
+      onChanged(await post<Alert>(`${url}${path}`, body));
+    } catch (error) {
+      toast.error(error, failure);
+    }
+  };
+  const mute = (choice: string) => {
+    if (!choice) return;
+    const until = choice === 'forever' ? FOREVER : Math.floor(Date.now() / 1000) + Number(choice);
+    void act('/mute', { until }, 'Could not mute the alert');
+  };
+  const setEnabled = async (enabled: boolean) => {
+    try {
+      onChanged(await patch<Alert>(url, { enabled }));
+    } catch (error) {
+      toast.error(error, enabled ? 'Could not enable the alert' : 'Could not disable the alert');
+    }
+  };
+  const toggleHistory = async () => {
+    if (history) return setHistory(null);
+    try {
+      setHistory(await get<AlertHistoryPage>(`${url}/history?limit=20`));
+    } catch (error) {
+      toast.error(error, 'Could not load the history');
+    }
+  };
+
+  return (
+    <li className={`card alert-row${firing ? ' alert-firing' : ''}`} data-testid="alert-row" data-alert-id={alert.id}>
+      <div className="alert-head">
+        <span className={`badge ${firing ? 'badge-firing' : 'badge-ok'}`} data-testid="alert-state">
+          {firing ? 'Firing' : 'OK'}
+        </span>
+        <h2 className="alert-name">{alert.name}</h2>
+        {!alert.enabled && <span className="badge">Disabled</span>}
+        {muted && (
+          <span className="badge" data-testid="alert-muted">
+            Muted {Date.parse(alert.mutedUntil!) >= FOREVER * 1000 ? 'until unmuted' : <>until <RelativeTime iso={alert.mutedUntil} /></>}
+          </span>
+        )}
+      </div>
+      <p className="alert-condition">{conditionInWords(alert)}</p>
+      <p className="muted alert-facts">
+        Count: <strong data-testid="alert-count">{alert.count ?? '—'}</strong> · {firing ? 'Firing' : 'OK'} since <RelativeTime iso={alert.stateSince} />
+      </p>
+      <div className="alert-actions">
+        <button type="button" className="button button-small" onClick={() => onEdit(alert)}>
+          Edit
+        </button>
+        {muted ? (
+          <button type="button" className="button button-small" onClick={() => void act('/mute', { until: null }, 'Could not unmute the alert')}>
+            Unmute
+          </button>
+        ) : (
+          <label className="field-inline">
+            <span className="visually-hidden">Mute {alert.name}</span>
+            <select name="mute" value="" onChange={(e) => mute(e.target.value)}>
+              <option value="">Mute…</option>
+              {MUTES.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <button type="button" className="button button-small" onClick={() => void setEnabled(!alert.enabled)}>
+          {alert.enabled ? 'Disable' : 'Enable'}
+        </button>
+        <button type="button" className="button button-small" aria-expanded={history !== null} onClick={() => void toggleHistory()}>
+          History
+        </button>
+        <button type="button" className="button button-small button-danger-outline" onClick={() => onDelete(alert)}>
+          Delete
+        </button>
+      </div>
+      {history && (
+        <ol className="alert-history" aria-label={`History of ${alert.name}`} data-testid="alert-history">
+          {history.transitions.length === 0 && <li className="muted">No transitions yet.</li>}
+          {history.transitions.map((transition) => (
+            <li key={transition.at + transition.state}>
+              <span className={`badge ${transition.state === 'firing' ? 'badge-firing' : 'badge-ok'}`}>{transition.state === 'firing' ? 'Fired' : 'Resolved'}</span>{' '}
+              <RelativeTime iso={transition.at} /> with {transition.count} {transition.count === 1 ? 'event' : 'events'}
+            </li>
+          ))}
+        </ol>
+      )}
+    </li>
+  );
+}
