@@ -16,7 +16,8 @@ FROM unnest(ARRAY[
   'categories', 'events', 'event_daily_counts', 'app_users', 'insights', 'notify_outbox',
   'incoming_hooks', 'destinations', 'deliveries', 'delivery_attempts', 'push_subscriptions',
   'push_jobs', 'sessions', 'idempotency_keys', 'invitations', 'event_search', 'search_progress',
-  'alerts', 'alert_transitions', 'alert_schedules'
+  'alerts', 'alert_transitions', 'alert_schedules',
+  'password_resets', 'digest_settings', 'mail_jobs'
 ]) WITH ORDINALITY AS tables(t, position)
 WHERE NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = t::regclass)
 ORDER BY position;

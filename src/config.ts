@@ -1,5 +1,6 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import path from 'node:path';
+import { type SmtpSettings, parseSmtpSettings } from './smtpSettings.ts';
 
 /** Every process setting, parsed and checked once. See operations.md "Process". */
 export interface Config {
@@ -21,6 +22,8 @@ export interface Config {
    * the client), a hop count, or the addresses/CIDRs of the proxies in front of the server.
    */
   trustProxy: false | number | string[];
+  /** Outgoing email (SMTP_URL, SMTP_FROM); undefined when SMTP_URL is unset. See smtpSettings.ts. */
+  smtp: SmtpSettings | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -47,6 +50,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     alertIntervalSeconds: parseAlertInterval(env.ALERT_EVALUATION_INTERVAL_SECONDS ?? '10'),
     metricsToken: env.METRICS_TOKEN?.trim() || undefined,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    smtp: parseSmtpSettings(env.SMTP_URL, env.SMTP_FROM, baseUrl, (message) => new ConfigError(message)),
   };
 }
 

@@ -13,7 +13,7 @@ export function logFormat(env: NodeJS.ProcessEnv = process.env, stdoutIsTerminal
   return stdoutIsTerminal ? 'pretty' : 'json';
 }
 
-/** Secrets never reach the log: keys, cookies, and the tokens of hook and invitation URLs are redacted. */
+/** Secrets never reach the log: keys, cookies, and the tokens of hook, invitation and password reset URLs are redacted. */
 export function createLogger(level = process.env.LOG_LEVEL ?? 'info', format: LogFormat = logFormat()) {
   const options = {
     level,
@@ -24,7 +24,10 @@ export function createLogger(level = process.env.LOG_LEVEL ?? 'info', format: Lo
     serializers: {
       req: (req: { method: string; url: string; id: string }) => ({
         method: req.method,
-        url: req.url.replace(/\/hook\/[^/?#]+/, '/hook/[redacted]').replace(/\/accept\/[^/?#]+/, '/accept/[redacted]'),
+        url: req.url
+          .replace(/\/hook\/[^/?#]+/, '/hook/[redacted]')
+          .replace(/\/accept\/[^/?#]+/, '/accept/[redacted]')
+          .replace(/\/reset\/[^/?#]+/, '/reset/[redacted]'),
         id: req.id,
       }),
     },

@@ -72,7 +72,7 @@ export interface ApiKeys {
 }
 
 /** The body formats a destination may choose (delivery/formats.ts renders them). */
-export type DeliveryFormat = 'json' | 'text' | 'embed';
+export type DeliveryFormat = 'json' | 'text' | 'embed' | 'email';
 
 /** A webhook delivery whose lease this process holds, with what sending it needs. */
 export interface ClaimedDelivery {
@@ -117,4 +117,31 @@ export interface ProjectPurge {
   start(): void;
   /** Purges every project marked deleted (oldest first). */
   sweep(): Promise<void>;
+}
+
+/** One email as the mail transport sends it (email/mailer.ts). */
+export interface OutgoingMail {
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+  /** The same on every attempt, so a mail client can tell a repeat. */
+  messageId?: string;
+  headers?: Record<string, string>;
+}
+
+/** What one SMTP attempt came to: `status` is the SMTP reply code, null when no reply came. */
+export interface MailResult {
+  status: number | null;
+  error: string | null;
+  /** A 4xx or a refused, dropped or timed-out connection: another attempt may succeed. */
+  retryable: boolean;
+  response: string | null;
+  durationMs: number;
+}
+
+/** The process's one pooled SMTP transport (email/mailer.ts); not `configured` without SMTP_URL. */
+export interface Mail {
+  readonly configured: boolean;
+  send(mail: OutgoingMail): Promise<MailResult>;
 }

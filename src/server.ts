@@ -3,6 +3,8 @@ import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/open.ts';
 import { AlertEngine } from './features/alerts/alertEngine.ts';
 import { syncChartTimeZone } from './features/charts/syncChartTimeZone.ts';
+import { DigestScheduler } from './features/digests/digestScheduler.ts';
+import { MailQueue } from './features/email/mailQueue.ts';
 import { RetentionPruner } from './features/events/retentionPruner.ts';
 import { SearchIndexer } from './features/events/searchIndexer.ts';
 import { isWriteAfterClose } from './db/driverQuirks.ts';
@@ -55,6 +57,8 @@ export async function serve(): Promise<void> {
   const pruner = new RetentionPruner(db.sql, { intervalSeconds: config.retentionIntervalSeconds, timeZone: config.timeZone, log });
   const indexer = new SearchIndexer(db.sql, log);
   const alerts = new AlertEngine({ sql: db.sql, bus: services.bus, log, intervalSeconds: config.alertIntervalSeconds, timeZone: config.timeZone });
+  const mailQueue = new MailQueue({ sql: db.sql, mailer: services.mailer, log });
+  const digests = new DigestScheduler({ sql: db.sql, baseUrl: config.baseUrl, log, enqueued: () => mailQueue.wake() });
 
   let stopping = false;
   const stop = async (signal: string, code = 0) => {
@@ -71,6 +75,8 @@ export async function serve(): Promise<void> {
       await pruner.stop();
       await indexer.stop();
       await alerts.stop();
+      await digests.stop();
+      await mailQueue.stop();
       await closeServices();
       await db.close();
       process.exit(code);
@@ -102,6 +108,8 @@ export async function serve(): Promise<void> {
     pruner.start();
     indexer.start(services.bus);
     alerts.start();
+    if (config.smtp) digests.start();
+    mailQueue.start();
   } catch (error) {
     log.error({ err: error }, 'could not listen');
     await closeServices();

@@ -9,6 +9,7 @@ import { IngestBatcher } from './features/events/ingestBatcher.ts';
 import { TagsIndexCleaner } from './features/events/tagsIndexCleaner.ts';
 import { HookResolver } from './features/hooks/hookResolver.ts';
 import { KeyAuthenticator } from './features/keys/keyAuthenticator.ts';
+import { Mailer } from './features/email/mailer.ts';
 import { ProjectPurger } from './features/projects/projectPurger.ts';
 
 /** Wires the long-lived services around an open pool; `listen` subscribes to other processes. */
@@ -35,15 +36,18 @@ export async function createServices(
   const hookIngest = new IngestBatcher(sql, { cleaner, warn, usage: 'capped', timeZone: config.timeZone });
   const hooks = new HookResolver(sql, bus);
   const keys = new KeyAuthenticator(sql, bus, (err, message) => log.error({ err }, message));
+  // One pooled SMTP transport per process, shared by every sender of mail.
+  const mailer = new Mailer(config.smtp, log);
   // Built here, started by the server only: a command or a test must not send anyone's webhooks.
-  const deliveries = new DeliveryWorker({ sql, bus, config, log });
+  const deliveries = new DeliveryWorker({ sql, bus, config, log, mailer });
   const purger = new ProjectPurger(sql, log);
-  const services: Services = { sql, bus, config, log, health, ingest, hookIngest, hooks, keys, deliveries, purger };
+  const services: Services = { sql, bus, config, log, health, ingest, hookIngest, hooks, keys, deliveries, purger, mailer };
   return {
     services,
     close: async () => {
       await deliveries.stop();
       await purger.stop();
+      mailer.close();
       await Promise.all([ingest.drain(), hookIngest.drain()]);
       keys.close();
       hooks.close();

@@ -36,6 +36,17 @@ export type ChangeMemberRoleResponse = {
   createdAt: string;
 };
 
+// POST /api/password-reset/confirm — Set a new password with a reset link's token; ends every session of the member (takes no credential)
+export type ConfirmPasswordResetBody = {
+  /** The last path segment of the link that was mailed */
+  token: string;
+  /** The new password: 8 characters or more */
+  password: string;
+};
+export type ConfirmPasswordResetResponse = {
+  ok: true;
+};
+
 // POST /api/projects/{projectId}/alerts — Create an alert: a rule on the count of matching events in a sliding window
 export type CreateAlertPath = {
   projectId: string;
@@ -102,9 +113,10 @@ export type CreateDestinationPath = {
 };
 export type CreateDestinationBody = {
   name: string;
+  /** http(s) for a webhook, or mailto: with 1-10 comma-separated addresses */
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord) */
-  format: "json" | "text" | "embed";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
+  format?: "json" | "text" | "embed" | "email";
   enabled?: boolean;
   /** null (every category) or a non-empty array of category names */
   categories?: Array<string> | null;
@@ -114,8 +126,8 @@ export type CreateDestinationResponse = {
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord) */
-  format: "json" | "text" | "embed";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
+  format: "json" | "text" | "embed" | "email";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -211,6 +223,8 @@ export type CreateInvitationResponse = {
   /** Opens the dashboard's accept page; its last path segment is the token. Valid 7 days, once. */
   url: string;
   expiresAt: string;
+  /** Whether the link was also mailed to the address (false without email configured, or when sending failed) */
+  emailed: boolean;
 };
 
 // POST /api/keys — Create an API key; the key itself is shown in this reply only (owners only)
@@ -298,8 +312,8 @@ export type DisableDestinationResponse = {
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord) */
-  format: "json" | "text" | "embed";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
+  format: "json" | "text" | "embed" | "email";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -325,8 +339,8 @@ export type EnableDestinationResponse = {
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord) */
-  format: "json" | "text" | "embed";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
+  format: "json" | "text" | "embed" | "email";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -463,6 +477,15 @@ export type GetDestinationHealthResponse = {
   succeeded: number;
   /** succeeded / deliveries; null before the first */
   successRate: number | null;
+};
+
+// GET /api/me/digest — The signed-in member's digest: daily, weekly or off (a dashboard session only)
+export type GetDigestResponse = {
+  /** daily, or weekly (on Mondays), at hour:00 in timeZone; off: no digest */
+  frequency: "daily" | "weekly" | "off";
+  hour: number;
+  /** An IANA time zone name, e.g. Europe/Paris */
+  timeZone: string;
 };
 
 // GET /api/events/{eventId} — One event by id
@@ -744,8 +767,8 @@ export type ListDestinationsResponse = Array<{
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord) */
-  format: "json" | "text" | "embed";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
+  format: "json" | "text" | "embed" | "email";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -1079,6 +1102,14 @@ export type ReplayFailedDeliveriesResponse = {
   queued: number;
 };
 
+// POST /api/password-reset — Mail a password reset link to a member's email; the answer is the same for any email (takes no credential)
+export type RequestPasswordResetBody = {
+  email: string;
+};
+export type RequestPasswordResetResponse = {
+  ok: true;
+};
+
 // POST /api/hooks/{hookId}/resume — Resume a paused incoming hook
 export type ResumeHookPath = {
   hookId: string;
@@ -1116,8 +1147,8 @@ export type RotateDestinationSecretResponse = {
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord) */
-  format: "json" | "text" | "embed";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
+  format: "json" | "text" | "embed" | "email";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -1132,6 +1163,27 @@ export type RotateDestinationSecretResponse = {
   /** Why the destination was disabled automatically */
   disabledReason: string | null;
   createdAt: string;
+};
+
+// POST /api/me/digest/send — Mail the signed-in member's digest for the period that ends now, as a preview (a dashboard session only)
+export type SendDigestNowResponse = {
+  ok: true;
+};
+
+// PUT /api/me/digest — Set the signed-in member's digest (a dashboard session only)
+export type SetDigestBody = {
+  /** daily, or weekly (on Mondays), at hour:00 in timeZone; off: no digest */
+  frequency: "daily" | "weekly" | "off";
+  hour: number;
+  /** An IANA time zone name, e.g. Europe/Paris */
+  timeZone: string;
+};
+export type SetDigestResponse = {
+  /** daily, or weekly (on Mondays), at hour:00 in timeZone; off: no digest */
+  frequency: "daily" | "weekly" | "off";
+  hour: number;
+  /** An IANA time zone name, e.g. Europe/Paris */
+  timeZone: string;
 };
 
 // POST /api/setup — First-run setup: create the first organization and its owner, and sign in
@@ -1293,8 +1345,8 @@ export type UpdateDestinationResponse = {
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord) */
-  format: "json" | "text" | "embed";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
+  format: "json" | "text" | "embed" | "email";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;

@@ -2,6 +2,7 @@ import type { App } from '../http/app.ts';
 import alertRoutes from './alerts/routes.ts';
 import chartRoutes from './charts/routes.ts';
 import destinationRoutes from './destinations/routes.ts';
+import digestRoutes from './digests/routes.ts';
 import eventRoutes from './events/routes.ts';
 import hookRoutes from './hooks/routes.ts';
 import insightRoutes from './insights/routes.ts';
@@ -10,10 +11,11 @@ import keyRoutes from './keys/routes.ts';
 import liveRoutes from './live/routes.ts';
 import logSnagRoutes from './logsnag/routes.ts';
 import memberRoutes from './members/routes.ts';
+import passwordResetRoutes from './passwordReset/routes.ts';
 import projectRoutes from './projects/routes.ts';
 import pushRoutes from './push/routes.ts';
 import sessionRoutes from './sessions/routes.ts';
 import transferRoutes from './transfer/routes.ts';
 
 /** Every feature's HTTP routes, registered by buildApp in this order. */
-export const featureRoutes: Array<(app: App) => void | Promise<void>> = [projectRoutes, eventRoutes, sessionRoutes, keyRoutes, liveRoutes, insightRoutes, chartRoutes, transferRoutes, hookRoutes, destinationRoutes, pushRoutes, logSnagRoutes, profileRoutes, memberRoutes, alertRoutes];
+export const featureRoutes: Array<(app: App) => void | Promise<void>> = [projectRoutes, eventRoutes, sessionRoutes, keyRoutes, liveRoutes, insightRoutes, chartRoutes, transferRoutes, hookRoutes, destinationRoutes, pushRoutes, logSnagRoutes, profileRoutes, memberRoutes, alertRoutes, passwordResetRoutes, digestRoutes];

@@ -18,7 +18,7 @@ describe('invitations', () => {
     const before = Date.now();
     const reply = await invite(owner, `  ${email} `, 'member');
     assert.equal(reply.status, 201, JSON.stringify(reply.body));
-    assert.deepEqual(Object.keys(reply.body).sort(), ['email', 'expiresAt', 'id', 'role', 'url']);
+    assert.deepEqual(Object.keys(reply.body).sort(), ['email', 'emailed', 'expiresAt', 'id', 'role', 'url']);
     assert.equal(reply.body.email, email);
     assert.equal(reply.body.role, 'member');
     assert.match(reply.body.url, /^https:\/\/events\.example\.test\/app\/accept\/[A-Za-z0-9_-]{43}$/);

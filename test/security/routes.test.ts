@@ -126,6 +126,9 @@ const PLANS: Record<string, Plan> = {
   'POST /api/members/:memberId/role': { credential: 'session', owner: true, body: () => ({ role: 'member' }) },
   'POST /api/members/:memberId/delete': { credential: 'session', owner: true },
   'GET /api/session': { credential: 'session' },
+  'GET /api/me/digest': { credential: 'session' },
+  'PUT /api/me/digest': { credential: 'session', body: () => ({ frequency: 'off', hour: 8, timeZone: 'UTC' }) },
+  'POST /api/me/digest/send': { credential: 'session' },
   'GET /api/push/vapid-public-key': {},
   'POST /api/projects/:projectId/push-subscriptions': { credential: 'session', body: () => pushSubscription() },
   'PATCH /api/projects/:projectId': { body: (side) => ({ name: side.mark }) },
@@ -149,6 +152,8 @@ const PUBLIC_API_ROUTES = new Set([
   'POST /api/session', // sign-in
   'POST /api/session/delete', // sign-out (checks the session's CSRF token itself)
   'POST /api/invitations/accept', // the invitation token in the body is the credential
+  'POST /api/password-reset', // asked for from the sign-in page; answers alike for any email
+  'POST /api/password-reset/confirm', // the reset token in the body is the credential
 ]);
 
 /** Routes outside /api are never authenticated (auth.ts): only these may exist. */

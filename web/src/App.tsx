@@ -6,6 +6,8 @@ import { LiveProvider, useLiveStatus } from './live.tsx';
 import { AcceptPage } from './pages/Accept.tsx';
 import { AlertsPage } from './pages/Alerts.tsx';
 import { FiringAlertsBanner } from './pages/alerts/FiringAlertsBanner.tsx';
+import { AccountPage } from './pages/Account.tsx';
+import { ForgotPasswordPage, ResetPasswordPage } from './pages/PasswordReset.tsx';
 import { ApiKeysPage } from './pages/ApiKeys.tsx';
 import { FeedPage } from './pages/Feed.tsx';
 import { InsightsPage } from './pages/Insights.tsx';
@@ -51,10 +53,18 @@ export function App() {
   }
   const invitation = acceptToken();
   if (invitation) return <AcceptPage token={invitation} />;
+  const reset = resetToken();
+  if (reset) return <ResetPasswordPage token={reset} />;
+  if (window.location.pathname.replace(/\/+$/, '') === `${APP_BASE}/forgot`) return <ForgotPasswordPage />;
   if (state.status === 'signedOut') {
     return state.setupNeeded ? <SetupPage /> : <SignInPage notice={state.notice} />;
   }
   return <SignedInApp />;
+}
+
+/** The token of a password reset link (/app/reset/<token>), whoever is signed in. */
+function resetToken(): string | undefined {
+  return new RegExp(`^${APP_BASE}/reset/([^/]+)/?$`).exec(window.location.pathname)?.[1];
 }
 
 /** The token of an invitation link (/app/accept/<token>), whoever is signed in. */
@@ -98,6 +108,7 @@ function Shell() {
         <Route path="/api" component={ApiKeysPage} />
         <Route path="/members" component={MembersPage} />
         <Route path="/organization" component={OrganizationPage} />
+        <Route path="/account" component={AccountPage} />
         <Route path="/transfer" component={TransferPage} />
         <Route path="/p/:projectId" nest>
           {(params) => <ProjectArea key={params.projectId} projectId={params.projectId} />}

@@ -7,6 +7,7 @@ import type { GetAlertResponse, ListAlertHistoryResponse, PreviewAlertFilterResp
 import type { CreateKeyResponse, ListKeysResponse, RevokeKeyResponse } from './generated/apiKeys.ts';
 import type { GetChartsResponse } from './generated/charts.ts';
 import type { GetSessionResponse, GetSetupStatusResponse } from './generated/dashboardSession.ts';
+import type { GetDigestResponse } from './generated/digests.ts';
 import type { GetEventResponse, ListCategoriesResponse, ListEventsResponse, ToggleFavoriteResponse } from './generated/events.ts';
 import type { ImportOrganizationResponse } from './generated/exportAndImport.ts';
 import type { ListHooksResponse } from './generated/incomingHooks.ts';
@@ -76,3 +77,6 @@ export interface LiveMessage {
   projectId?: string;
   id?: number | string;
 }
+
+/** A member's digest choice (GET/PUT /api/me/digest). */
+export type DigestSettings = GetDigestResponse;

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Bus } from '../../db/bus.ts';
 import type { Sql } from '../../db/client.ts';
-import type { ClaimedDelivery } from '../../ports.ts';
+import type { ClaimedDelivery, Mail } from '../../ports.ts';
 import { newId } from '../../lib/ids.ts';
 import { countDelivery } from '../../metrics.ts';
 import { fanOutBatch } from './fanOutBatch.ts';
@@ -10,7 +10,9 @@ import { claimDuePushJobs } from './pushJobQueries.ts';
 import { countQueued } from './queries.ts';
 import { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_RETRY_DELAYS_MS } from './retryPolicy.ts';
 import { WebPushChannel } from './webPushChannel.ts';
-import { type DeliveryOutcome, WebhookChannel } from './webhookChannel.ts';
+import type { DeliveryOutcome } from './attemptLog.ts';
+import { EmailChannel } from './emailChannel.ts';
+import { WebhookChannel } from './webhookChannel.ts';
 import { claimDueDeliveries, pruneFinishedDeliveries } from './webhookQueries.ts';
 
 interface DeliveryWorkerDeps {
@@ -18,6 +20,7 @@ interface DeliveryWorkerDeps {
   bus: Bus;
   config: Config;
   log: FastifyBaseLogger;
+  mailer: Mail;
 }
 
 export interface DeliveryWorkerOptions {
@@ -55,7 +58,7 @@ const PRUNE_BATCH = 1000;
  * fan-out pass turns each outbox row into one delivery per enabled destination whose category
  * filter takes the event and one push job per browser subscription (fanOutBatch.ts), in the
  * transaction that deletes the row (the delete is the claim). A send pass leases due deliveries
- * and pushes and hands each to its channel (webhookChannel.ts, webPushChannel.ts), which sends it
+ * and pushes and hands each to its channel (webhookChannel.ts, emailChannel.ts, webPushChannel.ts), which sends it
  * and records the attempt with its consequence (retry later, done, failed). Several processes
  * can run this side by side: an outbox row is taken by whoever deletes it, and a delivery or push
  * by whoever sets its lease.
@@ -70,6 +73,7 @@ export class DeliveryWorker {
   private readonly pollIntervalMs: number;
   private readonly concurrency: number;
   private readonly webhooks: WebhookChannel;
+  private readonly emails: EmailChannel;
   private readonly pushes: WebPushChannel;
   private readonly keepFinishedMs: number;
   private nextPruneAt = 0;
@@ -104,6 +108,7 @@ export class DeliveryWorker {
       ca: options.ca,
     };
     this.webhooks = new WebhookChannel({ ...channel, bus: deps.bus });
+    this.emails = new EmailChannel({ ...channel, bus: deps.bus, mailer: deps.mailer, baseUrl: deps.config.baseUrl });
     this.pushes = new WebPushChannel({ ...channel, baseUrl: deps.config.baseUrl });
   }
 
@@ -231,7 +236,8 @@ export class DeliveryWorker {
    * delivery of a single attempt.
    */
   async deliver(delivery: ClaimedDelivery): Promise<DeliveryOutcome> {
-    const { outcome, retryInMs } = await this.webhooks.send(delivery);
+    const channel = delivery.format === 'email' ? this.emails : this.webhooks;
+    const { outcome, retryInMs } = await channel.send(delivery);
     this.wakeIn(retryInMs);
     return outcome;
   }

@@ -30,7 +30,11 @@ export function fanOutBatch(
     const claimed = await claimOutbox(tx, q.limit);
     if (claimed.length === 0) return 0;
     // Event and project ids are unique only within their organization.
-    const events = (await selectEvents(tx, claimed)).map((row) => ({ organizationId: row.organizationId, event: eventFromRow(row) }));
+    const events = (await selectEvents(tx, claimed)).map((row) => ({
+      organizationId: row.organizationId,
+      projectName: row.projectName,
+      event: eventFromRow(row),
+    }));
     const projects = new Map<string, { organizationId: string; projectId: string }>();
     const routes = new Map<string, RoutingKey>();
     for (const { organizationId, event } of events) {
@@ -45,14 +49,14 @@ export function fanOutBatch(
 
     const deliveries: NewDelivery[] = [];
     const pushes: NewPushJob[] = [];
-    for (const { organizationId, event } of events) {
+    for (const { organizationId, projectName, event } of events) {
       const ofProject = (row: { organizationId: string; projectId: string }) =>
         row.organizationId === organizationId && row.projectId === event.projectId;
       const bodies = new Map<DeliveryFormat, string>();
       for (const destination of destinations) {
         if (!ofProject(destination) || destination.category !== event.category) continue;
         let body = bodies.get(destination.format);
-        if (body === undefined) bodies.set(destination.format, (body = renderDeliveryBody(destination.format, event, now)));
+        if (body === undefined) bodies.set(destination.format, (body = renderDeliveryBody(destination.format, event, now, { projectName, baseUrl: q.baseUrl })));
         deliveries.push({
           organizationId,
           id: newId(16),

@@ -1,5 +1,6 @@
 import type { DeliveryFormat } from '../../ports.ts';
 import type { EventObject } from '../events/eventObject.ts';
+import { renderEventEmail } from './emailMessage.ts';
 
 export type { DeliveryFormat } from '../../ports.ts';
 
@@ -10,8 +11,15 @@ const EMBED_LIMITS = { title: 256, description: 4096, footer: 2048, total: 6000 
  * The body a destination receives for a notify event (spec "Delivery formats"). Rendered once,
  * when the event is fanned out, and sent unchanged by every attempt and replay.
  */
-export function renderDeliveryBody(format: DeliveryFormat, event: EventObject, now: Date): string {
+export function renderDeliveryBody(
+  format: DeliveryFormat,
+  event: EventObject,
+  now: Date,
+  where: { projectName: string; baseUrl: string },
+): string {
   switch (format) {
+    case 'email':
+      return JSON.stringify(renderEventEmail(event, where.projectName, where.baseUrl));
     case 'json':
       return JSON.stringify({ type: 'event.notify', project: event.projectId, timestamp: now.toISOString(), event: { ...event, notify: true } });
     case 'text':

@@ -33,9 +33,9 @@ export function claimOutbox(tx: TransactionSql, limit: number): Promise<OutboxRo
  * statement's generic plan walk every event of the organization instead: the fan-out then cost
  * more database time than the ingest it followed.)
  */
-export function selectEvents(tx: TransactionSql, keys: readonly OutboxRow[]): Promise<(EventRow & { organizationId: string })[]> {
-  return tx<(EventRow & { organizationId: string })[]>`
-    SELECT e.organization_id AS "organizationId", e.id, e.project_id AS "projectId", e.category, e.title, e.description,
+export function selectEvents(tx: TransactionSql, keys: readonly OutboxRow[]): Promise<(EventRow & { organizationId: string; projectName: string })[]> {
+  return tx<(EventRow & { organizationId: string; projectName: string })[]>`
+    SELECT e.organization_id AS "organizationId", p.name AS "projectName", e.id, e.project_id AS "projectId", e.category, e.title, e.description,
            e.icon, e.tags, e.metadata, e.url, e.user_id, e.notify, e.favorited,
            (extract(epoch FROM e.created_at) * 1000000)::bigint::text AS "createdMicros"
     FROM unnest(${keys.map((k) => k.organizationId)}::text[], ${keys.map((k) => k.eventId)}::int[]) AS k(organization_id, id)

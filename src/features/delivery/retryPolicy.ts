@@ -23,3 +23,19 @@ export function judgeAttempt(result: PostResult, attempt: number, maxAttempts: n
   const delayMs = asked === null ? scheduled : Math.min(Math.max(asked, scheduled), longest);
   return { kind: 'retry', delayMs };
 }
+
+/**
+ * The same schedule for an email (extensions.md, "Email"): the SMTP server accepted it (2xx) or
+ * refused it for good (5xx); a 4xx or a refused, dropped or timed-out connection is retried.
+ */
+export function judgeMailAttempt(
+  result: { status: number | null; retryable: boolean },
+  attempt: number,
+  maxAttempts: number,
+  delaysMs: readonly number[],
+): Verdict {
+  const { status } = result;
+  if (status !== null && status >= 200 && status < 400) return { kind: 'succeeded' };
+  if (!result.retryable || attempt >= maxAttempts || delaysMs.length === 0) return { kind: 'failed' };
+  return { kind: 'retry', delayMs: delaysMs[Math.min(attempt, delaysMs.length) - 1] as number };
+}

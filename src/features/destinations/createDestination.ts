@@ -4,7 +4,7 @@ import { newId } from '../../lib/ids.ts';
 import { codePointLength, hasNul } from '../../lib/text.ts';
 import { type DestinationObject, destinationFromRow } from './destinationObject.ts';
 import { checkCategoryFilter } from './categoryFilter.ts';
-import { checkDestinationUrl } from './destinationUrl.ts';
+import { checkDestinationTarget } from './destinationUrl.ts';
 import type { DeliveryFormat } from '../delivery/formats.ts';
 import { insertDestination } from './queries.ts';
 import { newSigningSecret } from '../delivery/signing.ts';
@@ -15,7 +15,8 @@ interface CreateDestinationInput {
   projectId: string;
   name: string;
   url: string;
-  format: DeliveryFormat;
+  /** May be left out for a mailto: URL (then "email"). */
+  format?: DeliveryFormat;
   enabled?: boolean;
   categories?: string[] | null;
 }
@@ -32,15 +33,18 @@ export function checkDestinationName(raw: string): string {
 export async function createDestination({ ctx, input }: VerbArgs<CreateDestinationInput>): Promise<DestinationObject> {
   const name = checkDestinationName(input.name);
   const categories = checkCategoryFilter(input.categories);
-  const url = checkDestinationUrl(input.url, ctx.services.config.allowPrivateWebhookUrls);
+  const { url, format } = checkDestinationTarget(input.url, input.format, {
+    mailer: ctx.services.mailer,
+    allowPrivate: ctx.services.config.allowPrivateWebhookUrls,
+  });
   const row = await insertDestination(ctx.services.sql, ctx.organizationId, {
     id: newId(16),
     projectId: input.projectId,
     name,
     url,
-    format: input.format,
+    format,
     enabled: input.enabled ?? true,
-    secret: input.format === 'json' ? newSigningSecret() : null,
+    secret: format === 'json' ? newSigningSecret() : null,
     categories,
   });
   if (!row) throw new NotFound('Project');

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 
-const Format = Type.Union([Type.Literal('json'), Type.Literal('text'), Type.Literal('embed')], {
-  description: 'json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord)',
+const Format = Type.Union([Type.Literal('json'), Type.Literal('text'), Type.Literal('embed'), Type.Literal('email')], {
+  description: 'json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses',
 });
 
 const LastStatus = Type.Union([
@@ -36,8 +36,8 @@ const CategoryFilter = Type.Union([Type.Array(Type.String(), { minItems: 1 }), T
 
 export const CreateDestinationBody = Type.Object({
   name: Type.String(),
-  url: Type.String(),
-  format: Format,
+  url: Type.String({ description: 'http(s) for a webhook, or mailto: with 1-10 comma-separated addresses' }),
+  format: Type.Optional(Format),
   enabled: Type.Optional(Type.Boolean()),
   categories: Type.Optional(CategoryFilter),
 });

@@ -4,7 +4,9 @@ import { NotFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { EventObject } from '../events/eventObject.ts';
 import { renderDeliveryBody } from '../delivery/formats.ts';
-import { TEST_EVENT_ID } from '../delivery/webhookChannel.ts';
+import { TEST_EVENT_ID } from '../delivery/attemptLog.ts';
+import { requireProject } from '../projects/requireProject.ts';
+import { requireEmail } from '../email/requireEmail.ts';
 import { findDestination, insertLeasedDelivery } from './queries.ts';
 import type { TestResult } from './schemas.ts';
 import { newWebhookId } from '../delivery/signing.ts';
@@ -36,6 +38,8 @@ export async function testDestination({ ctx, input }: VerbArgs<{ destinationId: 
   const { sql, config, deliveries } = ctx.services;
   const destination = await findDestination(sql, ctx.organizationId, input.destinationId);
   if (!destination) throw new NotFound('Destination');
+  if (destination.format === 'email') requireEmail(ctx.services.mailer);
+  const project = await requireProject(ctx, destination.projectId);
   const now = new Date();
   const claimed = {
     organizationId: ctx.organizationId,
@@ -43,7 +47,10 @@ export async function testDestination({ ctx, input }: VerbArgs<{ destinationId: 
     leaseToken: newId(16),
     eventId: TEST_EVENT_ID,
     webhookId: newWebhookId(),
-    body: renderDeliveryBody(destination.format, sampleEvent(destination.projectId, config.baseUrl, now), now),
+    body: renderDeliveryBody(destination.format, sampleEvent(destination.projectId, config.baseUrl, now), now, {
+      projectName: project.name,
+      baseUrl: config.baseUrl,
+    }),
     attempts: 0,
     maxAttempts: 1,
     destinationId: destination.id,

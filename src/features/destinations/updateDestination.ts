@@ -3,8 +3,8 @@ import { NotFound } from '../../lib/errors.ts';
 import { checkCategoryFilter } from './categoryFilter.ts';
 import { checkDestinationName } from './createDestination.ts';
 import { type DestinationObject, destinationFromRow } from './destinationObject.ts';
-import { checkDestinationUrl } from './destinationUrl.ts';
-import { updateDestination as update } from './queries.ts';
+import { checkDestinationTarget } from './destinationUrl.ts';
+import { findDestination, updateDestination as update } from './queries.ts';
 
 interface UpdateDestinationInput {
   destinationId: string;
@@ -21,11 +21,19 @@ interface UpdateDestinationInput {
 export async function updateDestination({ ctx, input }: VerbArgs<UpdateDestinationInput>): Promise<DestinationObject> {
   const change = {
     ...(input.name !== undefined ? { name: checkDestinationName(input.name) } : {}),
-    ...(input.url !== undefined ? { url: checkDestinationUrl(input.url, ctx.services.config.allowPrivateWebhookUrls) } : {}),
+    ...(input.url !== undefined ? { url: await checkNewUrl(ctx, input.destinationId, input.url) } : {}),
     ...(input.categories !== undefined ? { categories: checkCategoryFilter(input.categories) } : {}),
   };
   const row = await update(ctx.services.sql, ctx.organizationId, input.destinationId, change);
   if (!row) throw new NotFound('Destination');
   ctx.services.bus.announce({ type: 'destination.updated', organizationId: ctx.organizationId, projectId: row.projectId, id: row.id });
   return destinationFromRow(row);
+}
+
+/** A new URL keeps the destination's kind: an email destination takes mailto: only, a webhook a web URL. */
+async function checkNewUrl(ctx: VerbArgs<unknown>['ctx'], destinationId: string, url: string): Promise<string> {
+  const saved = await findDestination(ctx.services.sql, ctx.organizationId, destinationId);
+  if (!saved) throw new NotFound('Destination');
+  const services = { mailer: ctx.services.mailer, allowPrivate: ctx.services.config.allowPrivateWebhookUrls };
+  return checkDestinationTarget(url, saved.format, services).url;
 }

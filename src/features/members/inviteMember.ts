@@ -4,6 +4,8 @@ import { Conflict } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { validEmail } from '../users/createUser.ts';
 import { ACCEPT_PATH, INVITATION_LIFETIME_SECONDS, hashInvitationToken, newInvitationToken } from './invitationToken.ts';
+import { findOrganization } from '../organizations/queries.ts';
+import { invitationMail } from './invitationMail.ts';
 import { isMemberEmail, replaceInvitation } from './queries.ts';
 
 interface InvitationObject {
@@ -12,12 +14,15 @@ interface InvitationObject {
   role: Role;
   url: string;
   expiresAt: string;
+  /** Whether the link was also mailed to the address (false without email configured, or when sending failed). */
+  emailed: boolean;
 }
 
 /**
  * POST /api/invitations: a link that lets one person join with a role. An email that has an
  * account in another organization is invited like any other, so the inviter learns nothing about
- * other organizations; the accept answers 409 then. The link is shown this once.
+ * other organizations; the accept answers 409 then. The link is shown this once, and mailed to
+ * the address when email is configured (after the commit: a mail that fails leaves the link valid).
  */
 export async function inviteMember({ ctx, input }: VerbArgs<{ email: string; role: Role }>): Promise<InvitationObject> {
   const { sql, config } = ctx.services;
@@ -35,11 +40,22 @@ export async function inviteMember({ ctx, input }: VerbArgs<{ email: string; rol
       lifetimeSeconds: INVITATION_LIFETIME_SECONDS,
     });
   });
+  const url = `${config.baseUrl}${ACCEPT_PATH}${token}`;
   return {
     id: invitation.id,
     email: invitation.email,
     role: invitation.role,
-    url: `${config.baseUrl}${ACCEPT_PATH}${token}`,
+    url,
     expiresAt: invitation.expiresAt.toISOString(),
+    emailed: await mailInvitation(ctx, invitation.email, url, invitation.role),
   };
+}
+
+async function mailInvitation(ctx: VerbArgs<unknown>['ctx'], to: string, url: string, role: Role): Promise<boolean> {
+  const { mailer, sql, log } = ctx.services;
+  if (!mailer.configured) return false;
+  const organization = await findOrganization(sql, ctx.organizationId);
+  const result = await mailer.send(invitationMail(to, url, organization?.name ?? 'an organization', role));
+  if (result.error) log.warn({ organizationId: ctx.organizationId, status: result.status, error: result.error }, 'invitation: the mail was not sent');
+  return result.error === null;
 }

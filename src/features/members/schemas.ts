@@ -23,6 +23,7 @@ export const Invitation = Type.Object({
   role: Role,
   url: Type.String({ description: "Opens the dashboard's accept page; its last path segment is the token. Valid 7 days, once." }),
   expiresAt: Type.String({ format: 'date-time' }),
+  emailed: Type.Boolean({ description: 'Whether the link was also mailed to the address (false without email configured, or when sending failed)' }),
 });
 
 export const AcceptBody = Type.Object({

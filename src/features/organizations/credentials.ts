@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client.ts';
 
 /** What a row of `credentials` routes: a bearer key, a hook URL token, a session cookie or an invitation token. */
-type CredentialKind = 'api_key' | 'hook' | 'session' | 'invitation';
+type CredentialKind = 'api_key' | 'hook' | 'session' | 'invitation' | 'password_reset';
 
 /**
  * A credential arrives without its organization: its SHA-256 finds the organization here, and the

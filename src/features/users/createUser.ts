@@ -16,6 +16,11 @@ export function validEmail(input: string): string {
 }
 const MIN_PASSWORD_LENGTH = 8;
 
+/** A new password (an account's first, or a reset's): 400 when it is too short. */
+export function checkNewPassword(password: string): void {
+  if (password.length < MIN_PASSWORD_LENGTH) throw new InvalidInput(`password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+}
+
 interface CreateUserInput {
   organizationId: string;
   email: string;
@@ -28,9 +33,7 @@ interface CreateUserInput {
 export async function createUser({ ctx, input }: { ctx: InstallationCtx<{ sql: Db }>; input: CreateUserInput }): Promise<{ id: string; email: string }> {
   const { services } = ctx;
   const email = validEmail(input.email);
-  if (input.password.length < MIN_PASSWORD_LENGTH) {
-    throw new InvalidInput(`password must be at least ${MIN_PASSWORD_LENGTH} characters`);
-  }
+  checkNewPassword(input.password);
   if (!(await findOrganization(services.sql, input.organizationId))) throw new NotFound('Organization');
   const id = newId(16);
   const inserted = await insertUser(services.sql, {

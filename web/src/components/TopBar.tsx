@@ -66,6 +66,7 @@ export function TopBar() {
           {isOwner && <NavLink href="/members">Members</NavLink>}
           {isOwner && <NavLink href="/api">API keys</NavLink>}
           <NavLink href="/transfer">Export &amp; import</NavLink>
+          <NavLink href="/account">Your account</NavLink>
         </nav>
         <div className="account">
           <span className="account-name" title={session.user.email}>

@@ -2,6 +2,17 @@
 // change the route schemas and run it again (`npm run lint` fails while this file is stale).
 // The dashboard's types for the "dashboard session" operations.
 
+// POST /api/password-reset/confirm — Set a new password with a reset link's token; ends every session of the member (takes no credential)
+export type ConfirmPasswordResetBody = {
+  /** The last path segment of the link that was mailed */
+  token: string;
+  /** The new password: 8 characters or more */
+  password: string;
+};
+export type ConfirmPasswordResetResponse = {
+  ok: true;
+};
+
 // GET /api/session — Who is signed in, and the CSRF token to send on writes
 export type GetSessionResponse = {
   user: {
@@ -19,6 +30,14 @@ export type GetSessionResponse = {
 // GET /api/setup — Whether first-run setup is still offered (the installation has no user yet)
 export type GetSetupStatusResponse = {
   needed: boolean;
+};
+
+// POST /api/password-reset — Mail a password reset link to a member's email; the answer is the same for any email (takes no credential)
+export type RequestPasswordResetBody = {
+  email: string;
+};
+export type RequestPasswordResetResponse = {
+  ok: true;
 };
 
 // POST /api/setup — First-run setup: create the first organization and its owner, and sign in

@@ -51,6 +51,8 @@ export type CreateInvitationResponse = {
   /** Opens the dashboard's accept page; its last path segment is the token. Valid 7 days, once. */
   url: string;
   expiresAt: string;
+  /** Whether the link was also mailed to the address (false without email configured, or when sending failed) */
+  emailed: boolean;
 };
 
 // GET /api/organization — The caller's organization and this month's events against its monthly cap

@@ -8,9 +8,10 @@ export type CreateDestinationPath = {
 };
 export type CreateDestinationBody = {
   name: string;
+  /** http(s) for a webhook, or mailto: with 1-10 comma-separated addresses */
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord) */
-  format: "json" | "text" | "embed";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
+  format?: "json" | "text" | "embed" | "email";
   enabled?: boolean;
   /** null (every category) or a non-empty array of category names */
   categories?: Array<string> | null;
@@ -20,8 +21,8 @@ export type CreateDestinationResponse = {
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord) */
-  format: "json" | "text" | "embed";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
+  format: "json" | "text" | "embed" | "email";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -56,8 +57,8 @@ export type DisableDestinationResponse = {
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord) */
-  format: "json" | "text" | "embed";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
+  format: "json" | "text" | "embed" | "email";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -83,8 +84,8 @@ export type EnableDestinationResponse = {
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord) */
-  format: "json" | "text" | "embed";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
+  format: "json" | "text" | "embed" | "email";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -152,8 +153,8 @@ export type ListDestinationsResponse = Array<{
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord) */
-  format: "json" | "text" | "embed";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
+  format: "json" | "text" | "embed" | "email";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -201,8 +202,8 @@ export type RotateDestinationSecretResponse = {
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord) */
-  format: "json" | "text" | "embed";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
+  format: "json" | "text" | "embed" | "email";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -244,8 +245,8 @@ export type UpdateDestinationResponse = {
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord) */
-  format: "json" | "text" | "embed";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
+  format: "json" | "text" | "embed" | "email";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;

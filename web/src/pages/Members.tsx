@@ -156,9 +156,13 @@ export function MembersPage() {
       >
         {invitation && (
           <>
+            <p role="status" data-testid="invitation-emailed">
+              {invitation.emailed
+                ? `The invitation was emailed to ${invitation.email}.`
+                : `The invitation was not emailed (email is not set up on this server, or sending failed): send the link below to ${invitation.email} yourself.`}
+            </p>
             <p>
-              Send this link to {invitation.email}. It works once, until <RelativeTime iso={invitation.expiresAt} />, and is shown only
-              now; invite again for a new one.
+              The link works once, until <RelativeTime iso={invitation.expiresAt} />, and is shown only now; invite again for a new one.
             </p>
             <Secret value={invitation.url} label="Invitation link" testId="invitation-url" autoFocus />
           </>

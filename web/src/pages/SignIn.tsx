@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { AuthCard } from '../components/AuthCard.tsx';
+import { APP_BASE } from '../paths.ts';
 import { useSession } from '../session.tsx';
 
 export function SignInPage({ notice }: { notice?: string }) {
@@ -21,11 +22,16 @@ export function SignInPage({ notice }: { notice?: string }) {
         )
       }
       footer={
+        <>
+        <p className="small">
+          <a href={`${APP_BASE}/forgot`}>Forgot password?</a>
+        </p>
         <p className="muted small">
           No account? Ask an owner of your organization for an invitation link, or an operator can create one with{' '}
           <code>npx eventlog user create &lt;email&gt; --org &lt;orgId&gt;</code>; the organization id is on the Organization page of
           the dashboard (and in the output of <code>eventlog org create</code>).
         </p>
+        </>
       }
     >
       <label className="field">

@@ -10,6 +10,7 @@ export const FORMATS: Array<[DestinationFormat, string]> = [
   ['json', 'Signed JSON'],
   ['text', 'Text message ({text})'],
   ['embed', 'Embed ({embeds})'],
+  ['email', 'Email (mailto:a@example.com,b@example.com)'],
 ];
 const formatLabel = (format: DestinationFormat) => FORMATS.find(([value]) => value === format)?.[1] ?? format;
 

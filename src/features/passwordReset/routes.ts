@@ -1,0 +1,52 @@
+import { VISITOR } from '../../context.ts';
+import type { App } from '../../http/app.ts';
+import { errors } from '../../http/schemas.ts';
+import { SignInThrottle } from '../sessions/signInThrottle.ts';
+import { confirmPasswordReset } from './confirmPasswordReset.ts';
+import { requestPasswordReset } from './requestPasswordReset.ts';
+import { Ok, ResetConfirmBody, ResetRequestBody } from './schemas.ts';
+
+const tags = ['dashboard session'];
+/** Asked for from the sign-in page: no credential is involved. */
+const anyone = { public: true };
+const noCredential: [] = [];
+
+export default function passwordResetRoutes(app: App): void {
+  const { services } = app;
+  const visitor = { services, actor: VISITOR };
+  // Per client address, like sign-in (each process keeps its own count).
+  const requests = new SignInThrottle();
+  const confirms = new SignInThrottle();
+
+  app.post(
+    '/api/password-reset',
+    {
+      config: anyone,
+      schema: {
+        tags,
+        operationId: 'requestPasswordReset',
+        summary: "Mail a password reset link to a member's email; the answer is the same for any email (takes no credential)",
+        security: noCredential,
+        body: ResetRequestBody,
+        response: { 200: Ok, ...errors(400, 429) },
+      },
+    },
+    async (request) => requestPasswordReset({ ctx: visitor, throttle: requests, input: { email: request.body.email, ip: request.ip } }),
+  );
+
+  app.post(
+    '/api/password-reset/confirm',
+    {
+      config: anyone,
+      schema: {
+        tags,
+        operationId: 'confirmPasswordReset',
+        summary: "Set a new password with a reset link's token; ends every session of the member (takes no credential)",
+        security: noCredential,
+        body: ResetConfirmBody,
+        response: { 200: Ok, ...errors(400, 429) },
+      },
+    },
+    async (request) => confirmPasswordReset({ ctx: visitor, throttle: confirms, input: { ...request.body, ip: request.ip } }),
+  );
+}

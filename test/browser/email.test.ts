@@ -1,0 +1,113 @@
+// Email in a real browser, against a real SMTP server: forgot password → the mail → the reset
+// page → sign in with the new password; an invitation mailed and accepted from its link; the
+// digest settings saved in "Your account" and a preview received.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type Browser, type Page, chromium } from 'playwright-core';
+import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
+import { createUser } from '../../src/features/users/createUser.ts';
+import { startSmtpServer } from '../email/support.ts';
+import { useTestApp } from '../helpers.ts';
+import { PASSWORD, ensureDashboardBuilt, freePort, launchOptions, missingBrowser } from './support.ts';
+
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const smtp = await startSmtpServer();
+after(() => smtp.close());
+const t = useTestApp({ BASE_URL: base, SMTP_URL: smtp.url, SMTP_FROM: 'Eventlog <eventlog@example.com>' });
+
+function linkIn(text: string | undefined, path: string): string {
+  const match = new RegExp(`${base}${path}[A-Za-z0-9_-]{43}`).exec(text ?? '');
+  assert.ok(match, text ?? 'no text part');
+  return match[0];
+}
+
+describe('email in a browser', { skip: missingBrowser }, () => {
+  let browser: Browser;
+  let page: Page;
+  const ownerEmail = `owner-${Date.now()}@example.com`;
+  const invitedEmail = `invited-${Date.now()}@example.com`;
+
+  before(async () => {
+    ensureDashboardBuilt();
+    await t.app.listen({ port, host: '127.0.0.1' });
+    const organization = await createOrganization({ ctx: t.operator, input: { name: 'Mail Org', monthlyEventCap: null } });
+    await createUser({ ctx: t.operator, input: { organizationId: organization.id, email: ownerEmail, password: PASSWORD } });
+    browser = await chromium.launch(launchOptions());
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
+    page.setDefaultTimeout(8000);
+  });
+
+  after(async () => {
+    await browser?.close();
+  });
+
+  it('forgot password → mail → reset page → sign in with the new password', async () => {
+    await page.goto(`${base}/app/`);
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await page.getByRole('heading', { name: 'Forgot your password?' }).waitFor();
+    await page.getByLabel('Email').fill(ownerEmail);
+    await page.getByRole('button', { name: 'Email me a link' }).click();
+    await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+
+    const [mail] = await smtp.waitForMailTo(ownerEmail);
+    const link = linkIn(mail?.parsed.text, '/app/reset/');
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+    await page.getByLabel('New password', { exact: true }).fill('my new browser password');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByRole('heading', { name: 'Your password is changed' }).waitFor();
+    await page.getByRole('link', { name: 'Go to sign in' }).click();
+
+    await page.getByLabel('Email').fill(ownerEmail);
+    await page.getByLabel('Password').fill('my new browser password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'Organization' }).waitFor();
+  });
+
+  it('an invitation is mailed, the dialog says so, and the mailed link is accepted', async () => {
+    await page.getByRole('link', { name: 'Members', exact: true }).click();
+    await page.getByTestId('member-row').first().waitFor();
+    await page.locator('input[name=email]').fill(invitedEmail);
+    await page.locator('select[name=role]').selectOption('member');
+    await page.getByRole('button', { name: 'Invite' }).click();
+    assert.match((await page.getByTestId('invitation-emailed').textContent()) ?? '', /was emailed to/);
+    await page.getByRole('button', { name: 'Done' }).click();
+
+    const [mail] = await smtp.waitForMailTo(invitedEmail);
+    const link = linkIn(mail?.parsed.text, '/app/accept/');
+    const other = await browser.newContext();
+    const invited = await other.newPage();
+    invited.setDefaultTimeout(8000);
+    await invited.goto(link);
+    await invited.getByRole('heading', { name: 'Join your team' }).waitFor();
+    await invited.getByLabel('Password').fill('an invited password');
+    await invited.getByRole('button', { name: 'Accept and sign in' }).click();
+    await invited.getByRole('link', { name: 'Organization' }).waitFor();
+    await other.close();
+  });
+
+  it('"Your account": the digest choice is saved and "Send me one now" mails a preview', async () => {
+    await page.getByRole('link', { name: 'Your account' }).click();
+    await page.getByRole('heading', { name: 'Email digest' }).waitFor();
+    const zone = await page.locator('select[name=timeZone]').inputValue();
+    assert.equal(zone, await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone), 'the browser\'s zone by default');
+    await page.getByLabel('Weekly, on Mondays').check();
+    await page.locator('select[name=hour]').selectOption('7');
+    await page.locator('select[name=timeZone]').selectOption('Europe/Paris');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'Email digest' }).waitFor();
+    assert.equal(await page.getByLabel('Weekly, on Mondays').isChecked(), true);
+    assert.equal(await page.locator('select[name=hour]').inputValue(), '7');
+    assert.equal(await page.locator('select[name=timeZone]').inputValue(), 'Europe/Paris');
+
+    const before = smtp.to(ownerEmail).length;
+    await page.getByRole('button', { name: 'Send me one now' }).click();
+    await page.getByRole('status').filter({ hasText: 'on its way' }).waitFor();
+    const mails = await smtp.waitForMailTo(ownerEmail, before + 1);
+    assert.match(mails[before]?.parsed.subject ?? '', /weekly \(preview\) Eventlog digest/);
+  });
+});

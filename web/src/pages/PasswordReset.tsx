@@ -1,0 +1,88 @@
+import { useState } from 'react';
+import { post } from '../api.ts';
+import { AuthCard } from '../components/AuthCard.tsx';
+import { APP_BASE } from '../paths.ts';
+
+function Done({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <main className="auth-page">
+      <div className="card auth-card" role="status" aria-labelledby="done-title">
+        <div className="auth-brand">
+          <span className="brand-mark" aria-hidden="true" /> Eventlog
+        </div>
+        <h1 id="done-title">{title}</h1>
+        {children}
+        <p>
+          <a href={APP_BASE}>Go to sign in</a>
+        </p>
+      </div>
+    </main>
+  );
+}
+
+/** /app/forgot: asks for a reset link by email. The answer is the same for any address. */
+export function ForgotPasswordPage() {
+  const [email, setEmail] = useState('');
+  const [sent, setSent] = useState(false);
+  if (sent) {
+    return (
+      <Done title="Check your email">
+        <p>If {email} belongs to an account, a link to choose a new password is on its way. It works once, for 1 hour.</p>
+      </Done>
+    );
+  }
+  return (
+    <AuthCard
+      titleId="forgot-title"
+      title="Forgot your password?"
+      action={async () => {
+        await post('/api/password-reset', { email });
+        setSent(true);
+      }}
+      submitLabel="Email me a link"
+      busyLabel="Sending…"
+      intro={<p className="muted">Enter the email you sign in with; we will send a link to choose a new password.</p>}
+      footer={
+        <p className="small">
+          <a href={APP_BASE}>Back to sign in</a>
+        </p>
+      }
+    >
+      <label className="field">
+        <span>Email</span>
+        <input type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+      </label>
+    </AuthCard>
+  );
+}
+
+/** /app/reset/<token>: the mailed link. A new password signs out every session of the account. */
+export function ResetPasswordPage({ token }: { token: string }) {
+  const [password, setPassword] = useState('');
+  const [done, setDone] = useState(false);
+  if (done) {
+    return (
+      <Done title="Your password is changed">
+        <p>Sign in with your new password. Every session that was open with the old one has ended.</p>
+      </Done>
+    );
+  }
+  return (
+    <AuthCard
+      titleId="reset-title"
+      title="Choose a new password"
+      action={async () => {
+        await post('/api/password-reset/confirm', { token, password });
+        setDone(true);
+      }}
+      submitLabel="Set password"
+      busyLabel="Saving…"
+      intro={<p className="muted">At least 8 characters. Every session of your account ends when it is set.</p>}
+    >
+      <label className="field">
+        <span>New password</span>
+        <input type="password" name="password" autoComplete="new-password" required minLength={8} value={password} onChange={(e) => setPassword(e.target.value)} />
+      </label>
+    </AuthCard>
+  );
+}
