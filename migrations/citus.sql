@@ -17,9 +17,10 @@ FROM unnest(ARRAY[
   'incoming_hooks', 'destinations', 'deliveries', 'delivery_attempts', 'push_subscriptions',
   'push_jobs', 'sessions', 'idempotency_keys', 'invitations', 'event_search', 'search_progress',
   'alerts', 'alert_transitions', 'alert_schedules',
-  'password_resets', 'digest_settings', 'mail_jobs'
+  'password_resets', 'digest_settings', 'mail_jobs',
+  'browser_event_counts', 'audit_entries'
 ]) WITH ORDINALITY AS tables(t, position)
-WHERE NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = t::regclass)
+WHERE to_regclass(t) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = t::regclass)
 ORDER BY position;
 
 SELECT create_distributed_table('credentials', 'hash', colocate_with => 'none')

@@ -9,6 +9,8 @@ import { createSessionAuthenticator } from './features/sessions/sessionAuthentic
 import type { App, RouteEntry } from './http/app.ts';
 import { type DashboardOptions, dashboard } from './http/dashboard.ts';
 import { type SessionAuthenticator, registerAuth } from './http/auth.ts';
+import { registerBrowserCors } from './http/browserCors.ts';
+import { checkScopeDeclaration } from './http/routeScope.ts';
 import { frameworkErrors, registerBoundary } from './http/boundary.ts';
 import { registerDatabaseGate } from './http/databaseGate.ts';
 import { DATABASE_UNAVAILABLE, registerErrorHandling } from './http/errorHandler.ts';
@@ -70,9 +72,10 @@ export async function buildApp({
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
+    checkScopeDeclaration(route);
     for (const method of [route.method].flat()) {
       if (method !== 'HEAD') {
-        routeTable.push({ method, url: route.url, public: Boolean(route.config?.public), hidden: Boolean(route.schema?.hide) });
+        routeTable.push({ method, url: route.url, public: Boolean(route.config?.public), hidden: Boolean(route.schema?.hide), scope: route.config?.scope });
       }
     }
   });
@@ -96,6 +99,7 @@ export async function buildApp({
   // Before registerAuth: its hook reads the session cookie that this plugin's hook parses.
   await app.register(cookie);
   registerAuth(app, services, services.keys, sessions);
+  await registerBrowserCors(app);
 
   app.get('/healthz', { config: { public: true }, schema: { hide: true } }, async (_request, reply) =>
     (await services.health.probe()) ? { ok: true } : reply.status(503).header('retry-after', '1').send({ error: DATABASE_UNAVAILABLE }),

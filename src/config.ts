@@ -24,6 +24,18 @@ export interface Config {
   trustProxy: false | number | string[];
   /** Outgoing email (SMTP_URL, SMTP_FROM); undefined when SMTP_URL is unset. See smtpSettings.ts. */
   smtp: SmtpSettings | undefined;
+  /** Sign-in with OpenID Connect (OIDC_*); null unless OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set. */
+  oidc: OidcSettings | null;
+  /** OIDC_PASSWORD_SIGNIN=off turns password sign-in off (POST /api/session answers 403). */
+  passwordSignIn: boolean;
+}
+
+interface OidcSettings {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** What the sign-in button says: "Sign in with <name>" (OIDC_NAME, default SSO). */
+  name: string;
 }
 
 export class ConfigError extends Error {}
@@ -51,7 +63,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: env.METRICS_TOKEN?.trim() || undefined,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     smtp: parseSmtpSettings(env.SMTP_URL, env.SMTP_FROM, baseUrl, (message) => new ConfigError(message)),
+    oidc: parseOidc(env),
+    passwordSignIn: parsePasswordSignIn(env.OIDC_PASSWORD_SIGNIN),
   };
+}
+
+/** All three of issuer, client id and secret, or none: half a configuration is a mistake to report. */
+function parseOidc(env: NodeJS.ProcessEnv): OidcSettings | null {
+  const issuer = env.OIDC_ISSUER?.trim() || '';
+  const clientId = env.OIDC_CLIENT_ID?.trim() || '';
+  const clientSecret = env.OIDC_CLIENT_SECRET?.trim() || '';
+  if (!issuer && !clientId && !clientSecret) return null;
+  if (!issuer || !clientId || !clientSecret) {
+    throw new ConfigError('OpenID Connect needs OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET together');
+  }
+  if (!/^https?:\/\/[^/]+/.test(issuer)) throw new ConfigError(`OIDC_ISSUER must be an http(s) address, got ${JSON.stringify(issuer)}`);
+  return { issuer, clientId, clientSecret, name: env.OIDC_NAME?.trim() || 'SSO' };
+}
+
+function parsePasswordSignIn(raw: string | undefined): boolean {
+  const value = raw?.trim().toLowerCase() ?? '';
+  if (value === '' || value === 'on') return true;
+  if (value === 'off') return false;
+  throw new ConfigError(`OIDC_PASSWORD_SIGNIN must be on or off, got ${JSON.stringify(raw)}`);
 }
 
 /** At most 60: the contract prunes an expired event within 60 seconds. */

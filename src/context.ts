@@ -50,6 +50,14 @@ export interface Ctx {
   services: Services;
   organizationId: string;
   actor: Actor;
+  /**
+   * The projects this request may see, when its key is limited to some (http/routeScope.ts
+   * refuses every other project before a verb runs); absent or null: every project. Only the
+   * verbs of routes that list the organization's projects read it.
+   */
+  projects?: readonly string[] | null;
+  /** The client's address as TRUST_PROXY decides (the audit log); absent for the command line. */
+  ip?: string | null;
 }
 
 /**
@@ -60,6 +68,8 @@ export interface Ctx {
 export interface InstallationCtx<S extends { sql: Db } = Services> {
   services: S;
   actor: Actor | Visitor;
+  /** The client's address as TRUST_PROXY decides (the audit log); absent for the command line. */
+  ip?: string | null;
 }
 
 export interface VerbArgs<I> {

@@ -5,6 +5,9 @@
  * (docs/architecture.md).
  */
 
+/** What an API key may do (extensions.md, "Scoped API keys"): `full` is what every key could do before. */
+export type KeyAccess = 'full' | 'ingest' | 'read';
+
 /** An event that passed every rule, in the form the insert statement takes (events/validateEventInput.ts). */
 export interface EventDraft {
   projectId: string;
@@ -57,10 +60,15 @@ export interface HookTokens {
   evict(hookId: string): void;
 }
 
-/** Who a bearer key speaks for. */
+/** Who a bearer key speaks for, and what it may do (extensions.md, "Scoped API keys"). */
 export interface KeyPrincipal {
   keyId: string;
   organizationId: string;
+  access: KeyAccess;
+  /** The projects it may see and write; null: every project of the organization. */
+  projects: readonly string[] | null;
+  /** Browser origins of an `ingest` key meant for web pages; null otherwise. */
+  origins: readonly string[] | null;
 }
 
 /** Bearer key → organization, cached (keys/keyAuthenticator.ts). */
@@ -69,6 +77,11 @@ export interface ApiKeys {
   authenticate(plaintext: string): Promise<KeyPrincipal | null>;
   /** Drops a key from this process's cache; other processes hear of it through the bus. */
   evict(keyId: string): void;
+  /**
+   * Counts an event written with a browser key from `address` (extensions.md: at most 60 a
+   * minute). Null while under the limit; otherwise the seconds until the window ends (nothing counted).
+   */
+  takeBrowserEvent(organizationId: string, address: string): Promise<number | null>;
 }
 
 /** The body formats a destination may choose (delivery/formats.ts renders them). */

@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/open.ts';
 import { AlertEngine } from './features/alerts/alertEngine.ts';
+import { AuditPruner } from './features/audit/auditPruner.ts';
 import { syncChartTimeZone } from './features/charts/syncChartTimeZone.ts';
 import { DigestScheduler } from './features/digests/digestScheduler.ts';
 import { MailQueue } from './features/email/mailQueue.ts';
@@ -59,6 +60,7 @@ export async function serve(): Promise<void> {
   const alerts = new AlertEngine({ sql: db.sql, bus: services.bus, log, intervalSeconds: config.alertIntervalSeconds, timeZone: config.timeZone });
   const mailQueue = new MailQueue({ sql: db.sql, mailer: services.mailer, log });
   const digests = new DigestScheduler({ sql: db.sql, baseUrl: config.baseUrl, log, enqueued: () => mailQueue.wake() });
+  const auditPruner = new AuditPruner(db.sql, log);
 
   let stopping = false;
   const stop = async (signal: string, code = 0) => {
@@ -77,6 +79,7 @@ export async function serve(): Promise<void> {
       await alerts.stop();
       await digests.stop();
       await mailQueue.stop();
+      await auditPruner.stop();
       await closeServices();
       await db.close();
       process.exit(code);
@@ -110,6 +113,7 @@ export async function serve(): Promise<void> {
     alerts.start();
     if (config.smtp) digests.start();
     mailQueue.start();
+    auditPruner.start();
   } catch (error) {
     log.error({ err: error }, 'could not listen');
     await closeServices();

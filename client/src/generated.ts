@@ -230,6 +230,10 @@ export type CreateInvitationResponse = {
 // POST /api/keys — Create an API key; the key itself is shown in this reply only (owners only)
 export type CreateKeyBody = {
   name?: string | null;
+  projects?: Array<string> | null;
+  /** full: everything; ingest: create events, identify users and set insights only; read: GET routes only */
+  access?: "full" | "ingest" | "read";
+  origins?: Array<string> | null;
 };
 export type CreateKeyResponse = {
   id: string;
@@ -238,6 +242,12 @@ export type CreateKeyResponse = {
   /** The plaintext key: shown this once, never again */
   key: string;
   prefix: string;
+  /** null: every project of the organization; otherwise the only projects the key sees and writes */
+  projects: Array<string> | null;
+  /** full: everything; ingest: create events, identify users and set insights only; read: GET routes only */
+  access: "full" | "ingest" | "read";
+  /** Browser origins allowed to use an ingest key from a web page (CORS); null for keys kept on servers */
+  origins: Array<string> | null;
 };
 
 // POST /api/projects — Create a project
@@ -541,9 +551,15 @@ export type GetSessionResponse = {
   csrfToken: string;
 };
 
-// GET /api/setup — Whether first-run setup is still offered (the installation has no user yet)
+// GET /api/setup — Whether first-run setup is still offered (the installation has no user yet), and how people sign in
 export type GetSetupStatusResponse = {
   needed: boolean;
+  signIn: {
+    /** Whether password sign-in is offered (OIDC_PASSWORD_SIGNIN) */
+    password: boolean;
+    /** The OpenID Connect button's provider name (OIDC_NAME), or null without OIDC */
+    oidc: string | null;
+  };
 };
 
 // GET /api/users/{userId} — One user
@@ -721,6 +737,37 @@ export type ListAlertsResponse = Array<{
   createdAt: string;
 }>;
 
+// GET /api/audit — Who did what and when, newest first (keyset pages; an owner or a full key)
+export type ListAuditQuery = {
+  /** nextCursor of the previous page */
+  cursor?: string;
+  /** Integer 1-100; default 50 */
+  limit?: string;
+  /** Only entries of this action, e.g. member.remove */
+  action?: string;
+  /** Only entries of this actor's id (a member's or a key's) */
+  actor?: string;
+};
+export type ListAuditResponse = {
+  entries: Array<{
+    id: string;
+    at: string;
+    actor: {
+      kind: "user" | "key" | "operator";
+      id: string | null;
+      /** The member's email, the key's name or prefix; null for the command line */
+      label: string | null;
+    } | null;
+    action: string;
+    target: {
+      type: string;
+      id: string;
+    } | null;
+    ip: string | null;
+  }>;
+  nextCursor: string | null;
+};
+
 // GET /api/categories — Every category of a project with its event count
 export type ListCategoriesQuery = {
   project?: string;
@@ -865,6 +912,12 @@ export type ListKeysResponse = Array<{
   name: string | null;
   /** The first 12 characters of the key, for recognising it */
   prefix: string;
+  /** null: every project of the organization; otherwise the only projects the key sees and writes */
+  projects: Array<string> | null;
+  /** full: everything; ingest: create events, identify users and set insights only; read: GET routes only */
+  access: "full" | "ingest" | "read";
+  /** Browser origins allowed to use an ingest key from a web page (CORS); null for keys kept on servers */
+  origins: Array<string> | null;
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;

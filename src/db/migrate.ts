@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isCitus } from './citus.ts';
 import type { Sql, TransactionSql } from './client.ts';
+import { sqlStatements } from './sqlStatements.ts';
 
 const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
 /** Any constant: it names the advisory lock that serialises concurrent starts. */
@@ -79,7 +80,8 @@ export async function migrateInTransaction(
   for (const name of files) {
     if (done.has(name)) continue;
     log(`applying migration ${name}`);
-    await tx.unsafe(await fs.readFile(path.join(MIGRATIONS_DIR, name), 'utf8'));
+    // One statement at a time: Citus forwards some DDL as the text it received (sqlStatements.ts).
+    for (const statement of sqlStatements(await fs.readFile(path.join(MIGRATIONS_DIR, name), 'utf8'))) await tx.unsafe(statement);
     await tx`INSERT INTO schema_migrations (name) VALUES (${name})`;
     applied.push(name);
   }

@@ -1,5 +1,6 @@
 import type { App } from '../http/app.ts';
 import alertRoutes from './alerts/routes.ts';
+import auditRoutes from './audit/routes.ts';
 import chartRoutes from './charts/routes.ts';
 import destinationRoutes from './destinations/routes.ts';
 import digestRoutes from './digests/routes.ts';
@@ -10,6 +11,7 @@ import profileRoutes from './profiles/routes.ts';
 import keyRoutes from './keys/routes.ts';
 import liveRoutes from './live/routes.ts';
 import logSnagRoutes from './logsnag/routes.ts';
+import oidcRoutes from './oidc/routes.ts';
 import memberRoutes from './members/routes.ts';
 import passwordResetRoutes from './passwordReset/routes.ts';
 import projectRoutes from './projects/routes.ts';
@@ -18,4 +20,4 @@ import sessionRoutes from './sessions/routes.ts';
 import transferRoutes from './transfer/routes.ts';
 
 /** Every feature's HTTP routes, registered by buildApp in this order. */
-export const featureRoutes: Array<(app: App) => void | Promise<void>> = [projectRoutes, eventRoutes, sessionRoutes, keyRoutes, liveRoutes, insightRoutes, chartRoutes, transferRoutes, hookRoutes, destinationRoutes, pushRoutes, logSnagRoutes, profileRoutes, memberRoutes, alertRoutes, passwordResetRoutes, digestRoutes];
+export const featureRoutes: Array<(app: App) => void | Promise<void>> = [projectRoutes, eventRoutes, sessionRoutes, keyRoutes, liveRoutes, insightRoutes, chartRoutes, transferRoutes, hookRoutes, destinationRoutes, pushRoutes, logSnagRoutes, profileRoutes, memberRoutes, alertRoutes, passwordResetRoutes, digestRoutes, auditRoutes, oidcRoutes];

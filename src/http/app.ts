@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Services } from '../context.ts';
+import type { RouteScope } from './routeScope.ts';
 
 /**
  * The application's Fastify type and its augmentations, apart from app.ts so that route files
@@ -20,6 +21,8 @@ export interface RouteEntry {
   public: boolean;
   /** Left out of /api/openapi.json on purpose (`schema.hide`). */
   hidden: boolean;
+  /** What the route needs of an API key's scope; undefined: open to keys without limits only. */
+  scope: RouteScope | undefined;
 }
 
 declare module 'fastify' {

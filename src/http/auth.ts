@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor, Ctx, Services } from '../context.ts';
-import type { ApiKeys } from '../ports.ts';
+import type { ApiKeys, KeyPrincipal } from '../ports.ts';
 import { Forbidden, Unauthorized } from '../lib/errors.ts';
+import { refuseAccess, refuseOtherProjects, refuseOverBrowserLimit } from './routeScope.ts';
 
 /** Resolves a request without an Authorization header (a dashboard session), or null. */
 export type SessionAuthenticator = (
@@ -12,6 +13,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set for every authenticated route before its handler runs. */
     ctx: Ctx;
+    /** The bearer key the request was judged on, or null (a session, a public route). */
+    apiKey: KeyPrincipal | null;
   }
   interface FastifyContextConfig {
     /** Route answers without authentication (health, OpenAPI document, hook URLs, sign-in). */
@@ -24,7 +27,8 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 /**
  * Every route under /api (and LogSnag's /v1) authenticates unless it opts out with `config: { public: true }`, so
  * a new route cannot forget to. A request that sends Authorization is judged on its key alone;
- * only requests without one may be resolved by a dashboard session.
+ * only requests without one may be resolved by a dashboard session. A key's scope is enforced
+ * here too, from the route's `config.scope` (http/routeScope.ts), never by the routes themselves.
  */
 export function registerAuth(
   app: FastifyInstance,
@@ -33,6 +37,7 @@ export function registerAuth(
   sessions: { authenticate?: SessionAuthenticator },
 ): void {
   app.decorateRequest('ctx', null as unknown as Ctx);
+  app.decorateRequest('apiKey', null);
   app.addHook('onRequest', async (request) => {
     const route = request.routeOptions;
     const logSnagCompatible = route.url?.startsWith('/v1/') ?? false;
@@ -42,10 +47,18 @@ export function registerAuth(
       const key = BEARER.exec(header)?.[1];
       const principal = key ? await keys.authenticate(key) : null;
       if (!principal) throw new Unauthorized();
+      const origin = request.headers.origin;
+      if (principal.origins !== null && origin !== undefined && !principal.origins.includes(origin)) {
+        throw new Forbidden(`This API key may not be used from ${origin}: add the origin to the key's origins`);
+      }
+      refuseAccess(principal, route.config?.scope);
+      request.apiKey = principal;
       request.ctx = {
         services,
         organizationId: principal.organizationId,
         actor: { kind: 'key', keyId: principal.keyId },
+        projects: principal.projects,
+        ip: request.ip,
       };
       return;
     }
@@ -53,7 +66,16 @@ export function registerAuth(
     if (logSnagCompatible) throw new Unauthorized();
     const session = await sessions.authenticate?.(request);
     if (!session) throw new Unauthorized();
-    request.ctx = { services, ...session };
+    request.ctx = { services, ...session, ip: request.ip };
+  });
+  // After validation, so the project a body names is known: a key limited to some projects meets
+  // every other project as another organization's (404), and a browser key's events are counted.
+  app.addHook('preHandler', async (request) => {
+    const key = request.apiKey;
+    const scope = request.routeOptions.config?.scope;
+    if (!key || !scope) return;
+    await refuseOtherProjects(request, key, scope);
+    await refuseOverBrowserLimit(request, key, scope, (organizationId, address) => keys.takeBrowserEvent(organizationId, address));
   });
 }
 

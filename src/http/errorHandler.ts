@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { isDatabaseUnavailable } from '../lib/databaseErrors.ts';
-import { type ErrorCode, ServiceError } from '../lib/errors.ts';
+import { type ErrorCode, RateLimited, ServiceError } from '../lib/errors.ts';
 
 /** The one mapping from what went wrong to the HTTP status that says it. */
 const STATUS: Record<ErrorCode, number> = {
@@ -43,6 +43,7 @@ export function registerErrorHandling(app: FastifyInstance, onDatabaseUnavailabl
       return reply.status(503).header('retry-after', '1').send({ error: DATABASE_UNAVAILABLE });
     }
     if (error instanceof ServiceError) {
+      if (error instanceof RateLimited && error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
       return reply.status(STATUS[error.code]).send({ error: error.message });
     }
     if (error.validation) {

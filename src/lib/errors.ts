@@ -55,7 +55,11 @@ export class Conflict extends ServiceError {
 }
 
 export class RateLimited extends ServiceError {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** When to try again, for the Retry-After header; absent when the caller cannot know. */
+    readonly retryAfterSeconds?: number,
+  ) {
     super('rate_limited', message);
   }
 }

@@ -13,7 +13,7 @@ describe('API keys from the dashboard', () => {
     const browser = await signInAs(t, org);
     const created = await browser.post('/api/keys');
     assert.equal(created.status, 201);
-    assert.deepEqual(Object.keys(created.body).sort(), ['id', 'key', 'name', 'prefix']);
+    assert.deepEqual(Object.keys(created.body).sort(), ['access', 'id', 'key', 'name', 'origins', 'prefix', 'projects']);
     assert.equal(created.body.name, null);
     assert.match(created.body.key, KEY);
     assert.equal(created.body.prefix, created.body.key.slice(0, 12));
@@ -21,7 +21,7 @@ describe('API keys from the dashboard', () => {
     const listed = await browser.get('/api/keys');
     assert.equal(listed.status, 200);
     const entry = listed.body.find((k: { id: string }) => k.id === created.body.id);
-    assert.deepEqual(Object.keys(entry).sort(), ['createdAt', 'id', 'lastUsedAt', 'name', 'prefix', 'revokedAt']);
+    assert.deepEqual(Object.keys(entry).sort(), ['access', 'createdAt', 'id', 'lastUsedAt', 'name', 'origins', 'prefix', 'projects', 'revokedAt']);
     assert.equal(entry.name, null);
     assert.equal(entry.prefix, created.body.prefix);
     assert.equal(entry.revokedAt, null);

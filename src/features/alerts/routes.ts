@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { Ctx } from '../../context.ts';
 import type { App } from '../../http/app.ts';
 import { Deleted, errors } from '../../http/schemas.ts';
 import { createAlert } from './createAlert.ts';
@@ -21,13 +22,17 @@ import {
   UpdateAlertBody,
 } from './schemas.ts';
 import { updateAlert } from './updateAlert.ts';
+import { alertProject } from './alertProject.ts';
+import { projectIn } from '../../http/routeScope.ts';
 
 const tags = ['alerts'];
+const ofAlert = { of: (ctx: Ctx, request: { params: Record<string, string> }) => alertProject({ ctx, input: request.params }), what: 'Alert' };
 
 export default function alertRoutes(app: App) {
   app.post(
     '/api/projects/:projectId/alerts',
     {
+      config: { scope: { access: 'write', project: projectIn('params') } },
       schema: {
         tags,
         operationId: 'createAlert',
@@ -42,13 +47,14 @@ export default function alertRoutes(app: App) {
 
   app.get(
     '/api/projects/:projectId/alerts',
-    { schema: { tags, operationId: 'listAlerts', summary: "A project's alerts, oldest first", params: ProjectIdParams, response: { 200: Type.Array(Alert), ...errors(401, 404) } } },
+    { config: { scope: { access: 'read', project: projectIn('params') } }, schema: { tags, operationId: 'listAlerts', summary: "A project's alerts, oldest first", params: ProjectIdParams, response: { 200: Type.Array(Alert), ...errors(401, 404) } } },
     async (request) => listAlerts({ ctx: request.ctx, input: request.params }),
   );
 
   app.post(
     '/api/projects/:projectId/alerts/preview',
     {
+      config: { scope: { access: 'write', project: projectIn('params') } },
       schema: {
         tags,
         operationId: 'previewAlertFilter',
@@ -63,13 +69,14 @@ export default function alertRoutes(app: App) {
 
   app.get(
     '/api/alerts/:alertId',
-    { schema: { tags, operationId: 'getAlert', summary: 'One alert with its state', params: AlertIdParams, response: { 200: Alert, ...errors(401, 404) } } },
+    { config: { scope: { access: 'read', project: ofAlert } }, schema: { tags, operationId: 'getAlert', summary: 'One alert with its state', params: AlertIdParams, response: { 200: Alert, ...errors(401, 404) } } },
     async (request) => getAlert({ ctx: request.ctx, input: request.params }),
   );
 
   app.patch(
     '/api/alerts/:alertId',
     {
+      config: { scope: { access: 'write', project: ofAlert } },
       schema: {
         tags,
         operationId: 'updateAlert',
@@ -85,6 +92,7 @@ export default function alertRoutes(app: App) {
   app.post(
     '/api/alerts/:alertId/mute',
     {
+      config: { scope: { access: 'write', project: ofAlert } },
       schema: {
         tags,
         operationId: 'muteAlert',
@@ -99,13 +107,14 @@ export default function alertRoutes(app: App) {
 
   app.post(
     '/api/alerts/:alertId/delete',
-    { schema: { tags, operationId: 'deleteAlert', summary: 'Delete an alert and its history', params: AlertIdParams, response: { 200: Deleted(Type.String()), ...errors(401, 404) } } },
+    { config: { scope: { access: 'write', project: ofAlert } }, schema: { tags, operationId: 'deleteAlert', summary: 'Delete an alert and its history', params: AlertIdParams, response: { 200: Deleted(Type.String()), ...errors(401, 404) } } },
     async (request) => deleteAlert({ ctx: request.ctx, input: request.params }),
   );
 
   app.get(
     '/api/alerts/:alertId/history',
     {
+      config: { scope: { access: 'read', project: ofAlert } },
       schema: {
         tags,
         operationId: 'listAlertHistory',

@@ -2,11 +2,12 @@ import type { App } from '../../http/app.ts';
 import { errors } from '../../http/schemas.ts';
 import { getCharts } from './getCharts.ts';
 import { Charts, ChartsQuery } from './schemas.ts';
+import { projectIn } from '../../http/routeScope.ts';
 
 export default function chartRoutes(app: App): void {
   app.get(
     '/api/charts',
-    {
+    { config: { scope: { access: 'read', project: projectIn('query') } },
       schema: {
         tags: ['charts'],
         operationId: 'getCharts',

@@ -8,6 +8,8 @@ import { checkDestinationTarget } from './destinationUrl.ts';
 import type { DeliveryFormat } from '../delivery/formats.ts';
 import { insertDestination } from './queries.ts';
 import { newSigningSecret } from '../delivery/signing.ts';
+import { recordAudit } from '../audit/recordAudit.ts';
+import { withTransaction } from '../../db/client.ts';
 
 const MAX_DESTINATION_NAME = 200;
 
@@ -37,17 +39,21 @@ export async function createDestination({ ctx, input }: VerbArgs<CreateDestinati
     mailer: ctx.services.mailer,
     allowPrivate: ctx.services.config.allowPrivateWebhookUrls,
   });
-  const row = await insertDestination(ctx.services.sql, ctx.organizationId, {
-    id: newId(16),
-    projectId: input.projectId,
-    name,
-    url,
-    format,
-    enabled: input.enabled ?? true,
-    secret: format === 'json' ? newSigningSecret() : null,
-    categories,
+  const row = await withTransaction(ctx.services.sql, async (tx) => {
+    const inserted = await insertDestination(tx, ctx.organizationId, {
+      id: newId(16),
+      projectId: input.projectId,
+      name,
+      url,
+      format,
+      enabled: input.enabled ?? true,
+      secret: format === 'json' ? newSigningSecret() : null,
+      categories,
+    });
+    if (!inserted) throw new NotFound('Project');
+    await recordAudit(tx, ctx, { action: 'destination.create', target: { type: 'destination', id: inserted.id } });
+    return inserted;
   });
-  if (!row) throw new NotFound('Project');
   ctx.services.bus.announce({ type: 'destination.created', organizationId: ctx.organizationId, projectId: row.projectId, id: row.id });
   return destinationFromRow(row);
 }

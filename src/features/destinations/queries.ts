@@ -1,4 +1,4 @@
-import type { Db, Sql } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import type { DeliveryFormat } from '../delivery/formats.ts';
 import type { NewDelivery } from '../delivery/queries.ts';
 
@@ -26,7 +26,7 @@ const columns = (sql: Db) => sql`
 
 /** Inserts into the caller's project; undefined when the project is not the organization's. */
 export async function insertDestination(
-  sql: Sql,
+  sql: Db,
   organizationId: string,
   row: {
     id: string;
@@ -52,14 +52,14 @@ export async function insertDestination(
   return destination;
 }
 
-export function listDestinations(sql: Sql, organizationId: string, projectId: string): Promise<DestinationRow[]> {
+export function listDestinations(sql: Db, organizationId: string, projectId: string): Promise<DestinationRow[]> {
   return sql<DestinationRow[]>`
     SELECT ${columns(sql)} FROM destinations d
     WHERE d.organization_id = ${organizationId} AND d.project_id = ${projectId}
     ORDER BY d.created_at, d.id`;
 }
 
-export async function findDestination(sql: Sql, organizationId: string, destinationId: string): Promise<DestinationRow | undefined> {
+export async function findDestination(sql: Db, organizationId: string, destinationId: string): Promise<DestinationRow | undefined> {
   const [row] = await sql<DestinationRow[]>`
     SELECT ${columns(sql)} FROM destinations d
     WHERE d.organization_id = ${organizationId} AND d.id = ${destinationId}`;
@@ -67,7 +67,7 @@ export async function findDestination(sql: Sql, organizationId: string, destinat
 }
 
 export async function setDestinationEnabled(
-  sql: Sql,
+  sql: Db,
   organizationId: string,
   destinationId: string,
   enabled: boolean,
@@ -84,7 +84,7 @@ export async function setDestinationEnabled(
 
 /** Changes the fields given (undefined leaves one as it is; categories null means every category). */
 export async function updateDestination(
-  sql: Sql,
+  sql: Db,
   organizationId: string,
   destinationId: string,
   change: { name?: string; url?: string; categories?: string[] | null },
@@ -101,7 +101,7 @@ export async function updateDestination(
 
 /** Replaces the secret of a json destination; other formats come back unchanged (they have none). */
 export async function replaceSecret(
-  sql: Sql,
+  sql: Db,
   organizationId: string,
   destinationId: string,
   secret: string,
@@ -114,7 +114,7 @@ export async function replaceSecret(
 }
 
 export async function deleteDestination(
-  sql: Sql,
+  sql: Db,
   organizationId: string,
   destinationId: string,
 ): Promise<{ id: string; projectId: string } | undefined> {
@@ -146,7 +146,7 @@ interface AttemptRow {
 
 /** Newest first, along (destination_id, created_at DESC, id DESC). */
 export function listDeliveries(
-  sql: Sql,
+  sql: Db,
   q: { organizationId: string; destinationId: string; before?: { micros: bigint; id: string }; limit: number },
 ): Promise<DeliveryRow[]> {
   return sql<DeliveryRow[]>`
@@ -158,7 +158,7 @@ export function listDeliveries(
     ORDER BY l.created_at DESC, l.id DESC LIMIT ${q.limit}`;
 }
 
-export function listAttempts(sql: Sql, organizationId: string, deliveryIds: string[]): Promise<AttemptRow[]> {
+export function listAttempts(sql: Db, organizationId: string, deliveryIds: string[]): Promise<AttemptRow[]> {
   if (deliveryIds.length === 0) return Promise.resolve([]);
   return sql<AttemptRow[]>`
     SELECT a.delivery_id AS "deliveryId", a.at, a.status, a.duration_ms AS "durationMs", a.error, a.response
@@ -172,7 +172,7 @@ export function listAttempts(sql: Sql, organizationId: string, deliveryIds: stri
  * the delivery is not one of this destination's in the caller's organization.
  */
 export async function insertReplay(
-  sql: Sql,
+  sql: Db,
   q: { organizationId: string; destinationId: string; deliveryId: string; newId: string; maxAttempts: number },
 ): Promise<{ id: string; enabled: boolean } | undefined> {
   const [row] = await sql<{ id: string; enabled: boolean }[]>`
@@ -198,7 +198,7 @@ export async function insertReplay(
  * does not queue the events twice. Undefined when the destination is not the organization's.
  */
 export async function insertFailedReplays(
-  sql: Sql,
+  sql: Db,
   q: { organizationId: string; destinationId: string; sinceSeconds: number; maxAttempts: number },
 ): Promise<{ enabled: boolean; queued: number } | undefined> {
   const [row] = await sql<{ enabled: boolean; queued: number }[]>`
@@ -229,7 +229,7 @@ interface HealthRow {
 }
 
 /** The outcomes of the destination's latest finished deliveries (Test deliveries aside). */
-export async function selectHealth(sql: Sql, organizationId: string, destinationId: string, window: number): Promise<HealthRow> {
+export async function selectHealth(sql: Db, organizationId: string, destinationId: string, window: number): Promise<HealthRow> {
   const [row] = await sql<HealthRow[]>`
     SELECT count(*)::int AS finished, count(*) FILTER (WHERE r.status = 'succeeded')::int AS succeeded
     FROM (
@@ -243,7 +243,7 @@ export async function selectHealth(sql: Sql, organizationId: string, destination
 
 /** A Test delivery: created already leased to the caller, who sends it at once. */
 export async function insertLeasedDelivery(
-  sql: Sql,
+  sql: Db,
   row: NewDelivery & { leaseToken: string; leaseMs: number },
 ): Promise<void> {
   await sql`
@@ -251,4 +251,11 @@ export async function insertLeasedDelivery(
                             locked_until, lease_token)
     VALUES (${row.organizationId}, ${row.id}, ${row.destinationId}, ${row.eventId}, ${row.webhookId}, ${row.body},
             ${row.maxAttempts}, now(), now() + ${row.leaseMs} * interval '1 millisecond', ${row.leaseToken})`;
+}
+
+/** The project a destination of the organization belongs to (a key's project scope, http/routeScope.ts). */
+export async function findDestinationProject(sql: Db, organizationId: string, destinationId: string): Promise<string | undefined> {
+  const [row] = await sql<{ projectId: string }[]>`
+    SELECT project_id AS "projectId" FROM destinations WHERE organization_id = ${organizationId} AND id = ${destinationId}`;
+  return row?.projectId;
 }

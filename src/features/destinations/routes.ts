@@ -1,3 +1,4 @@
+import type { Ctx } from '../../context.ts';
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../http/app.ts';
 import { Deleted, errors } from '../../http/schemas.ts';
@@ -27,19 +28,24 @@ import {
 import { setDestinationEnabled } from './setDestinationEnabled.ts';
 import { testDestination } from './testDestination.ts';
 import { updateDestination } from './updateDestination.ts';
+import { projectIn } from '../../http/routeScope.ts';
+import { destinationProject } from './destinationProject.ts';
 
 const tags = ['outgoing webhooks'];
+
+/** The project of the destination a path names, for keys limited to some projects (http/routeScope.ts). */
+const ofDestination = { of: (ctx: Ctx, { params }: { params: Record<string, string> }) => destinationProject({ ctx, input: params }), what: 'Destination' };
 
 export default function destinationRoutes(app: App) {
   app.get(
     '/api/projects/:projectId/destinations',
-    { schema: { tags, operationId: 'listDestinations', summary: "A project's outgoing webhook destinations", params: ProjectIdParams, response: { 200: Type.Array(Destination), ...errors(401, 404) } } },
+    { config: { scope: { access: 'read', project: projectIn('params') } }, schema: { tags, operationId: 'listDestinations', summary: "A project's outgoing webhook destinations", params: ProjectIdParams, response: { 200: Type.Array(Destination), ...errors(401, 404) } } },
     async (request) => listDestinations({ ctx: request.ctx, input: request.params }),
   );
 
   app.post(
     '/api/projects/:projectId/destinations',
-    {
+    { config: { scope: { access: 'write', project: projectIn('params') } },
       schema: {
         tags,
         operationId: 'createDestination',
@@ -59,44 +65,44 @@ export default function destinationRoutes(app: App) {
   ] as const) {
     app.post(
       `/api/destinations/:destinationId/${action}`,
-      { schema: { tags, operationId: `${action}Destination`, summary, params: DestinationIdParams, response: { 200: Destination, ...errors(401, 404) } } },
+      { config: { scope: { access: 'write', project: ofDestination } }, schema: { tags, operationId: `${action}Destination`, summary, params: DestinationIdParams, response: { 200: Destination, ...errors(401, 404) } } },
       async (request) => setDestinationEnabled({ ctx: request.ctx, input: { destinationId: request.params.destinationId, enabled } }),
     );
   }
 
   app.post(
     '/api/destinations/:destinationId/rotate-secret',
-    { schema: { tags, operationId: 'rotateDestinationSecret', summary: 'Replace the signing secret; queued deliveries are signed with the new one', params: DestinationIdParams, response: { 200: Destination, ...errors(400, 401, 404) } } },
+    { config: { scope: { access: 'write', project: ofDestination } }, schema: { tags, operationId: 'rotateDestinationSecret', summary: 'Replace the signing secret; queued deliveries are signed with the new one', params: DestinationIdParams, response: { 200: Destination, ...errors(400, 401, 404) } } },
     async (request) => rotateSecret({ ctx: request.ctx, input: request.params }),
   );
 
   app.post(
     '/api/destinations/:destinationId/test',
-    { schema: { tags, operationId: 'testDestination', summary: 'Send a sample event now, once, and answer with the outcome', params: DestinationIdParams, response: { 200: TestResult, ...errors(401, 404) } } },
+    { config: { scope: { access: 'write', project: ofDestination } }, schema: { tags, operationId: 'testDestination', summary: 'Send a sample event now, once, and answer with the outcome', params: DestinationIdParams, response: { 200: TestResult, ...errors(401, 404) } } },
     async (request) => testDestination({ ctx: request.ctx, input: request.params }),
   );
 
   app.post(
     '/api/destinations/:destinationId/delete',
-    { schema: { tags, operationId: 'deleteDestination', summary: 'Delete a destination', params: DestinationIdParams, response: { 200: Deleted(Type.String()), ...errors(401, 404) } } },
+    { config: { scope: { access: 'write', project: ofDestination } }, schema: { tags, operationId: 'deleteDestination', summary: 'Delete a destination', params: DestinationIdParams, response: { 200: Deleted(Type.String()), ...errors(401, 404) } } },
     async (request) => deleteDestination({ ctx: request.ctx, input: request.params }),
   );
 
   app.get(
     '/api/destinations/:destinationId/deliveries',
-    { schema: { tags, operationId: 'listDeliveries', summary: "A destination's attempt log, newest delivery first (keyset pages)", params: DestinationIdParams, querystring: DeliveriesQuery, response: { 200: DeliveryPage, ...errors(401, 404) } } },
+    { config: { scope: { access: 'read', project: ofDestination } }, schema: { tags, operationId: 'listDeliveries', summary: "A destination's attempt log, newest delivery first (keyset pages)", params: DestinationIdParams, querystring: DeliveriesQuery, response: { 200: DeliveryPage, ...errors(401, 404) } } },
     async (request) => listDeliveries({ ctx: request.ctx, input: { ...request.params, ...request.query } }),
   );
 
   app.post(
     '/api/destinations/:destinationId/deliveries/:deliveryId/replay',
-    { schema: { tags, operationId: 'replayDelivery', summary: 'Queue a delivery again with its original body and webhook-id', params: DeliveryParams, response: { 200: Replayed, ...errors(400, 401, 404) } } },
+    { config: { scope: { access: 'write', project: ofDestination } }, schema: { tags, operationId: 'replayDelivery', summary: 'Queue a delivery again with its original body and webhook-id', params: DeliveryParams, response: { 200: Replayed, ...errors(400, 401, 404) } } },
     async (request) => replayDelivery({ ctx: request.ctx, input: request.params }),
   );
 
   app.patch(
     '/api/destinations/:destinationId',
-    {
+    { config: { scope: { access: 'write', project: ofDestination } },
       schema: {
         tags,
         operationId: 'updateDestination',
@@ -111,7 +117,7 @@ export default function destinationRoutes(app: App) {
 
   app.post(
     '/api/destinations/:destinationId/replay-failed',
-    {
+    { config: { scope: { access: 'write', project: ofDestination } },
       schema: {
         tags,
         operationId: 'replayFailedDeliveries',
@@ -126,7 +132,7 @@ export default function destinationRoutes(app: App) {
 
   app.get(
     '/api/destinations/:destinationId/health',
-    {
+    { config: { scope: { access: 'read', project: ofDestination } },
       schema: {
         tags,
         operationId: 'getDestinationHealth',

@@ -5,6 +5,8 @@ import { checkDestinationName } from './createDestination.ts';
 import { type DestinationObject, destinationFromRow } from './destinationObject.ts';
 import { checkDestinationTarget } from './destinationUrl.ts';
 import { findDestination, updateDestination as update } from './queries.ts';
+import { recordAudit } from '../audit/recordAudit.ts';
+import { withTransaction } from '../../db/client.ts';
 
 interface UpdateDestinationInput {
   destinationId: string;
@@ -24,8 +26,12 @@ export async function updateDestination({ ctx, input }: VerbArgs<UpdateDestinati
     ...(input.url !== undefined ? { url: await checkNewUrl(ctx, input.destinationId, input.url) } : {}),
     ...(input.categories !== undefined ? { categories: checkCategoryFilter(input.categories) } : {}),
   };
-  const row = await update(ctx.services.sql, ctx.organizationId, input.destinationId, change);
-  if (!row) throw new NotFound('Destination');
+  const row = await withTransaction(ctx.services.sql, async (tx) => {
+    const updated = await update(tx, ctx.organizationId, input.destinationId, change);
+    if (!updated) throw new NotFound('Destination');
+    await recordAudit(tx, ctx, { action: 'destination.update', target: { type: 'destination', id: updated.id } });
+    return updated;
+  });
   ctx.services.bus.announce({ type: 'destination.updated', organizationId: ctx.organizationId, projectId: row.projectId, id: row.id });
   return destinationFromRow(row);
 }

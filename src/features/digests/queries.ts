@@ -56,10 +56,12 @@ export async function claimDueDigest(
   sql: Db,
   due: { organizationId: string; userId: string; dueMicros: string; nextDueAt: Date | null; frequency: DigestFrequency },
 ): Promise<boolean> {
+  // The stored time is rebuilt from its microseconds, with no column in the expression: a
+  // distributed engine refuses a stable function of a column (extract) in an UPDATE.
   const updated = await sql`
     UPDATE digest_settings SET next_due_at = ${due.nextDueAt}
     WHERE organization_id = ${due.organizationId} AND user_id = ${due.userId}
-      AND (extract(epoch FROM next_due_at) * 1000000)::bigint = ${due.dueMicros}::bigint AND frequency = ${due.frequency}`;
+      AND next_due_at = 'epoch'::timestamptz + ${due.dueMicros}::bigint * interval '1 microsecond' AND frequency = ${due.frequency}`;
   return updated.count === 1;
 }
 

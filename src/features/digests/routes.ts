@@ -12,6 +12,7 @@ export default function digestRoutes(app: App): void {
   app.get(
     '/api/me/digest',
     {
+      config: { scope: { access: 'read', project: 'none' } },
       schema: {
         tags,
         operationId: 'getDigest',
@@ -26,6 +27,7 @@ export default function digestRoutes(app: App): void {
   app.put(
     '/api/me/digest',
     {
+      config: { scope: { access: 'write', project: 'none' } },
       schema: {
         tags,
         operationId: 'setDigest',
@@ -41,6 +43,7 @@ export default function digestRoutes(app: App): void {
   app.post(
     '/api/me/digest/send',
     {
+      config: { scope: { access: 'write', project: 'none' } },
       schema: {
         tags,
         operationId: 'sendDigestNow',

@@ -8,6 +8,8 @@ import { generateHookToken, hashHookToken, sealHookToken } from './hookToken.ts'
 import { insertHook } from './queries.ts';
 import { checkTemplateName } from './templates/index.ts';
 import { hookTokenKey } from './tokenKey.ts';
+import { recordAudit } from '../audit/recordAudit.ts';
+import { withTransaction } from '../../db/client.ts';
 
 const MAX_HOOK_NAME = 200;
 
@@ -33,16 +35,20 @@ export async function createHook({
   const key = await hookTokenKey(sql);
   const id = newId(16);
   const token = generateHookToken();
-  const row = await insertHook(sql, ctx.organizationId, {
-    id,
-    projectId: input.projectId,
-    name,
-    category,
-    template,
-    tokenHash: hashHookToken(token),
-    tokenSealed: sealHookToken(key, id, token),
+  const row = await withTransaction(sql, async (tx) => {
+    const inserted = await insertHook(tx, ctx.organizationId, {
+      id,
+      projectId: input.projectId,
+      name,
+      category,
+      template,
+      tokenHash: hashHookToken(token),
+      tokenSealed: sealHookToken(key, id, token),
+    });
+    if (!inserted) throw new NotFound('Project');
+    await recordAudit(tx, ctx, { action: 'hook.create', target: { type: 'hook', id } });
+    return inserted;
   });
-  if (!row) throw new NotFound('Project');
   ctx.services.bus.announce({ type: 'hook.created', organizationId: ctx.organizationId, projectId: row.projectId, id });
   return hookFromRow(row, config.baseUrl, key);
 }

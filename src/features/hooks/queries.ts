@@ -1,4 +1,4 @@
-import { type Db, type Sql, withTransaction } from '../../db/client.ts';
+import { type Db, withTransaction } from '../../db/client.ts';
 import { deleteCredentials, findCredentialOrganization } from '../organizations/credentials.ts';
 import type { ActiveHook } from '../../ports.ts';
 
@@ -22,7 +22,7 @@ const columns = (sql: Db) => sql`
  * in the same statement; undefined, and nothing written, when the project is not the organization's.
  */
 export async function insertHook(
-  sql: Sql,
+  sql: Db,
   organizationId: string,
   row: { id: string; projectId: string; name: string; category: string; template: string | null; tokenHash: Buffer; tokenSealed: string },
 ): Promise<HookRow | undefined> {
@@ -40,7 +40,7 @@ export async function insertHook(
   return hook;
 }
 
-export function listHooks(sql: Sql, organizationId: string, projectId: string): Promise<HookRow[]> {
+export function listHooks(sql: Db, organizationId: string, projectId: string): Promise<HookRow[]> {
   return sql<HookRow[]>`
     SELECT ${columns(sql)} FROM incoming_hooks h
     WHERE h.organization_id = ${organizationId} AND h.project_id = ${projectId}
@@ -48,7 +48,7 @@ export function listHooks(sql: Sql, organizationId: string, projectId: string): 
 }
 
 export async function setHookEnabled(
-  sql: Sql,
+  sql: Db,
   organizationId: string,
   hookId: string,
   enabled: boolean,
@@ -62,7 +62,7 @@ export async function setHookEnabled(
 
 /** The hook and then its token's routing row, in one transaction. */
 export async function deleteHook(
-  sql: Sql,
+  sql: Db,
   organizationId: string,
   hookId: string,
 ): Promise<{ id: string; projectId: string } | undefined> {
@@ -83,7 +83,7 @@ export async function deleteHook(
  * rows). Paused hooks are filtered here, so a paused token and an unknown one take the same path
  * and get the same answer.
  */
-export async function findEnabledHookByTokenHash(sql: Sql, tokenHash: Buffer): Promise<ActiveHook | undefined> {
+export async function findEnabledHookByTokenHash(sql: Db, tokenHash: Buffer): Promise<ActiveHook | undefined> {
   const organizationId = await findCredentialOrganization(sql, 'hook', tokenHash);
   if (organizationId === undefined) return undefined;
   const [row] = await sql<ActiveHook[]>`
@@ -91,4 +91,11 @@ export async function findEnabledHookByTokenHash(sql: Sql, tokenHash: Buffer): P
     FROM incoming_hooks h
     WHERE h.organization_id = ${organizationId} AND h.token_hash = ${tokenHash} AND h.enabled`;
   return row;
+}
+
+/** The project a hook of the organization belongs to (a key's project scope, http/routeScope.ts). */
+export async function findHookProject(sql: Db, organizationId: string, hookId: string): Promise<string | undefined> {
+  const [row] = await sql<{ projectId: string }[]>`
+    SELECT project_id AS "projectId" FROM incoming_hooks WHERE organization_id = ${organizationId} AND id = ${hookId}`;
+  return row?.projectId;
 }

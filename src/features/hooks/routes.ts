@@ -1,3 +1,4 @@
+import type { Ctx } from '../../context.ts';
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../http/app.ts';
 import { Deleted, errors } from '../../http/schemas.ts';
@@ -7,19 +8,24 @@ import incomingHookRoute from './incomingRoute.ts';
 import { listHooks } from './listHooks.ts';
 import { CreateHookBody, Hook, HookIdParams, ProjectIdParams } from './schemas.ts';
 import { setHookEnabled } from './setHookEnabled.ts';
+import { projectIn } from '../../http/routeScope.ts';
+import { hookProject } from './hookProject.ts';
 
 const tags = ['incoming hooks'];
+
+/** The project of the hook a path names, for keys limited to some projects (http/routeScope.ts). */
+const ofHook = { of: (ctx: Ctx, { params }: { params: Record<string, string> }) => hookProject({ ctx, input: params }), what: 'Hook' };
 
 export default async function hookRoutes(app: App) {
   app.get(
     '/api/projects/:projectId/hooks',
-    { schema: { tags, operationId: 'listHooks', summary: "A project's incoming hooks", params: ProjectIdParams, response: { 200: Type.Array(Hook), ...errors(401, 404) } } },
+    { config: { scope: { access: 'read', project: projectIn('params') } }, schema: { tags, operationId: 'listHooks', summary: "A project's incoming hooks", params: ProjectIdParams, response: { 200: Type.Array(Hook), ...errors(401, 404) } } },
     async (request) => listHooks({ ctx: request.ctx, input: request.params }),
   );
 
   app.post(
     '/api/projects/:projectId/hooks',
-    { schema: { tags, operationId: 'createHook', summary: 'Create an incoming hook: a URL whose token is its only credential', params: ProjectIdParams, body: CreateHookBody, response: { 201: Hook, ...errors(400, 401, 404) } } },
+    { config: { scope: { access: 'write', project: projectIn('params') } }, schema: { tags, operationId: 'createHook', summary: 'Create an incoming hook: a URL whose token is its only credential', params: ProjectIdParams, body: CreateHookBody, response: { 201: Hook, ...errors(400, 401, 404) } } },
     async (request, reply) =>
       reply.status(201).send(await createHook({ ctx: request.ctx, input: { ...request.body, projectId: request.params.projectId } })),
   );
@@ -30,14 +36,14 @@ export default async function hookRoutes(app: App) {
   ] as const) {
     app.post(
       `/api/hooks/:hookId/${action}`,
-      { schema: { tags, operationId: `${action}Hook`, summary, params: HookIdParams, response: { 200: Hook, ...errors(401, 404) } } },
+      { config: { scope: { access: 'write', project: ofHook } }, schema: { tags, operationId: `${action}Hook`, summary, params: HookIdParams, response: { 200: Hook, ...errors(401, 404) } } },
       async (request) => setHookEnabled({ ctx: request.ctx, input: { hookId: request.params.hookId, enabled } }),
     );
   }
 
   app.post(
     '/api/hooks/:hookId/delete',
-    { schema: { tags, operationId: 'deleteHook', summary: 'Delete an incoming hook', params: HookIdParams, response: { 200: Deleted(Type.String()), ...errors(401, 404) } } },
+    { config: { scope: { access: 'write', project: ofHook } }, schema: { tags, operationId: 'deleteHook', summary: 'Delete an incoming hook', params: HookIdParams, response: { 200: Deleted(Type.String()), ...errors(401, 404) } } },
     async (request) => deleteHook({ ctx: request.ctx, input: request.params }),
   );
 

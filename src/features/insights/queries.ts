@@ -172,3 +172,10 @@ export async function incrementInsight(
     return inserted!;
   });
 }
+
+/** The project an insight of the organization belongs to (a key's project scope, http/routeScope.ts). */
+export async function findInsightProject(sql: Db, organizationId: string, insightId: number): Promise<string | undefined> {
+  const [row] = await sql<{ projectId: string }[]>`
+    SELECT project_id AS "projectId" FROM insights WHERE organization_id = ${organizationId} AND id = ${insightId}`;
+  return row?.projectId;
+}

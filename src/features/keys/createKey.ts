@@ -4,15 +4,18 @@ import { newId, sha256 } from '../../lib/ids.ts';
 import { codePointLength, hasNul } from '../../lib/text.ts';
 import { findOrganization } from '../organizations/queries.ts';
 import { DISPLAY_PREFIX_LENGTH, generateApiKey } from './keyFormat.ts';
+import { type KeyScope, type KeyScopeInput, checkKeyScope } from './keyScope.ts';
 import { insertKey } from './queries.ts';
+import { recordAudit } from '../audit/recordAudit.ts';
+import { withTransaction } from '../../db/client.ts';
 
 const MAX_KEY_NAME = 100;
 
-interface CreateKeyInput {
+interface CreateKeyInput extends KeyScopeInput {
   name?: string | null;
 }
 
-interface CreatedKey {
+interface CreatedKey extends KeyScope {
   id: string;
   name: string | null;
   /** The plaintext: returned this once and never stored. */
@@ -34,8 +37,12 @@ export async function createKey({ ctx, input }: VerbArgs<CreateKeyInput | undefi
   const { sql } = ctx.services;
   const name = checkKeyName(input?.name);
   if (!(await findOrganization(sql, ctx.organizationId))) throw new NotFound('Organization');
+  const scope = await checkKeyScope(ctx, input ?? {});
   const key = generateApiKey();
-  const created = { id: newId(16), name, key, prefix: key.slice(0, DISPLAY_PREFIX_LENGTH) };
-  await insertKey(sql, { id: created.id, organizationId: ctx.organizationId, keyHash: sha256(key), prefix: created.prefix, name });
+  const created = { id: newId(16), name, key, prefix: key.slice(0, DISPLAY_PREFIX_LENGTH), ...scope };
+  await withTransaction(sql, async (tx) => {
+    await insertKey(tx, { id: created.id, organizationId: ctx.organizationId, keyHash: sha256(key), prefix: created.prefix, name, ...scope });
+    await recordAudit(tx, ctx, { action: 'key.create', target: { type: 'key', id: created.id } });
+  });
   return created;
 }

@@ -3,11 +3,14 @@ import type { Sql } from '../../db/client.ts';
 import { EvictingCache } from '../../lib/evictingCache.ts';
 import { sha256 } from '../../lib/ids.ts';
 import { API_KEY_PATTERN } from './keyFormat.ts';
-import { findActiveKeyByHash, stampLastUsed } from './queries.ts';
+import { countBrowserEvent, findActiveKeyByHash, stampLastUsed } from './queries.ts';
 import { KEY_REVOKED } from '../../db/announcements.ts';
 import type { KeyPrincipal } from '../../ports.ts';
 
 const STAMP_INTERVAL_MS = 60_000;
+/** extensions.md, "Keys for browsers": at most 60 events a minute per client address. */
+const BROWSER_EVENTS_PER_WINDOW = 60;
+const BROWSER_WINDOW_MS = 60_000;
 const REVOKED = new Set([KEY_REVOKED]);
 
 /**
@@ -38,11 +41,19 @@ export class KeyAuthenticator {
     const hash = sha256(plaintext);
     const principal = await this.cache.get(hash.toString('base64'), async () => {
       const row = await findActiveKeyByHash(this.sql, hash);
-      return row && { keyId: row.id, organizationId: row.organizationId };
+      return row && { keyId: row.id, organizationId: row.organizationId, access: row.access, projects: row.projects, origins: row.origins };
     });
     if (!principal) return null;
     this.stamp(principal, Date.now());
-    return { keyId: principal.keyId, organizationId: principal.organizationId };
+    return { ...principal };
+  }
+
+  /** One event of a browser key from `address`: null while under the limit, else seconds to wait. */
+  async takeBrowserEvent(organizationId: string, address: string): Promise<number | null> {
+    const now = Date.now();
+    const windowStart = now - (now % BROWSER_WINDOW_MS);
+    const counted = await countBrowserEvent(this.sql, { organizationId, address, windowStart: new Date(windowStart), limit: BROWSER_EVENTS_PER_WINDOW });
+    return counted === null ? Math.max(1, Math.ceil((windowStart + BROWSER_WINDOW_MS - now) / 1000)) : null;
   }
 
   /** Drops a key from this process's cache; other processes hear of it through the bus. */

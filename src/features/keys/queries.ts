@@ -1,10 +1,21 @@
-import type { Sql } from '../../db/client.ts';
+import type { Db, Sql } from '../../db/client.ts';
+import type { KeyAccess } from '../../ports.ts';
 import { findCredentialOrganization } from '../organizations/credentials.ts';
+
+/** What a key may do and see (extensions.md, "Scoped API keys"). */
+interface KeyScope {
+  access: KeyAccess;
+  projects: readonly string[] | null;
+  origins: readonly string[] | null;
+}
 
 interface KeyRow {
   id: string;
   name: string | null;
   prefix: string;
+  access: KeyAccess;
+  projects: string[] | null;
+  origins: string[] | null;
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
@@ -12,20 +23,21 @@ interface KeyRow {
 
 /** The key and its routing row (organizations/credentials.ts), in one statement. */
 export async function insertKey(
-  sql: Sql,
-  row: { id: string; organizationId: string; keyHash: Buffer; prefix: string; name: string | null },
+  sql: Db,
+  row: { id: string; organizationId: string; keyHash: Buffer; prefix: string; name: string | null } & KeyScope,
 ): Promise<void> {
   await sql`
     WITH route AS (
       INSERT INTO credentials (hash, kind, organization_id) VALUES (${row.keyHash}, 'api_key', ${row.organizationId})
     )
-    INSERT INTO api_keys (organization_id, id, key_hash, prefix, name)
-    VALUES (${row.organizationId}, ${row.id}, ${row.keyHash}, ${row.prefix}, ${row.name})`;
+    INSERT INTO api_keys (organization_id, id, key_hash, prefix, name, access, projects, origins)
+    VALUES (${row.organizationId}, ${row.id}, ${row.keyHash}, ${row.prefix}, ${row.name}, ${row.access},
+      ${row.projects ? sql.array([...row.projects]) : null}::text[], ${row.origins ? sql.array([...row.origins]) : null}::text[])`;
 }
 
 export function listKeys(sql: Sql, organizationId: string): Promise<KeyRow[]> {
   return sql<KeyRow[]>`
-    SELECT id, name, prefix, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"
+    SELECT id, name, prefix, access, projects, origins, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"
     FROM api_keys WHERE organization_id = ${organizationId}
     ORDER BY created_at DESC, id DESC`;
 }
@@ -37,15 +49,15 @@ export function listKeys(sql: Sql, organizationId: string): Promise<KeyRow[]> {
  * routes to a row that still exists, and the lookup finds that row revoked.
  */
 export async function revokeKey(
-  sql: Sql,
+  sql: Db,
   organizationId: string,
   keyId: string,
-): Promise<{ id: string; revokedAt: Date } | undefined> {
+): Promise<{ id: string; revokedAt: Date; now?: true } | undefined> {
   const [revoked] = await sql<{ id: string; revokedAt: Date }[]>`
     UPDATE api_keys SET revoked_at = now()
     WHERE organization_id = ${organizationId} AND id = ${keyId} AND revoked_at IS NULL
     RETURNING id, revoked_at AS "revokedAt"`;
-  if (revoked) return revoked;
+  if (revoked) return { ...revoked, now: true };
   const [earlier] = await sql<{ id: string; revokedAt: Date }[]>`
     SELECT id, revoked_at AS "revokedAt"
     FROM api_keys WHERE organization_id = ${organizationId} AND id = ${keyId} AND revoked_at IS NOT NULL`;
@@ -66,15 +78,33 @@ export async function findKeyOrganization(sql: Sql, keyId: string): Promise<stri
 export async function findActiveKeyByHash(
   sql: Sql,
   keyHash: Buffer,
-): Promise<{ id: string; organizationId: string } | undefined> {
+): Promise<({ id: string; organizationId: string } & KeyScope) | undefined> {
   const organizationId = await findCredentialOrganization(sql, 'api_key', keyHash);
   if (organizationId === undefined) return undefined;
-  const [row] = await sql<{ id: string; organizationId: string }[]>`
-    SELECT id, organization_id AS "organizationId"
+  const [row] = await sql<({ id: string; organizationId: string } & KeyScope)[]>`
+    SELECT id, organization_id AS "organizationId", access, projects, origins
     FROM api_keys WHERE organization_id = ${organizationId} AND key_hash = ${keyHash} AND revoked_at IS NULL`;
   return row;
 }
 
 export async function stampLastUsed(sql: Sql, organizationId: string, keyId: string): Promise<void> {
   await sql`UPDATE api_keys SET last_used_at = now() WHERE organization_id = ${organizationId} AND id = ${keyId}`;
+}
+
+/**
+ * Counts one event of a browser key from `address` in the minute that starts at `windowStart`,
+ * unless `limit` are counted already: the new count, or null when the window is full. One
+ * statement on one organization's row, so every process sharing the database keeps one count.
+ */
+export async function countBrowserEvent(
+  sql: Sql,
+  row: { organizationId: string; address: string; windowStart: Date; limit: number },
+): Promise<number | null> {
+  const [counted] = await sql<{ count: number }[]>`
+    INSERT INTO browser_event_counts AS c (organization_id, address, window_start, count)
+    VALUES (${row.organizationId}, ${row.address}, ${row.windowStart}, 1)
+    ON CONFLICT (organization_id, address, window_start) DO UPDATE SET count = c.count + 1
+    WHERE c.count < ${row.limit}
+    RETURNING c.count`;
+  return counted?.count ?? null;
 }

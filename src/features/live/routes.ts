@@ -3,6 +3,7 @@ import type { Announcement } from '../../db/bus.ts';
 import { EventStream } from './eventStream.ts';
 import { openLiveFeed } from './openLiveFeed.ts';
 import { LiveQuery } from './schemas.ts';
+import { projectIn } from '../../http/routeScope.ts';
 
 /** Keeps proxies and browsers from dropping a quiet stream, and paces the session re-check. */
 const HEARTBEAT_MS = 20_000;
@@ -17,7 +18,7 @@ export default function liveRoutes(app: App): void {
 
   app.get(
     '/api/live',
-    { schema: { hide: true, querystring: LiveQuery } },
+    { config: { scope: { access: 'read', project: projectIn('query') } }, schema: { hide: true, querystring: LiveQuery } },
     async (request, reply) => {
       const feed = await openLiveFeed({ ctx: request.ctx, input: { projectId: request.query.project } });
       // HEAD (monitors, link checkers) gets the stream's headers at once and no stream to wait on.

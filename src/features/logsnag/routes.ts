@@ -7,16 +7,20 @@ import { IncrementedInsight, UpsertedInsight } from '../insights/schemas.ts';
 import { logEvent } from './logEvent.ts';
 import { incrementLoggedInsight, logInsight } from './logInsight.ts';
 import { LogBody, LogInsightBody, LogInsightIncrementBody } from './schemas.ts';
+import { resolveProjectReference } from '../projects/resolveProjectReference.ts';
 
 const tags = ['logsnag'];
 /** Bearer API keys only (auth.ts): LogSnag's clients send no cookie. */
 const security = [{ bearer: [] }];
 
+/** LogSnag names a project by id or exact name: a key limited to some projects is checked on the one it names. */
+const byReference = { in: 'body', name: 'project', resolve: resolveProjectReference } as const;
+
 /** LogSnag's own routes and field names, so a client moves by changing its base URL and key. */
 export default function logSnagRoutes(app: App): void {
   app.post(
     '/v1/log',
-    {
+    { config: { scope: { access: 'ingest', project: byReference, writesEvents: true } },
       schema: {
         tags,
         security,
@@ -39,7 +43,7 @@ export default function logSnagRoutes(app: App): void {
 
   app.post(
     '/v1/insight',
-    {
+    { config: { scope: { access: 'ingest', project: byReference } },
       schema: {
         tags,
         security,
@@ -54,7 +58,7 @@ export default function logSnagRoutes(app: App): void {
 
   app.patch(
     '/v1/insight',
-    {
+    { config: { scope: { access: 'ingest', project: byReference } },
       schema: {
         tags,
         security,

@@ -7,6 +7,7 @@ import { type OpenedSession, openSession } from '../sessions/openSession.ts';
 import { createUser } from '../users/createUser.ts';
 import { UNUSABLE_INVITATION, hashInvitationToken, isWellFormedInvitationToken } from './invitationToken.ts';
 import { consumeInvitation } from './queries.ts';
+import { recordAudit } from '../audit/recordAudit.ts';
 
 /**
  * POST /api/invitations/accept (no credential: the token is one): creates the account with the
@@ -35,6 +36,8 @@ export async function acceptInvitation({
       ctx: { ...ctx, services: { sql: tx } },
       input: { organizationId, email: invitation.email, password: input.password, role: invitation.role },
     });
+    const joined = { organizationId, actor: { kind: 'user', userId: user.id, sessionId: '', role: invitation.role }, ip: ctx.ip } as const;
+    await recordAudit(tx, joined, { action: 'member.join', target: { type: 'member', id: user.id } });
     return openSession(tx, user, organization);
   });
 }

@@ -7,6 +7,7 @@ import { ACCEPT_PATH, INVITATION_LIFETIME_SECONDS, hashInvitationToken, newInvit
 import { findOrganization } from '../organizations/queries.ts';
 import { invitationMail } from './invitationMail.ts';
 import { isMemberEmail, replaceInvitation } from './queries.ts';
+import { recordAudit } from '../audit/recordAudit.ts';
 
 interface InvitationObject {
   id: string;
@@ -30,7 +31,7 @@ export async function inviteMember({ ctx, input }: VerbArgs<{ email: string; rol
   const token = newInvitationToken();
   const invitation = await withTransaction(sql, async (tx) => {
     if (await isMemberEmail(tx, ctx.organizationId, email)) throw new Conflict('This email is already a member of this organization');
-    return replaceInvitation(tx, {
+    const invited = await replaceInvitation(tx, {
       organizationId: ctx.organizationId,
       id: newId(16),
       email,
@@ -39,6 +40,8 @@ export async function inviteMember({ ctx, input }: VerbArgs<{ email: string; rol
       invitedBy: ctx.actor.kind === 'user' ? ctx.actor.userId : null,
       lifetimeSeconds: INVITATION_LIFETIME_SECONDS,
     });
+    await recordAudit(tx, ctx, { action: 'member.invite', target: { type: 'invitation', id: invited.id } });
+    return invited;
   });
   const url = `${config.baseUrl}${ACCEPT_PATH}${token}`;
   return {

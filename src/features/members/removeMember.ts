@@ -4,6 +4,7 @@ import { MEMBER_REMOVED } from '../../db/announcements.ts';
 import { InvalidInput, NotFound } from '../../lib/errors.ts';
 import { LAST_OWNER } from './changeRole.ts';
 import { countOwners, deleteMember, findMember, lockMembership } from './queries.ts';
+import { recordAudit } from '../audit/recordAudit.ts';
 
 /**
  * POST /api/members/:memberId/delete: deletes the account (the email can be invited again) and
@@ -16,6 +17,8 @@ export async function removeMember({ ctx, input }: VerbArgs<{ memberId: string }
     const member = await findMember(tx, ctx.organizationId, input.memberId);
     if (!member) throw new NotFound('Member');
     if (member.role === 'owner' && (await countOwners(tx, ctx.organizationId)) <= 1) throw new InvalidInput(LAST_OWNER);
+    // Recorded before the delete, while the actor's own email can still be read (an owner may remove themself).
+    await recordAudit(tx, ctx, { action: 'member.remove', target: { type: 'member', id: input.memberId } });
     if (!(await deleteMember(tx, ctx.organizationId, input.memberId))) throw new NotFound('Member');
   });
   ctx.services.bus.announce({ type: MEMBER_REMOVED, organizationId: ctx.organizationId, id: input.memberId });

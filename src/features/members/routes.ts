@@ -24,7 +24,7 @@ export default function memberRoutes(app: App): void {
 
   app.get(
     '/api/organization',
-    {
+    { config: { scope: { access: 'read', project: 'none' } },
       schema: {
         tags,
         summary: "The caller's organization and this month's events against its monthly cap",
@@ -37,7 +37,7 @@ export default function memberRoutes(app: App): void {
 
   app.get(
     '/api/members',
-    {
+    { config: { scope: { access: 'read', project: 'organization' } },
       schema: {
         tags,
         summary: 'List the people who can sign in to this organization (owners only)',
@@ -54,7 +54,7 @@ export default function memberRoutes(app: App): void {
 
   app.post(
     '/api/invitations',
-    {
+    { config: { scope: { access: 'write', project: 'organization' } },
       schema: {
         tags,
         summary: 'Invite a person by email with a role; the link is valid 7 days, once (owners only)',
@@ -85,7 +85,7 @@ export default function memberRoutes(app: App): void {
       },
     },
     async (request, reply) => {
-      const opened = await acceptInvitation({ ctx: { services, actor: VISITOR }, input: request.body });
+      const opened = await acceptInvitation({ ctx: { services, actor: VISITOR, ip: request.ip }, input: request.body });
       setSessionCookie(reply, services.config, opened.token);
       return reply.header('cache-control', NO_STORE).send(opened.info);
     },
@@ -93,7 +93,7 @@ export default function memberRoutes(app: App): void {
 
   app.post(
     '/api/members/:memberId/role',
-    {
+    { config: { scope: { access: 'write', project: 'organization' } },
       schema: {
         tags,
         summary: "Change a member's role; applies to their open sessions at once (owners only)",
@@ -112,7 +112,7 @@ export default function memberRoutes(app: App): void {
 
   app.post(
     '/api/members/:memberId/delete',
-    {
+    { config: { scope: { access: 'write', project: 'organization' } },
       schema: {
         tags,
         summary: 'Remove a member: deletes the account and ends its sessions at once (owners only)',

@@ -4,18 +4,23 @@ import { getUser } from './getUser.ts';
 import { identify } from './identify.ts';
 import { listUsers } from './listUsers.ts';
 import { AppUser, GetUserQuery, IdentifyBody, ListUsersQuery, Ok, UserPage, UserParams } from './schemas.ts';
+import { projectIn } from '../../http/routeScope.ts';
+import { resolveProjectReference } from '../projects/resolveProjectReference.ts';
+
+/** LogSnag names a project by id or exact name: a key limited to some projects is checked on the one it names. */
+const byReference = { in: 'body', name: 'project', resolve: resolveProjectReference } as const;
 
 /** The people of the application, by `user_id` (extensions.md "Users"). */
 export default function profileRoutes(app: App): void {
   app.post(
     '/api/identify',
-    { schema: { tags: ['users'], operationId: 'identifyUser', summary: "Set a user's properties", body: IdentifyBody, response: { 200: Ok, ...errors(400, 401, 404) } } },
+    { config: { scope: { access: 'ingest', project: projectIn('body') } }, schema: { tags: ['users'], operationId: 'identifyUser', summary: "Set a user's properties", body: IdentifyBody, response: { 200: Ok, ...errors(400, 401, 404) } } },
     async (request) => identify({ ctx: request.ctx, input: { ...request.body, byName: false } }),
   );
 
   app.post(
     '/v1/identify',
-    {
+    { config: { scope: { access: 'ingest', project: byReference } },
       schema: {
         tags: ['logsnag'],
         // Like LogSnag's other routes: bearer API keys only (http/auth.ts), never a cookie.
@@ -31,13 +36,13 @@ export default function profileRoutes(app: App): void {
 
   app.get(
     '/api/users',
-    { schema: { tags: ['users'], operationId: 'listUsers', summary: 'Users, most recently seen first', querystring: ListUsersQuery, response: { 200: UserPage, ...errors(400, 401, 404) } } },
+    { config: { scope: { access: 'read', project: projectIn('query') } }, schema: { tags: ['users'], operationId: 'listUsers', summary: 'Users, most recently seen first', querystring: ListUsersQuery, response: { 200: UserPage, ...errors(400, 401, 404) } } },
     async (request) => listUsers({ ctx: request.ctx, input: request.query }),
   );
 
   app.get(
     '/api/users/:userId',
-    {
+    { config: { scope: { access: 'read', project: projectIn('query') } },
       schema: {
         tags: ['users'],
         operationId: 'getUser',

@@ -2,6 +2,8 @@ import type { Ctx, VerbArgs } from '../../context.ts';
 import { PROJECT_DELETED } from '../../db/announcements.ts';
 import { Forbidden, NotFound } from '../../lib/errors.ts';
 import { markProjectDeleted } from './queries.ts';
+import { recordAudit } from '../audit/recordAudit.ts';
+import { withTransaction } from '../../db/client.ts';
 
 /** How long the request waits for the purge: a small project is gone entirely when it answers. */
 const WAIT_FOR_PURGE_MS = 2000;
@@ -21,8 +23,13 @@ function requireProjectDeleter(ctx: Ctx): void {
 export async function deleteProject({ ctx, input }: VerbArgs<{ projectId: string }>): Promise<{ id: string; deleted: true }> {
   requireProjectDeleter(ctx);
   const { services, organizationId } = ctx;
-  const id = await markProjectDeleted(services.sql, organizationId, input.projectId);
-  if (!id) throw new NotFound('Project');
+  // The entry names the project and outlives it: audit entries have no foreign key to projects.
+  const id = await withTransaction(services.sql, async (tx) => {
+    const marked = await markProjectDeleted(tx, organizationId, input.projectId);
+    if (!marked) throw new NotFound('Project');
+    await recordAudit(tx, ctx, { action: 'project.delete', target: { type: 'project', id: marked } });
+    return marked;
+  });
   services.bus.announce({ type: PROJECT_DELETED, organizationId, projectId: id });
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([

@@ -6,5 +6,7 @@ import type { Project } from './schemas.ts';
 
 export async function listProjects({ ctx }: VerbArgs<void>): Promise<Static<typeof Project>[]> {
   const rows = await selectProjects(ctx.services.sql, ctx.organizationId);
-  return rows.map(projectFromRow);
+  // A key limited to some projects lists those only (extensions.md, "Scoped API keys").
+  const allowed = ctx.projects;
+  return rows.filter((row) => !allowed || allowed.includes(row.id)).map(projectFromRow);
 }

@@ -1,4 +1,4 @@
-import type { Sql } from '../../db/client.ts';
+import type { Db, Sql } from '../../db/client.ts';
 
 export interface ProjectRow {
   id: string;
@@ -8,28 +8,28 @@ export interface ProjectRow {
   createdAt: Date;
 }
 
-const columns = (sql: Sql) =>
+const columns = (sql: Db) =>
   sql`id, organization_id AS "organizationId", name, retention_days AS "retentionDays", created_at AS "createdAt"`;
 
-export function listProjects(sql: Sql, organizationId: string): Promise<ProjectRow[]> {
+export function listProjects(sql: Db, organizationId: string): Promise<ProjectRow[]> {
   return sql<ProjectRow[]>`
     SELECT ${columns(sql)} FROM projects WHERE organization_id = ${organizationId} AND deleted_at IS NULL
     ORDER BY created_at, id`;
 }
 
-export async function insertProject(sql: Sql, row: { id: string; organizationId: string; name: string }): Promise<void> {
+export async function insertProject(sql: Db, row: { id: string; organizationId: string; name: string }): Promise<void> {
   await sql`INSERT INTO projects (id, organization_id, name) VALUES (${row.id}, ${row.organizationId}, ${row.name})`;
 }
 
 /** The project if it belongs to the organization; another organization's reads as missing. */
-export async function findProject(sql: Sql, organizationId: string, projectId: string): Promise<ProjectRow | undefined> {
+export async function findProject(sql: Db, organizationId: string, projectId: string): Promise<ProjectRow | undefined> {
   const [row] = await sql<ProjectRow[]>`
     SELECT ${columns(sql)} FROM projects WHERE id = ${projectId} AND organization_id = ${organizationId} AND deleted_at IS NULL`;
   return row;
 }
 
 /** Marks the organization's project deleted: from now on no lookup finds it. Undefined when there is none. */
-export async function markProjectDeleted(sql: Sql, organizationId: string, projectId: string): Promise<string | undefined> {
+export async function markProjectDeleted(sql: Db, organizationId: string, projectId: string): Promise<string | undefined> {
   const [row] = await sql<{ id: string }[]>`
     UPDATE projects SET deleted_at = now()
     WHERE organization_id = ${organizationId} AND id = ${projectId} AND deleted_at IS NULL
@@ -41,7 +41,7 @@ export async function markProjectDeleted(sql: Sql, organizationId: string, proje
  * Deletes up to `limit` events of a deleted project (their outbox rows go with them); returns
  * how many. Rows another purger holds are skipped, so two processes never wait on each other.
  */
-export async function purgeEventBatch(sql: Sql, organizationId: string, projectId: string, limit: number): Promise<number> {
+export async function purgeEventBatch(sql: Db, organizationId: string, projectId: string, limit: number): Promise<number> {
   const rows = await sql`
     DELETE FROM events e
     WHERE e.organization_id = ${organizationId} AND (e.organization_id, e.id) IN (
@@ -78,7 +78,7 @@ export async function deleteProjectRow(sql: Sql, organizationId: string, project
 }
 
 /** Deleted projects whose rows are still to be removed, oldest first. */
-export function listDeletedProjects(sql: Sql, limit: number): Promise<Array<{ organizationId: string; projectId: string }>> {
+export function listDeletedProjects(sql: Db, limit: number): Promise<Array<{ organizationId: string; projectId: string }>> {
   return sql<Array<{ organizationId: string; projectId: string }>>`
     SELECT organization_id AS "organizationId", id AS "projectId" FROM projects
     WHERE deleted_at IS NOT NULL ORDER BY deleted_at LIMIT ${limit}`;
@@ -88,7 +88,7 @@ export function listDeletedProjects(sql: Sql, limit: number): Promise<Array<{ or
  * The organization's live projects whose id is `reference`, or else whose name is exactly it
  * (LogSnag's clients name projects). An id match comes alone; a name may match several.
  */
-export function findProjectsByIdOrName(sql: Sql, organizationId: string, reference: string): Promise<ProjectRow[]> {
+export function findProjectsByIdOrName(sql: Db, organizationId: string, reference: string): Promise<ProjectRow[]> {
   return sql<ProjectRow[]>`
     WITH by_id AS (
       SELECT ${columns(sql)} FROM projects
@@ -103,7 +103,7 @@ export function findProjectsByIdOrName(sql: Sql, organizationId: string, referen
 }
 /** Renames the project and/or sets its retention; undefined leaves a field as it is. */
 export async function updateProject(
-  sql: Sql,
+  sql: Db,
   q: { organizationId: string; projectId: string; name?: string; retentionDays?: number | null },
 ): Promise<ProjectRow | undefined> {
   const [row] = await sql<ProjectRow[]>`

@@ -6,6 +6,8 @@ import { MAX_PROJECT_NAME } from './createProject.ts';
 import { projectFromRow } from './projectObject.ts';
 import { updateProject as writeProject } from './queries.ts';
 import type { Project, UpdateProjectBody } from './schemas.ts';
+import { recordAudit } from '../audit/recordAudit.ts';
+import { withTransaction } from '../../db/client.ts';
 
 const MAX_RETENTION_DAYS = 36500;
 
@@ -27,7 +29,11 @@ export async function updateProject({ ctx, input }: VerbArgs<Input>): Promise<St
       throw new InvalidInput(`retentionDays must be null or an integer from 1 to ${MAX_RETENTION_DAYS}`);
     }
   }
-  const row = await writeProject(ctx.services.sql, { organizationId: ctx.organizationId, projectId: input.projectId, name, retentionDays });
-  if (!row) throw new NotFound('Project');
+  const row = await withTransaction(ctx.services.sql, async (tx) => {
+    const updated = await writeProject(tx, { organizationId: ctx.organizationId, projectId: input.projectId, name, retentionDays });
+    if (!updated) throw new NotFound('Project');
+    await recordAudit(tx, ctx, { action: 'project.update', target: { type: 'project', id: updated.id } });
+    return updated;
+  });
   return projectFromRow(row);
 }

@@ -31,12 +31,15 @@ export default function sessionRoutes(app: App): void {
       schema: {
         tags,
         operationId: 'getSetupStatus',
-        summary: 'Whether first-run setup is still offered (the installation has no user yet)',
+        summary: 'Whether first-run setup is still offered (the installation has no user yet), and how people sign in',
         security: noCredential,
         response: { 200: SetupStatus },
       },
     },
-    async () => ({ needed: await isSetupNeeded({ ctx: visitor }) }),
+    async () => ({
+      needed: await isSetupNeeded({ ctx: visitor }),
+      signIn: { password: services.config.passwordSignIn, oidc: services.config.oidc?.name ?? null },
+    }),
   );
 
   app.post(
@@ -81,7 +84,7 @@ export default function sessionRoutes(app: App): void {
 
   app.get(
     '/api/session',
-    { schema: { tags, operationId: 'getSession', summary: 'Who is signed in, and the CSRF token to send on writes', security: sessionOnly, response: { 200: SessionInfo, ...errors(401) } } },
+    { config: { scope: { access: 'read', project: 'none' } }, schema: { tags, operationId: 'getSession', summary: 'Who is signed in, and the CSRF token to send on writes', security: sessionOnly, response: { 200: SessionInfo, ...errors(401) } } },
     async (request, reply) => reply.header('cache-control', NO_STORE).send(await describeSession({ ctx: request.ctx, input: undefined })),
   );
 

@@ -1,11 +1,14 @@
 import crypto from 'node:crypto';
 import type { InstallationCtx } from '../../context.ts';
-import { RateLimited, Unauthorized } from '../../lib/errors.ts';
+import { Forbidden, RateLimited, Unauthorized } from '../../lib/errors.ts';
 import { findOrganization } from '../organizations/queries.ts';
 import { hashPassword, verifyPassword } from '../users/password.ts';
 import { findUserByEmail } from '../users/queries.ts';
 import { type OpenedSession, openSession } from './openSession.ts';
 import { SignInThrottle } from './signInThrottle.ts';
+import { recordAudit } from '../audit/recordAudit.ts';
+import { withTransaction } from '../../db/client.ts';
+import { recordSignIn } from './recordSignIn.ts';
 
 interface SignInInput {
   email: string;
@@ -30,16 +33,26 @@ export async function signIn({
   input: SignInInput;
 }): Promise<OpenedSession> {
   const { services } = ctx;
+  if (!services.config.passwordSignIn) throw new Forbidden('Password sign-in is turned off here; sign in with your identity provider');
   const keys = SignInThrottle.keys(input.ip, input.email);
   if (!throttle.tryAttempt(keys)) {
     throw new RateLimited('Too many failed sign-in attempts; wait 15 minutes and try again');
   }
   const user = await findUserByEmail(services.sql, input.email.trim());
   const passwordMatches = await verifyPassword(input.password, user?.passwordHash ?? (await dummyPasswordHash()));
-  if (!user || !passwordMatches) throw new Unauthorized(WRONG_CREDENTIALS);
+  if (!user) throw new Unauthorized(WRONG_CREDENTIALS);
+  if (!passwordMatches) {
+    // A wrong password for one of an organization's members is that organization's business.
+    await recordAudit(services.sql, { organizationId: user.organizationId, actor: null, ip: input.ip }, { action: 'session.signin_failed', target: { type: 'member', id: user.id } });
+    throw new Unauthorized(WRONG_CREDENTIALS);
+  }
   throttle.succeeded(keys);
 
   const organization = await findOrganization(services.sql, user.organizationId);
   if (!organization) throw new Unauthorized(WRONG_CREDENTIALS);
-  return openSession(services.sql, user, organization);
+  return withTransaction(services.sql, async (tx) => {
+    const opened = await openSession(tx, user, organization);
+    await recordSignIn(tx, { organizationId: organization.id, userId: user.id, role: user.role, ip: input.ip });
+    return opened;
+  });
 }

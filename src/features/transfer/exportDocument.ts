@@ -10,6 +10,7 @@ import {
   selectExportProjects,
   streamExportEvents,
 } from './queries.ts';
+import { recordAudit } from '../audit/recordAudit.ts';
 
 /** Events read (and written to the reply) per step. */
 const EXPORT_BATCH = 1000;
@@ -55,10 +56,15 @@ export function exportDocument({ ctx }: VerbArgs<void>): Promise<Readable> {
     withTransaction(
       ctx.services.sql,
       async (tx) => {
-        const projects = await selectExportProjects(tx, ctx.organizationId);
+        // A key limited to some projects exports those only (extensions.md, "Scoped API keys").
+        const allowed = ctx.projects;
+        const projects = (await selectExportProjects(tx, ctx.organizationId)).filter((project) => !allowed || allowed.includes(project.id));
         const stream = Readable.from(documentText(tx, ctx.organizationId, projects), { objectMode: false });
         // The snapshot is held until the stream closes: finished, failed, or the client went away.
         const closed = new Promise((done) => stream.once('close', done));
+        // The snapshot is read-only, so the entry is written beside it, once the snapshot is taken
+        // and before the first byte is sent: it exists when the reply starts (decision 121).
+        await recordAudit(ctx.services.sql, ctx, { action: 'export', target: null });
         streaming = true;
         resolve(stream);
         await closed;

@@ -17,6 +17,7 @@ import {
   sendImportedEvents,
 } from './queries.ts';
 import type { ImportResult } from './schemas.ts';
+import { recordAudit } from '../audit/recordAudit.ts';
 
 function chunks<T>(rows: T[]): T[][] {
   const out: T[][] = [];
@@ -95,6 +96,7 @@ export async function importDocument({ ctx, input: plans }: VerbArgs<ProjectPlan
     }
     const created = new Set(result.projects);
     for (const plan of plans) if (created.has(plan.id)) await writeProject(ctx, tx, plan, result);
+    await recordAudit(tx, ctx, { action: 'import', target: null });
     return result;
   });
   countEventsCreated('import', written.events);

@@ -17,7 +17,7 @@ const IMPORT_BODY_LIMIT = 256 * 1024 * 1024;
 export default function transferRoutes(app: App): void {
   app.get(
     '/api/export',
-    { schema: { tags, operationId: 'exportOrganization', summary: 'The whole organization (projects, events, insights) as one JSON document', response: { 200: ExportDocument, ...errors(401) } } },
+    { config: { scope: { access: 'read', project: 'listing' } }, schema: { tags, operationId: 'exportOrganization', summary: 'The whole organization (projects, events, insights) as one JSON document', response: { 200: ExportDocument, ...errors(401) } } },
     async (request, reply) => {
       const stream = await exportDocument({ ctx: request.ctx, input: undefined });
       // A stream is sent as it is, never serialized: the 200 schema above only documents it.
@@ -61,7 +61,7 @@ function importRoute(app: App, plansOf: (body: object) => ProjectPlan[]): void {
     {
       bodyLimit: IMPORT_BODY_LIMIT,
       // The long body budget and the bound on concurrent imports (http/uploads.ts).
-      config: { largeUpload: true },
+      config: { largeUpload: true, scope: { access: 'write', project: 'organization' } },
       schemaErrorFormatter: formatImportSchemaError,
       schema: {
         tags,

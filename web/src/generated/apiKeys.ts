@@ -5,6 +5,10 @@
 // POST /api/keys — Create an API key; the key itself is shown in this reply only (owners only)
 export type CreateKeyBody = {
   name?: string | null;
+  projects?: Array<string> | null;
+  /** full: everything; ingest: create events, identify users and set insights only; read: GET routes only */
+  access?: "full" | "ingest" | "read";
+  origins?: Array<string> | null;
 };
 export type CreateKeyResponse = {
   id: string;
@@ -13,6 +17,12 @@ export type CreateKeyResponse = {
   /** The plaintext key: shown this once, never again */
   key: string;
   prefix: string;
+  /** null: every project of the organization; otherwise the only projects the key sees and writes */
+  projects: Array<string> | null;
+  /** full: everything; ingest: create events, identify users and set insights only; read: GET routes only */
+  access: "full" | "ingest" | "read";
+  /** Browser origins allowed to use an ingest key from a web page (CORS); null for keys kept on servers */
+  origins: Array<string> | null;
 };
 
 // GET /api/keys — The organization's API keys, revoked ones too (owners only)
@@ -22,6 +32,12 @@ export type ListKeysResponse = Array<{
   name: string | null;
   /** The first 12 characters of the key, for recognising it */
   prefix: string;
+  /** null: every project of the organization; otherwise the only projects the key sees and writes */
+  projects: Array<string> | null;
+  /** full: everything; ingest: create events, identify users and set insights only; read: GET routes only */
+  access: "full" | "ingest" | "read";
+  /** Browser origins allowed to use an ingest key from a web page (CORS); null for keys kept on servers */
+  origins: Array<string> | null;
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;

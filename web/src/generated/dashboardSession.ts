@@ -27,9 +27,15 @@ export type GetSessionResponse = {
   csrfToken: string;
 };
 
-// GET /api/setup — Whether first-run setup is still offered (the installation has no user yet)
+// GET /api/setup — Whether first-run setup is still offered (the installation has no user yet), and how people sign in
 export type GetSetupStatusResponse = {
   needed: boolean;
+  signIn: {
+    /** Whether password sign-in is offered (OIDC_PASSWORD_SIGNIN) */
+    password: boolean;
+    /** The OpenID Connect button's provider name (OIDC_NAME), or null without OIDC */
+    oidc: string | null;
+  };
 };
 
 // POST /api/password-reset — Mail a password reset link to a member's email; the answer is the same for any email (takes no credential)

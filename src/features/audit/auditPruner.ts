@@ -1,0 +1,56 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Sql } from '../../db/client.ts';
+import { deleteExpiredAuditEntries } from './queries.ts';
+
+/** extensions.md, "Audit log": entries are kept 365 days. */
+const KEEP_DAYS = 365;
+const DAY_MS = 86_400_000;
+/** Browser keys count events per minute; a window is useless once it has ended. */
+const COUNT_WINDOW_KEEP_MS = 5 * 60_000;
+const INTERVAL_MS = 60 * 60_000;
+
+/**
+ * Deletes audit entries older than 365 days, and the ended windows of browser keys' event counts,
+ * once an hour: two indexed range deletes over every organization, so an idle installation costs
+ * two empty index probes an hour. Several processes may run one each (a second delete finds
+ * nothing). Started by the server only.
+ */
+export class AuditPruner {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+  private stopped = true;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(5000);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** One pass: how many audit entries it deleted. */
+  runOnce(now = Date.now()): Promise<number> {
+    return deleteExpiredAuditEntries(this.sql, new Date(now - KEEP_DAYS * DAY_MS), new Date(now - COUNT_WINDOW_KEEP_MS));
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.runOnce()
+        .catch((err: unknown) => this.log.error({ err }, 'pruning the audit log failed'))
+        .finally(() => {
+          this.running = undefined;
+          this.schedule(INTERVAL_MS);
+        });
+    }, delayMs);
+    this.timer.unref();
+  }
+}

@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { inviteMember } from '../../src/features/members/inviteMember.ts';
+import { createUser } from '../../src/features/users/createUser.ts';
+import { type Reply, useTestApp } from '../helpers.ts';
+import { CLIENT, type Person, signInAtProvider, startProvider } from './provider.ts';
+
+/** extensions.md, "Sign-in with OpenID Connect", against a real provider (oidc-provider) on loopback. */
+const BASE_URL = 'http://eventlog.test';
+// The issuer's address must be known before the app reads its settings: a port of this process's own.
+const PORT = 20000 + (process.pid % 20000);
+const env: Record<string, string> = { BASE_URL, OIDC_ISSUER: `http://127.0.0.1:${PORT}`, OIDC_CLIENT_ID: CLIENT.id, OIDC_CLIENT_SECRET: CLIENT.secret, OIDC_NAME: 'Test IdP', OIDC_PASSWORD_SIGNIN: 'off' };
+let provider: Awaited<ReturnType<typeof startProvider>>;
+before(async () => {
+  provider = await startProvider(`${BASE_URL}/api/oidc/callback`, PORT);
+});
+after(() => provider.close());
+const t = useTestApp(env);
+
+const cookieOf = (reply: Reply, name: string) =>
+  [reply.headers['set-cookie'] ?? []].flat().map(String).find((line) => line.startsWith(`${name}=`) && !line.startsWith(`${name}=;`))?.split(';')[0];
+
+let people = 0;
+function person(email: string, verified = true): string {
+  const id = `person-${++people}`;
+  provider.people.set(id, { email, verified } satisfies Person);
+  return id;
+}
+
+/** Start, sign in at the provider as `accountId`, and hand the callback URL (and the attempt cookie) back. */
+async function throughProvider(accountId: string): Promise<{ callback: string; attempt: string }> {
+  const start = await t.request({ method: 'GET', url: '/api/oidc/start' });
+  assert.equal(start.status, 302);
+  const location = new URL(String(start.headers.location));
+  assert.equal(location.origin, provider.issuer);
+  for (const [name, value] of [['scope', 'openid email profile'], ['code_challenge_method', 'S256'], ['response_type', 'code']] as const) assert.equal(location.searchParams.get(name), value);
+  for (const name of ['state', 'nonce', 'code_challenge']) assert.ok(location.searchParams.get(name), name);
+  const attempt = cookieOf(start, 'eventlog_oidc');
+  assert.ok(attempt, 'the attempt cookie');
+  const back = await signInAtProvider(location.href, accountId);
+  assert.ok(back.startsWith(`${BASE_URL}/api/oidc/callback?`), back);
+  return { callback: back.slice(BASE_URL.length), attempt };
+}
+
+const callback = (url: string, attempt: string) => t.request({ method: 'GET', url, headers: { cookie: attempt } });
+
+describe('sign-in with OpenID Connect', () => {
+  it('signs a member in by verified email, any case, with the session cookie, and records it', async () => {
+    const org = await t.org();
+    const email = `Member-${crypto.randomUUID()}@Example.com`;
+    const user = await createUser({ ctx: t.operator, input: { organizationId: org.id, email: email.toLowerCase(), password: 'a password of some length' } });
+    const { callback: url, attempt } = await throughProvider(person(email.toUpperCase()));
+    const reply = await callback(url, attempt);
+    assert.equal(reply.status, 302, JSON.stringify(reply.body));
+    assert.equal(reply.headers.location, '/app/');
+    const session = cookieOf(reply, 'eventlog_session');
+    assert.ok(session);
+    const described = await t.request({ method: 'GET', url: '/api/session', headers: { cookie: session } });
+    assert.equal(described.status, 200);
+    assert.equal(described.body.user.id, user.id);
+    const audit = await org.get('/api/audit?action=session.signin');
+    assert.equal(audit.body.entries[0].actor.id, user.id);
+  });
+
+  it('refuses a tampered state and a replayed code, signing no one in', async () => {
+    const org = await t.org();
+    const email = `member-${crypto.randomUUID()}@example.com`;
+    await createUser({ ctx: t.operator, input: { organizationId: org.id, email, password: 'a password of some length' } });
+    const first = await throughProvider(person(email));
+    const tampered = first.callback.replace(/state=([^&]+)/, (_, state: string) => `state=${state.slice(0, -2)}xx`);
+    const refused = await callback(tampered, first.attempt);
+    assert.equal(refused.status, 403);
+    assert.equal(cookieOf(refused, 'eventlog_session'), undefined);
+
+    const second = await throughProvider(person(email));
+    assert.equal((await callback(second.callback, second.attempt)).status, 302);
+    const replayed = await callback(second.callback, second.attempt);
+    assert.equal(replayed.status, 403, 'the same code again');
+    assert.equal(cookieOf(replayed, 'eventlog_session'), undefined);
+    // No attempt cookie at all: refused.
+    assert.equal((await t.request({ method: 'GET', url: second.callback })).status, 403);
+  });
+
+  it('refuses an unverified email and an unknown person with 403, creating nothing', async () => {
+    const org = await t.org();
+    const email = `member-${crypto.randomUUID()}@example.com`;
+    await createUser({ ctx: t.operator, input: { organizationId: org.id, email, password: 'a password of some length' } });
+    const unverified = await throughProvider(person(email, false));
+    const refused = await callback(unverified.callback, unverified.attempt);
+    assert.equal(refused.status, 403);
+    assert.equal(cookieOf(refused, 'eventlog_session'), undefined);
+
+    const stranger = `stranger-${crypto.randomUUID()}@example.com`;
+    const unknown = await throughProvider(person(stranger));
+    assert.equal((await callback(unknown.callback, unknown.attempt)).status, 403);
+    const [row] = await t.services.sql`SELECT count(*)::int AS n FROM user_emails WHERE email = ${stranger}`;
+    assert.equal(row!.n, 0);
+  });
+
+  it('accepts a pending invitation for the verified email, with its role', async () => {
+    const org = await t.org();
+    const email = `invited-${crypto.randomUUID()}@example.com`;
+    await inviteMember({ ctx: org.ctx, input: { email, role: 'member' } });
+    const { callback: url, attempt } = await throughProvider(person(email));
+    const reply = await callback(url, attempt);
+    assert.equal(reply.status, 302, JSON.stringify(reply.body));
+    const session = cookieOf(reply, 'eventlog_session')!;
+    const described = await t.request({ method: 'GET', url: '/api/session', headers: { cookie: session } });
+    assert.equal(described.body.user.email, email);
+    assert.equal(described.body.organization.id, org.id);
+    const members = await t.services.sql`SELECT role FROM users WHERE organization_id = ${org.id} AND email = ${email}`;
+    assert.deepEqual(members.map((m) => m.role), ['member']);
+  });
+
+  it('offers the button and turns password sign-in off', async () => {
+    const setup = await t.request({ method: 'GET', url: '/api/setup' });
+    assert.deepEqual(setup.body.signIn, { password: false, oidc: 'Test IdP' });
+    const org = await t.org();
+    const email = `member-${crypto.randomUUID()}@example.com`;
+    await createUser({ ctx: t.operator, input: { organizationId: org.id, email, password: 'a password of some length' } });
+    const reply = await t.request({ method: 'POST', url: '/api/session', body: { email, password: 'a password of some length' } });
+    assert.equal(reply.status, 403);
+  });
+});
