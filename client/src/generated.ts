@@ -466,6 +466,10 @@ export type GetChartsQuery = {
   /** Integer 1-36500; default 30 */
   days?: string;
   category?: string;
+  /** key:value, as in the feed; repeatable; every tag must match */
+  tag?: string | Array<string>;
+  /** `tag:<key>`: keyed by that tag's values as text, "(none)" for events without it */
+  groupBy?: string;
 };
 export type GetChartsResponse = {
   [key: string]: Array<{
@@ -1122,6 +1126,46 @@ export type PreviewAlertFilterBody = {
 export type PreviewAlertFilterResponse = {
   /** Matching events in the last windowSeconds, now */
   count: number;
+};
+
+// GET /api/projects/activity — Each project's events today and this week, a 7-day series and its last event's time
+export type ProjectActivityResponse = Array<{
+  projectId: string;
+  eventsToday: number;
+  /** The last 7 days, today included */
+  eventsThisWeek: number;
+  /** The last 7 days, oldest first, days without events as 0 */
+  series: Array<{
+    /** YYYY-MM-DD in the server time zone */
+    day: string;
+    count: number;
+  }>;
+  lastEventAt: string | null;
+  /** Its enabled alerts that are firing now, oldest first */
+  firingAlerts: Array<{
+    id: string;
+    name: string;
+  }>;
+}>;
+
+// POST /api/funnels — How many users reached each step of a funnel
+export type QueryFunnelBody = {
+  /** Project id */
+  project?: unknown;
+  /** 2-10 step filters, each `{category?, tags?}` */
+  steps?: unknown;
+  /** Integer 60-31536000; default 604800 (7 days) */
+  windowSeconds?: unknown;
+  /** Unix seconds; default: until minus 30 days */
+  since?: unknown;
+  /** Unix seconds, exclusive; default: now */
+  until?: unknown;
+};
+export type QueryFunnelResponse = {
+  steps: Array<{
+    /** Users that reached this step */
+    users: number;
+  }>;
 };
 
 // POST /api/members/{memberId}/delete — Remove a member: deletes the account and ends its sessions at once (owners only)

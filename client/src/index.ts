@@ -3,6 +3,7 @@ import type {
   CreateAlertResponse,
   CreateEventBody,
   CreateEventResponse,
+  GetChartsResponse,
   IdentifyUserResponse,
   IncrementInsightBody,
   IncrementInsightResponse,
@@ -10,6 +11,7 @@ import type {
   ListAlertHistoryResponse,
   ListEventsResponse,
   UpdateAlertBody,
+  QueryFunnelResponse,
   UpsertInsightBody,
   UpsertInsightResponse,
 } from './generated.js';
@@ -84,6 +86,33 @@ export type ListOptions = Omit<ListEventsQuery, 'project' | 'cursor' | 'limit' |
   pageSize?: number;
 };
 
+/** One funnel step: events of a category and/or with every given tag (compared as text, as `tag=key:value`). */
+export interface FunnelStep {
+  category?: string;
+  tags?: Record<string, string | number | boolean | null>;
+}
+
+export interface FunnelOptions {
+  /** 2-10 steps, in the order users go through them. */
+  steps: FunnelStep[];
+  /** How long after step 1 the later steps may come: 60-31,536,000 seconds; default 7 days. */
+  windowSeconds?: number;
+  /** Unix seconds: step 1 at or after; default `until` minus 30 days. */
+  since?: number;
+  /** Unix seconds: step 1 before; default now. */
+  until?: number;
+}
+
+export interface ChartOptions {
+  /** Days up to today (1-36500); default 30. */
+  days?: number;
+  category?: string;
+  /** `key:value` filters; every one must match. */
+  tags?: string[];
+  /** A tag key: the series are keyed by its values (as text), "(none)" for events without it. */
+  groupBy?: string;
+}
+
 /** A user's properties: flat values; null removes a property. */
 export type UserProperties = Record<string, string | number | boolean | null>;
 
@@ -103,6 +132,25 @@ export class Eventlog {
       if (!this.#transport) return undefined;
       const body: IncrementInsightBody = { project: this.#project, title: options.title, value: { $inc: options.value }, ...optional('icon', options.icon) };
       return send(this.#transport, { method: 'PATCH', path: 'api/insight', body, retry: false });
+    },
+  };
+
+  readonly funnels = {
+    /** How many users reached each step (`[{users}]`, one per step). A read: retried. */
+    query: async (options: FunnelOptions): Promise<QueryFunnelResponse | undefined> => {
+      if (!this.#transport) return undefined;
+      const body = { project: this.#project, ...options };
+      return send(this.#transport, { method: 'POST', path: 'api/funnels', body, retry: true });
+    },
+  };
+
+  readonly charts = {
+    /** Events per day over the last `days` days, keyed by category or, with `groupBy`, by a tag's values. */
+    get: async (options: ChartOptions = {}): Promise<GetChartsResponse | undefined> => {
+      if (!this.#transport) return undefined;
+      const { tags, groupBy, ...rest } = options;
+      const query = { ...rest, project: this.#project, tag: tags, groupBy: groupBy === undefined ? undefined : `tag:${groupBy}` };
+      return send(this.#transport, { method: 'GET', path: 'api/charts', query, retry: true });
     },
   };
 

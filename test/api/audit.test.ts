@@ -49,6 +49,10 @@ describe('the audit log', () => {
     await as('PATCH', `/api/destinations/${destination}`, { name: 'd2' });
     await as('POST', `/api/destinations/${destination}/rotate-secret`);
     await as('POST', `/api/destinations/${destination}/delete`);
+    const alert = (await as('POST', `/api/projects/${project}/alerts`, { name: 'a', condition: { count: 'atLeast', threshold: 1, windowSeconds: 60 } })).body.id;
+    await as('PATCH', `/api/alerts/${alert}`, { name: 'a2' });
+    await as('POST', `/api/alerts/${alert}/mute`, { until: null });
+    await as('POST', `/api/alerts/${alert}/delete`);
     await as('POST', '/api/events', { project, category: 'c', title: 'not audited' });
     await as('POST', `/api/projects/${project}/delete`);
     assert.equal((await t.request({ method: 'GET', url: '/api/export', headers: { authorization: `Bearer ${key}` } })).status, 200);
@@ -59,6 +63,7 @@ describe('the audit log', () => {
     assert.deepEqual(actions(byKey), [
       'project.create', 'project.update', 'hook.create', 'hook.update', 'hook.delete',
       'destination.create', 'destination.update', 'destination.rotate_secret', 'destination.delete',
+      'alert.create', 'alert.update', 'alert.update', 'alert.delete',
       'project.delete', 'export', 'import',
     ]);
     for (const entry of byKey) {

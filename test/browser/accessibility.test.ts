@@ -87,6 +87,7 @@ describe('contrast and target size on every page', { skip: missingBrowser }, () 
       ['Users', `/app/p/${projectId}/users`, 'Users'],
       ['Charts', `/app/p/${projectId}/charts`, 'Charts'],
       ['Alerts', `/app/p/${projectId}/alerts`, 'Alerts'],
+      ['Funnels', `/app/p/${projectId}/funnels?step=signups&step=payments%7Cplan%3Apro&window=604800&days=30`, 'Funnels'],
       ['Playground', `/app/p/${projectId}/playground`, 'Playground'],
       ['Settings', `/app/p/${projectId}/settings`, 'Settings'],
     ] as const;

@@ -51,6 +51,22 @@ describe('@eventlog/client against a running server', () => {
     assert.equal(url.searchParams.has('cursor'), false);
   });
 
+  it('funnels.query counts users per step; charts.get takes tag filters and groupBy', async () => {
+    const { log } = await setup();
+    const now = Math.floor(Date.now() / 1000);
+    await log.track({ category: 'signup', title: 'a', userId: 'ann', tags: { plan: 'pro' }, timestamp: now - 60 });
+    await log.track({ category: 'signup', title: 'b', userId: 'bob', tags: { plan: 'free' }, timestamp: now - 60 });
+    await log.track({ category: 'pay', title: 'c', userId: 'ann', tags: { plan: 'pro' }, timestamp: now - 30 });
+    assert.deepEqual(await log.funnels.query({ steps: [{ category: 'signup' }, { category: 'pay' }] }), { steps: [{ users: 2 }, { users: 1 }] });
+    assert.deepEqual(await log.funnels.query({ steps: [{ tags: { plan: 'free' } }, { category: 'pay' }], windowSeconds: 60 }), { steps: [{ users: 1 }, { users: 0 }] });
+    const byPlan = await log.charts.get({ groupBy: 'plan', days: 1 });
+    assert.deepEqual(Object.keys(byPlan ?? {}), ['free', 'pro']);
+    assert.equal(byPlan?.pro?.[0]?.count, 2);
+    const pro = await log.charts.get({ tags: ['plan:pro'], category: 'signup' });
+    assert.deepEqual(Object.keys(pro ?? {}), ['signup']);
+    assert.equal(pro?.signup?.[0]?.count, 1);
+  });
+
   it('insight.track sets an insight', async () => {
     const { org, project, log } = await setup();
     assert.deepEqual(await log.insight.track({ title: 'MRR', value: 4200, icon: '💰' }), { ok: true });

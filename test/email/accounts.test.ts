@@ -54,6 +54,10 @@ describe('password reset', () => {
     assert.equal((await signIn(member.email, PASSWORD)).status, 401, 'the old password no longer works');
     assert.equal((await signIn(member.email, 'a brand new password')).status, 200);
     assert.equal((await confirm(tokenOf(link), 'yet another password')).status, 400, 'a used link is refused');
+    const audit = await org.get('/api/audit');
+    const resets = audit.body.entries.filter((entry: { action: string }) => entry.action === 'password.reset');
+    assert.equal(resets.length, 1, 'the audit log records the reset once');
+    assert.deepEqual([resets[0].actor.id, resets[0].target], [member.userId, { type: 'member', id: member.userId }]);
   });
 
   it('answers 200 {"ok":true} for an unknown email and sends nothing', async () => {

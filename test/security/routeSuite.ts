@@ -127,6 +127,7 @@ export const PLANS: Record<string, Plan> = {
   'POST /api/projects/:projectId/push-subscriptions': { credential: 'session', body: () => pushSubscription() },
   'PATCH /api/projects/:projectId': { body: (side) => ({ name: side.mark }) },
   'POST /api/identify': { project: 'body', body: (side, ids) => ({ project: ids.project, user_id: side.mark, properties: { mark: side.mark } }) },
+  'POST /api/funnels': { project: 'body', body: (_side, ids) => ({ project: ids.project, steps: [{ category: 'security' }, {}] }) },
   'GET /api/users': { project: 'query' },
   'POST /v1/identify': { project: 'body', body: (side, ids) => ({ project: ids.project, user_id: side.mark, properties: { mark: side.mark } }) },
   'GET /api/users/:userId': { project: 'query' },

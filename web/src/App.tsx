@@ -28,6 +28,7 @@ import { APP_BASE } from './paths.ts';
 
 // Chart.js is the largest dependency: it loads only when the Charts tab opens.
 const ChartsPage = lazy(() => import('./pages/Charts.tsx'));
+const FunnelsPage = lazy(() => import('./pages/Funnels.tsx'));
 
 export function App() {
   const { state, retry } = useSession();
@@ -146,6 +147,7 @@ const TABS = [
   ['/users', 'Users'],
   ['/charts', 'Charts'],
   ['/alerts', 'Alerts'],
+  ['/funnels', 'Funnels'],
   ['/playground', 'Playground'],
   ['/settings', 'Settings'],
 ] as const;
@@ -200,6 +202,17 @@ function ProjectArea({ projectId }: { projectId: string }) {
         </Route>
         <Route path="/alerts">
           <AlertsPage projectId={projectId} />
+        </Route>
+        <Route path="/funnels">
+          <Suspense
+            fallback={
+              <main className="page">
+                <Skeleton rows={2} what="funnels" />
+              </main>
+            }
+          >
+            <FunnelsPage projectId={projectId} />
+          </Suspense>
         </Route>
         <Route path="/playground">
           <PlaygroundPage projectId={projectId} />

@@ -10,6 +10,7 @@ import type { GetSessionResponse, GetSetupStatusResponse } from './generated/das
 import type { GetDigestResponse } from './generated/digests.ts';
 import type { GetEventResponse, ListCategoriesResponse, ListEventsResponse, ToggleFavoriteResponse } from './generated/events.ts';
 import type { ImportOrganizationResponse } from './generated/exportAndImport.ts';
+import type { QueryFunnelResponse } from './generated/funnels.ts';
 import type { ListHooksResponse } from './generated/incomingHooks.ts';
 import type { ListInsightsResponse } from './generated/insights.ts';
 import type { CreateInvitationResponse, GetOrganizationResponse, ListMembersResponse } from './generated/members.ts';
@@ -20,7 +21,7 @@ import type {
   ReplayFailedDeliveriesResponse,
   TestDestinationResponse,
 } from './generated/outgoingWebhooks.ts';
-import type { CreateProjectResponse, ListProjectsResponse } from './generated/projects.ts';
+import type { CreateProjectResponse, ListProjectsResponse, ProjectActivityResponse } from './generated/projects.ts';
 import type { GetVapidPublicKeyResponse } from './generated/pushNotifications.ts';
 import type { GetUserResponse, ListUsersResponse } from './generated/users.ts';
 
@@ -29,6 +30,8 @@ export type SetupStatus = GetSetupStatusResponse;
 
 export type Project = ListProjectsResponse[number];
 export type CreatedProject = CreateProjectResponse;
+export type ProjectActivity = ProjectActivityResponse[number];
+export type FunnelResult = QueryFunnelResponse;
 
 /** A person of the application, by `user_id` (not a dashboard account). */
 export type AppUser = GetUserResponse;

@@ -1,5 +1,7 @@
 import type { Ctx } from '../../context.ts';
+import { withTransaction } from '../../db/client.ts';
 import { NotFound } from '../../lib/errors.ts';
+import { recordAudit } from '../audit/recordAudit.ts';
 import { type AlertObject, alertFromRow } from './alertObject.ts';
 import { type AlertDefinition, type AlertRow, findAlert, scheduleNow, writeDefinition } from './queries.ts';
 
@@ -9,7 +11,8 @@ const ATTEMPTS = 5;
 /**
  * Applies `change` to the alert's current row with a compare-and-set on its revision, so a
  * change never overwrites a transition the engine made in between (nor the reverse), then asks
- * the engine to look at the organization at once.
+ * the engine to look at the organization at once. The audit log records it as `alert.update`
+ * (a mute too), in the write's transaction.
  */
 export async function changeAlert(ctx: Ctx, alertId: string, change: (row: AlertRow, now: Date) => AlertDefinition): Promise<AlertObject> {
   const { sql } = ctx.services;
@@ -17,7 +20,11 @@ export async function changeAlert(ctx: Ctx, alertId: string, change: (row: Alert
     const row = await findAlert(sql, ctx.organizationId, alertId);
     if (!row) throw new NotFound('Alert');
     const now = new Date();
-    const written = await writeDefinition(sql, ctx.organizationId, alertId, row.revision, change(row, now));
+    const written = await withTransaction(sql, async (tx) => {
+      const updated = await writeDefinition(tx, ctx.organizationId, alertId, row.revision, change(row, now));
+      if (updated) await recordAudit(tx, ctx, { action: 'alert.update', target: { type: 'alert', id: alertId } });
+      return updated;
+    });
     if (written) {
       await scheduleNow(sql, ctx.organizationId, now);
       return alertFromRow(written);

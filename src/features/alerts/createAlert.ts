@@ -1,6 +1,8 @@
 import type { Static } from '@sinclair/typebox';
 import type { VerbArgs } from '../../context.ts';
+import { withTransaction } from '../../db/client.ts';
 import { NotFound } from '../../lib/errors.ts';
+import { recordAudit } from '../audit/recordAudit.ts';
 import { newId } from '../../lib/ids.ts';
 import { type AlertObject, alertFromRow } from './alertObject.ts';
 import { checkCategory, checkFilter, checkName } from './checkAlertInput.ts';
@@ -13,7 +15,7 @@ type CreateAlertInput = Static<typeof CreateAlertBody> & { projectId: string };
 export async function createAlert({ ctx, input }: VerbArgs<CreateAlertInput>): Promise<AlertObject> {
   const { sql } = ctx.services;
   const now = new Date();
-  const row = await insertAlert(sql, ctx.organizationId, {
+  const alert = {
     id: newId(),
     projectId: input.projectId,
     name: checkName(input.name),
@@ -25,8 +27,13 @@ export async function createAlert({ ctx, input }: VerbArgs<CreateAlertInput>): P
     renotifySeconds: input.renotifySeconds ?? null,
     enabled: input.enabled ?? true,
     now,
+  };
+  const row = await withTransaction(sql, async (tx) => {
+    const inserted = await insertAlert(tx, ctx.organizationId, alert);
+    if (!inserted) throw new NotFound('Project');
+    await recordAudit(tx, ctx, { action: 'alert.create', target: { type: 'alert', id: inserted.id } });
+    return inserted;
   });
-  if (!row) throw new NotFound('Project');
   await scheduleNow(sql, ctx.organizationId, now);
   return alertFromRow(row);
 }

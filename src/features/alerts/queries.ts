@@ -160,3 +160,11 @@ export async function scheduleNow(sql: Db, organizationId: string, now: Date): P
     INSERT INTO alert_schedules AS s (organization_id, active, due_at) VALUES (${organizationId}, true, ${now})
     ON CONFLICT (organization_id) DO UPDATE SET active = true, due_at = excluded.due_at`;
 }
+
+/** The organization's firing alerts, oldest firing first (the projects page shows them). */
+export function listFiringAlerts(sql: Db, organizationId: string): Promise<Array<{ projectId: string; id: string; name: string }>> {
+  return sql<Array<{ projectId: string; id: string; name: string }>>`
+    SELECT a.project_id AS "projectId", a.id, a.name FROM alerts a
+    WHERE a.organization_id = ${organizationId} AND a.enabled AND a.state = 'firing'
+    ORDER BY a.state_since, a.id`;
+}

@@ -33,8 +33,8 @@ type AuditAction =
 /** Who acted where: a verb's ctx, or an installation-wide verb's with the organization it chose. */
 interface AuditScope {
   organizationId: string;
-  /** A visitor (no credential yet) or null records no actor (a failed sign-in). */
-  actor: Actor | { kind: 'visitor' } | null;
+  /** A visitor (no credential yet) or null records no actor (a failed sign-in). A member may be named by id alone (a password reset). */
+  actor: Actor | { kind: 'user'; userId: string } | { kind: 'visitor' } | null;
   ip?: string | null;
 }
 

@@ -1,8 +1,10 @@
 import type { Static } from '@sinclair/typebox';
 import type { VerbArgs } from '../../context.ts';
 import { InvalidInput } from '../../lib/errors.ts';
+import { parseFeedFilters } from '../events/feedFilters.ts';
 import { requireProject } from '../projects/requireProject.ts';
-import { selectCategorySeries } from './queries.ts';
+import { NO_TAG, seriesDocument, tagValueKey } from './breakdown.ts';
+import { scanDaySeries, selectCategorySeries } from './queries.ts';
 import type { ChartsQuery } from './schemas.ts';
 
 const DEFAULT_DAYS = 30;
@@ -16,8 +18,15 @@ function parseDays(raw: string | undefined): number {
   return days;
 }
 
+/** `groupBy`: `tag:<key>` with a non-empty key; absent means by category. */
+function parseGroupBy(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (!raw.startsWith('tag:') || raw.length === 4) throw new InvalidInput('groupBy must be tag:<key> with a non-empty key');
+  return raw.slice(4);
+}
+
 /**
- * GET /api/charts: `{ [category]: [{day, count}] }` over the last `days` days including today,
+ * GET /api/charts: `{ [category]: [{day, count}] }` (or keyed by a tag's values) over the last `days` days including today,
  * in the server's time zone, as JSON text ready to send. Only days with events appear, oldest
  * first; a category without events in the window is left out (README, "Interpretations of the
  * spec").
@@ -26,12 +35,22 @@ export async function getCharts({ ctx, input }: VerbArgs<Static<typeof ChartsQue
   // Unlike the feed, the spec gives charts a 400 for a missing project.
   if (!input.project) throw new InvalidInput('project is required');
   const days = parseDays(input.days);
+  const tags = parseFeedFilters({ tag: input.tag }).tags ?? [];
+  const tagKey = parseGroupBy(input.groupBy);
   await requireProject(ctx, input.project);
+  const category = input.category || undefined;
+  if (tags.length > 0 || tagKey !== undefined) {
+    // The rollup counts by category only: tag filters and breakdowns read the range's events.
+    const scanned = await scanDaySeries(ctx.services.sql, { organizationId: ctx.organizationId, projectId: input.project, days, category, tags, tagKey });
+    return seriesDocument(
+      scanned.map((row) => ({ key: tagKey === undefined ? (row.category ?? NO_TAG) : tagValueKey(row.type, row.text), day: row.day, count: row.count })),
+    );
+  }
   const rows = await selectCategorySeries(ctx.services.sql, {
     organizationId: ctx.organizationId,
     projectId: input.project,
     days,
-    category: input.category || undefined,
+    category,
   });
   // Categories in name order (UTF-16, as JavaScript compares), so the document does not depend
   // on which one was busiest first.

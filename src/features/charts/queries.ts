@@ -70,3 +70,47 @@ export async function countDayRange(
     SELECT coalesce(sum(count), 0)::int8::float8 AS events FROM counted`;
   return row?.events ?? 0;
 }
+
+interface ScannedCount {
+  /** The category, or with a tag key the value's JSON type and text (both null: no such tag). */
+  category?: string;
+  type?: string | null;
+  text?: string | null;
+  day: string;
+  count: number;
+}
+
+/**
+ * Per-day counts read from the events themselves, for what the rollup does not hold: `tag`
+ * filters and breakdowns by a tag key (decision 130). The range is the same days as the
+ * rollup's, as instants of the session's zone, so PostgreSQL reads it along the feed index
+ * (project_id, created_at) or, for tag filters, the `events_tags` index; the cost grows with the
+ * events of the range, not of the project. With `tagKey`, rows are grouped by the tag's jsonb
+ * value (so 1.50 and 1.5 are one group) and carry its type and text for the caller to write as
+ * the feed's `tag` filter compares.
+ */
+export function scanDaySeries(
+  sql: Db,
+  q: { organizationId: string; projectId: string; days: number; category?: string; tags: string[][]; tagKey?: string },
+): Promise<ScannedCount[]> {
+  const tagFilters = q.tags.reduce(
+    (all, alternatives) =>
+      sql`${all} AND (${alternatives.slice(1).reduce((any, json) => sql`${any} OR e.tags::jsonb @> ${json}::text::jsonb`, sql`e.tags::jsonb @> ${alternatives[0]!}::text::jsonb`)})`,
+    sql``,
+  );
+  const matching = sql`
+    FROM events e
+    WHERE e.organization_id = ${q.organizationId} AND e.project_id = ${q.projectId}
+      AND e.created_at >= (current_date - ${q.days - 1}::int)::timestamptz AND e.created_at < (current_date + 1)::timestamptz
+      ${q.category !== undefined ? sql`AND e.category = ${q.category}` : sql``}
+      ${tagFilters}`;
+  if (q.tagKey === undefined) {
+    return sql<ScannedCount[]>`
+      SELECT e.category, e.created_at::date::text AS day, count(*)::int AS count ${matching}
+      GROUP BY e.category, e.created_at::date`;
+  }
+  return sql<ScannedCount[]>`
+    SELECT jsonb_typeof(v.value) AS type, v.value #>> '{}' AS text, v.day::text AS day, count(*)::int AS count
+    FROM (SELECT e.tags::jsonb -> ${q.tagKey}::text AS value, e.created_at::date AS day ${matching}) v
+    GROUP BY v.value, v.day`;
+}

@@ -4,6 +4,8 @@ export const ChartsQuery = Type.Object({
   project: Type.Optional(Type.String()),
   days: Type.Optional(Type.String({ description: 'Integer 1-36500; default 30' })),
   category: Type.Optional(Type.String()),
+  tag: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())], { description: 'key:value, as in the feed; repeatable; every tag must match' })),
+  groupBy: Type.Optional(Type.String({ description: '`tag:<key>`: keyed by that tag\'s values as text, "(none)" for events without it' })),
 });
 
 const DayCount = Type.Object({
@@ -11,5 +13,5 @@ const DayCount = Type.Object({
   count: Type.Integer(),
 });
 
-/** Keyed by category name; only days with events, oldest first. */
+/** Keyed by category name (or by tag value with `groupBy`); only days with events, oldest first. */
 export const Charts = Type.Record(Type.String(), Type.Array(DayCount));

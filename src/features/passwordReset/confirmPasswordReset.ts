@@ -5,6 +5,7 @@ import { InvalidInput, RateLimited } from '../../lib/errors.ts';
 import { findCredentialOrganization } from '../organizations/credentials.ts';
 import type { SignInThrottle } from '../sessions/signInThrottle.ts';
 import { checkNewPassword } from '../users/createUser.ts';
+import { recordAudit } from '../audit/recordAudit.ts';
 import { hashPassword } from '../users/password.ts';
 import { consumePasswordReset, endSessionsOfUser, setPasswordHash } from './queries.ts';
 import { UNUSABLE_RESET, hashResetToken, isWellFormedResetToken } from './resetToken.ts';
@@ -37,6 +38,7 @@ export async function confirmPasswordReset({
     const member = await consumePasswordReset(tx, organizationId, tokenHash);
     if (!member || !(await setPasswordHash(tx, organizationId, member, passwordHash))) return undefined;
     await endSessionsOfUser(tx, organizationId, member);
+    await recordAudit(tx, { organizationId, actor: { kind: 'user', userId: member }, ip: input.ip }, { action: 'password.reset', target: { type: 'member', id: member } });
     return member;
   });
   if (userId === undefined) throw new InvalidInput(UNUSABLE_RESET);

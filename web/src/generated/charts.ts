@@ -8,6 +8,10 @@ export type GetChartsQuery = {
   /** Integer 1-36500; default 30 */
   days?: string;
   category?: string;
+  /** key:value, as in the feed; repeatable; every tag must match */
+  tag?: string | Array<string>;
+  /** `tag:<key>`: keyed by that tag's values as text, "(none)" for events without it */
+  groupBy?: string;
 };
 export type GetChartsResponse = {
   [key: string]: Array<{

@@ -30,6 +30,26 @@ export type ListProjectsResponse = Array<{
   createdAt: string;
 }>;
 
+// GET /api/projects/activity — Each project's events today and this week, a 7-day series and its last event's time
+export type ProjectActivityResponse = Array<{
+  projectId: string;
+  eventsToday: number;
+  /** The last 7 days, today included */
+  eventsThisWeek: number;
+  /** The last 7 days, oldest first, days without events as 0 */
+  series: Array<{
+    /** YYYY-MM-DD in the server time zone */
+    day: string;
+    count: number;
+  }>;
+  lastEventAt: string | null;
+  /** Its enabled alerts that are firing now, oldest first */
+  firingAlerts: Array<{
+    id: string;
+    name: string;
+  }>;
+}>;
+
 // PATCH /api/projects/{projectId} — Rename a project or set its retention
 export type UpdateProjectPath = {
   projectId: string;

@@ -3,6 +3,7 @@ import { describeError, get, withQuery } from '../api.ts';
 import { useToast } from '../components/Toasts.tsx';
 import { useLive } from '../live.tsx';
 import type { CategoryCount, ChartSeries } from '../types.ts';
+import { BreakdownControls, breakdownParams, useBreakdown } from './charts/BreakdownControls.tsx';
 import { CategoryPicker } from './charts/CategoryPicker.tsx';
 import { CategoryTotals } from './charts/CategoryTotals.tsx';
 import { ChartLegend } from './charts/ChartLegend.tsx';
@@ -37,6 +38,8 @@ export default function ChartsPage({ projectId }: { projectId: string }) {
   const [series, setSeries] = useState<ChartSeries | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [hidden, setHidden] = useState<Set<string>>(new Set());
+  const [breakdown, updateBreakdown] = useBreakdown();
+  const extra = breakdownParams(breakdown).toString();
 
   useEffect(() => {
     get<CategoryCount[]>(withQuery('/api/categories', { project: projectId })).then(setCategories, (failure: unknown) =>
@@ -50,7 +53,8 @@ export default function ChartsPage({ projectId }: { projectId: string }) {
   const load = useCallback(async () => {
     const request = ++latest.current;
     try {
-      const next = await get<ChartSeries>(withQuery('/api/charts', { project: projectId, days, category }));
+      const path = withQuery('/api/charts', { project: projectId, days, category });
+      const next = await get<ChartSeries>(extra ? `${path}&${extra}` : path);
       if (request !== latest.current) return;
       setSeries(next);
       setError(null);
@@ -59,7 +63,7 @@ export default function ChartsPage({ projectId }: { projectId: string }) {
       setError(describeError(failure));
       toast.error(failure, 'Could not load the chart');
     }
-  }, [projectId, days, category, toast]);
+  }, [projectId, days, category, extra, toast]);
 
   useEffect(() => {
     void load();
@@ -111,6 +115,13 @@ export default function ChartsPage({ projectId }: { projectId: string }) {
           />
         </div>
       </div>
+      <BreakdownControls
+        breakdown={breakdown}
+        update={(change) => {
+          updateBreakdown(change);
+          setHidden(new Set());
+        }}
+      />
       {error && (
         <div className="banner banner-error" role="alert">
           Could not load the chart: {error}
@@ -143,7 +154,7 @@ export default function ChartsPage({ projectId }: { projectId: string }) {
         )}
         <div className="chart-box">
           {drawn ? (
-            <StackedBars stacks={drawn} unit={unit} hidden={hidden} dark={dark} label={`Events per ${unit}, stacked by category, over the last ${days} days`} />
+            <StackedBars stacks={drawn} unit={unit} hidden={hidden} dark={dark} label={`Events per ${unit}, stacked by ${breakdown.groupBy ? `tag ${breakdown.groupBy}` : 'category'}, over the last ${days} days`} />
           ) : (
             <div className="chart-loading" aria-label="Loading the chart" />
           )}

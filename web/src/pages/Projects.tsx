@@ -1,10 +1,13 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
+import { get } from '../api.ts';
 import { Link, useLocation } from 'wouter';
 import { useFieldErrors } from '../components/FieldError.tsx';
 import { Skeleton } from '../components/Skeleton.tsx';
 import { RelativeTime } from '../components/Time.tsx';
 import { useToast } from '../components/Toasts.tsx';
 import { useProjects } from '../projects.tsx';
+import type { ProjectActivity } from '../types.ts';
+import { ProjectActivitySummary } from './ProjectActivity.tsx';
 
 export function ProjectsPage() {
   const { projects, create } = useProjects();
@@ -13,6 +16,14 @@ export function ProjectsPage() {
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
   const fields = useFieldErrors({ name: ['name'] });
+  const [activity, setActivity] = useState<Map<string, ProjectActivity>>(new Map());
+  const known = projects?.length ?? 0;
+  useEffect(() => {
+    get<ProjectActivity[]>('/api/projects/activity').then(
+      (rows) => setActivity(new Map(rows.map((row) => [row.projectId, row]))),
+      (failure: unknown) => toast.error(failure, 'Could not load the projects\' activity'),
+    );
+  }, [known, toast]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -69,6 +80,7 @@ export function ProjectsPage() {
               <span className="muted small">
                 <code>{project.id}</code> · created <RelativeTime iso={project.createdAt} />
               </span>
+              <ProjectActivitySummary activity={activity.get(project.id)} />
             </li>
           ))}
         </ul>
