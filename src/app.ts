@@ -16,6 +16,7 @@ import { registerDatabaseGate } from './http/databaseGate.ts';
 import { DATABASE_UNAVAILABLE, registerErrorHandling } from './http/errorHandler.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerRequestLog } from './http/requestLog.ts';
+import { registerSecurityHeaders } from './http/securityHeaders.ts';
 import { type UploadLimits, registerUploadLimits } from './http/uploads.ts';
 
 interface AppOptions {
@@ -32,6 +33,19 @@ export type { App } from './http/app.ts';
 
 /** Largest JSON body of an ordinary request; import raises it for its own route. */
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * Connections (README, "Limits on requests"): the request line and headers must arrive within
+ * HEADERS_TIMEOUT_MS of the connection opening, silent connections included; Node checks every
+ * CONNECTION_CHECK_MS. Bodies have their own budgets (http/uploads.ts).
+ */
+const HEADERS_TIMEOUT_MS = 10_000;
+const CONNECTION_CHECK_MS = 1000;
+/**
+ * Path parameters up to Node's whole header limit (16 KB): a 255-character user id is up to 3,060
+ * characters once URL-encoded, and a longer one is the route's 404, never the router's 414.
+ */
+const MAX_PARAM_LENGTH = 16 * 1024;
 
 /** A hop count is what Fastify itself turns a number into (its types only take the function). */
 function fastifyTrustProxy(setting: false | number | string[]) {
@@ -57,13 +71,15 @@ export async function buildApp({
     return503OnClosing: true,
     frameworkErrors,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    http: { headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: CONNECTION_CHECK_MS, requestTimeout: 0 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   registerErrorHandling(app, (error) => services.health.reportFailure(error));
   registerDatabaseGate(app, services.health);
   registerMetrics(app, services);
   registerRequestLog(app);
+  registerSecurityHeaders(app);
 
   registerBoundary(app);
   registerUploadLimits(app, uploadLimits);

@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { createClient } from './db/client.ts';
 import { openDatabase } from './db/open.ts';
 import { AlertEngine } from './features/alerts/alertEngine.ts';
 import { AuditPruner } from './features/audit/auditPruner.ts';
@@ -9,12 +10,20 @@ import { MailQueue } from './features/email/mailQueue.ts';
 import { RetentionPruner } from './features/events/retentionPruner.ts';
 import { SearchIndexer } from './features/events/searchIndexer.ts';
 import { isWriteAfterClose } from './db/driverQuirks.ts';
+import { REQUEST_STATEMENT_TIMEOUT_MS } from './lib/limits.ts';
 import { createLogger, logFormat } from './logger.ts';
 import { announceReady } from './ready.ts';
 import { createServices } from './services.ts';
 
 /** A graceful stop that takes longer than this is cut short (the issue of a lost database). */
 const STOP_DEADLINE_MS = 9000;
+/**
+ * Two pools: requests' statements run under REQUEST_STATEMENT_TIMEOUT_MS; migrations and the
+ * background loops (indexer, pruner, purger, deliveries, the bus) run without a limit, on a pool
+ * of their own so that a slow batch never takes a request's connection (docs/scaling.md).
+ */
+const REQUEST_POOL_SIZE = 16;
+const BACKGROUND_POOL_SIZE = 6;
 
 /** Process entry: settings, database, migrations, listen; a graceful stop on SIGTERM/SIGINT. */
 export async function serve(): Promise<void> {
@@ -36,16 +45,36 @@ export async function serve(): Promise<void> {
     log.fatal({ err: error }, 'giving up on the embedded PostgreSQL');
     process.exit(1);
   };
+  // Signals are heard from the first moment (decision 140): one that arrives while the server
+  // starts aborts the start (a half-started PostgreSQL is shut down) and the server exits once
+  // what it started is stopped. Repeated signals change nothing: the one stop is under way.
+  const starting = new AbortController();
+  let stop = (signal: string, _code?: number): Promise<void> => {
+    if (!starting.signal.aborted) log.info(`${signal} received while starting; stopping`);
+    starting.abort();
+    return Promise.resolve();
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void stop(signal));
+  const abandonStart = async (close: () => Promise<void>) => {
+    await close();
+    process.exit(0);
+  };
+
   const db = await openDatabase(config, {
+    abort: starting.signal,
     log: (message) => log.info(message),
-    poolSize: 20,
+    poolSize: BACKGROUND_POOL_SIZE,
     clusterLog: (message) => log.debug(message),
     supervise: {
       lost: (reason) => log.error(`the embedded PostgreSQL stopped unexpectedly (${reason}); starting it again`),
       restarted: (attempt) => log.warn(`the embedded PostgreSQL is running again (attempt ${attempt})`),
       gaveUp: (error) => giveUp(error),
     },
+  }).catch((error: unknown) => {
+    if (starting.signal.aborted) process.exit(0);
+    throw error;
   });
+  if (starting.signal.aborted) return abandonStart(() => db.close());
   try {
     // Only the server rebuckets charts after a TZ change; commands leave that to its start.
     await syncChartTimeZone(db.sql, config.timeZone, (message) => log.info(message));
@@ -53,7 +82,13 @@ export async function serve(): Promise<void> {
     await db.close();
     throw error;
   }
-  const { services, close: closeServices } = await createServices(config, db.sql, log);
+  const requestSql = createClient(db.url, { max: REQUEST_POOL_SIZE, timeZone: config.timeZone, statementTimeoutMs: REQUEST_STATEMENT_TIMEOUT_MS });
+  const closeDatabase = async () => {
+    // Both pools at once: one after the other could wait 5 s each and pass the stop's deadline.
+    await Promise.all([requestSql.end({ timeout: 5 }), db.sql.end({ timeout: 5 })]);
+    await db.close();
+  };
+  const { services, close: closeServices } = await createServices(config, requestSql, log, { backgroundSql: db.sql });
   const app = await buildApp({ services });
   const pruner = new RetentionPruner(db.sql, { intervalSeconds: config.retentionIntervalSeconds, timeZone: config.timeZone, log });
   const indexer = new SearchIndexer(db.sql, log);
@@ -62,14 +97,24 @@ export async function serve(): Promise<void> {
   const digests = new DigestScheduler({ sql: db.sql, baseUrl: config.baseUrl, log, enqueued: () => mailQueue.wake() });
   const auditPruner = new AuditPruner(db.sql, log);
 
+  if (starting.signal.aborted) {
+    return abandonStart(async () => {
+      await app.close();
+      await closeServices();
+      await closeDatabase();
+    });
+  }
+
   let stopping = false;
-  const stop = async (signal: string, code = 0) => {
+  stop = async (signal: string, code = 0) => {
     if (stopping) return;
     stopping = true;
     log.info(`${signal} received, stopping`);
-    // Whatever hangs (a database that went away mid-request), the process is gone within 10 s.
+    // Whatever hangs (a database that went away mid-request), the process is gone within 10 s,
+    // and the PostgreSQL it started is told to shut down on its way out.
     setTimeout(() => {
       log.error(`still stopping after ${STOP_DEADLINE_MS / 1000} s; exiting`);
+      db.signalStop();
       process.exit(code || 1);
     }, STOP_DEADLINE_MS).unref();
     try {
@@ -81,7 +126,7 @@ export async function serve(): Promise<void> {
       await mailQueue.stop();
       await auditPruner.stop();
       await closeServices();
-      await db.close();
+      await closeDatabase();
       process.exit(code);
     } catch (error) {
       log.error({ err: error }, 'error while stopping');
@@ -98,10 +143,9 @@ export async function serve(): Promise<void> {
     if (isWriteAfterClose(error)) return log.warn({ err: error }, 'a write to a closed database connection was dropped');
     log.fatal({ err: error }, 'uncaught exception');
     process.stderr.write(`${error.stack ?? String(error)}\n`);
+    db.signalStop();
     process.exit(1);
   });
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
 
   try {
     await app.listen({ port: config.port, host: config.host });
@@ -117,7 +161,7 @@ export async function serve(): Promise<void> {
   } catch (error) {
     log.error({ err: error }, 'could not listen');
     await closeServices();
-    await db.close();
+    await closeDatabase();
     process.exit(1);
   }
   await announceReady(services, { human: format === 'pretty' }).catch((error: unknown) => log.warn({ err: error }, 'could not describe the start'));

@@ -17,9 +17,13 @@ export async function createServices(
   config: Config,
   sql: Sql,
   log: FastifyBaseLogger,
-  { listen = true } = {},
+  /**
+   * `backgroundSql`: the pool of work no request waits for (the bus's LISTEN, deliveries, the
+   * purger), without the request pool's statement time limit; the request pool by default.
+   */
+  { listen = true, backgroundSql = sql }: { listen?: boolean; backgroundSql?: Sql } = {},
 ): Promise<{ services: Services; close: () => Promise<void> }> {
-  const bus = new Bus(sql, (err, message) => log.warn({ err }, message));
+  const bus = new Bus(backgroundSql, (err, message) => log.warn({ err }, message));
   if (listen) await bus.start();
   const health = new DatabaseHealth(sql);
   health.start();
@@ -39,8 +43,8 @@ export async function createServices(
   // One pooled SMTP transport per process, shared by every sender of mail.
   const mailer = new Mailer(config.smtp, log);
   // Built here, started by the server only: a command or a test must not send anyone's webhooks.
-  const deliveries = new DeliveryWorker({ sql, bus, config, log, mailer });
-  const purger = new ProjectPurger(sql, log);
+  const deliveries = new DeliveryWorker({ sql: backgroundSql, bus, config, log, mailer });
+  const purger = new ProjectPurger(backgroundSql, log);
   const services: Services = { sql, bus, config, log, health, ingest, hookIngest, hooks, keys, deliveries, purger, mailer };
   return {
     services,

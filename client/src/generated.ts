@@ -840,6 +840,7 @@ export type ListDestinationsResponse = Array<{
 export type ListEventsQuery = {
   project?: string;
   category?: string;
+  /** At most 200 characters */
   search?: string;
   cursor?: string;
   /** Integer; clamped to 1-100; default 50 */
@@ -949,6 +950,7 @@ export type ListProjectsResponse = Array<{
 // GET /api/users — Users, most recently seen first
 export type ListUsersQuery = {
   project?: string;
+  /** At most 200 characters */
   search?: string;
   cursor?: string;
   /** Integer; clamped to 1-100; default 50 */

@@ -11,6 +11,8 @@ interface ClientOptions {
   max?: number;
   /** IANA zone for this session's `date` arithmetic (chart day buckets). */
   timeZone?: string;
+  /** PostgreSQL's `statement_timeout` for every statement of the pool (the request pool's bound). */
+  statementTimeoutMs?: number;
   /** Told of every statement sent, with its parameters: the Citus plan test reads them. */
   onQuery?: (query: string, parameters: unknown[]) => void;
 }
@@ -40,6 +42,7 @@ export function createClient(url: string, options: ClientOptions = {}): Sql {
       // `date::text` is then always YYYY-MM-DD (charts), whatever the server's default.
       DateStyle: 'ISO, YMD',
       ...(options.timeZone ? { TimeZone: options.timeZone } : {}),
+      ...(options.statementTimeoutMs ? { statement_timeout: String(options.statementTimeoutMs) } : {}),
     },
     transform: { undefined: null },
     socket: socketWithoutDelay(),
@@ -66,6 +69,10 @@ function socketWithoutDelay(): (options: DriverOptions) => net.Socket {
   return (options) => {
     const socket = new net.Socket();
     socket.setNoDelay(true);
+    // The driver hears a socket's errors through its own listener while the connection lives; a
+    // reset that arrives after it let go of the socket (PostgreSQL killed mid-query) would
+    // otherwise be thrown into the event loop and end the process (test/storage/stopWhileRestarting.test.ts).
+    socket.on('error', () => {});
     if (options.path) return socket.connect(options.path);
     // Several hosts are tried in turn, as the driver does.
     const index = next++ % options.port.length;
@@ -90,4 +97,13 @@ function inTransaction(db: Db): db is TransactionSql {
 export function withTransaction<T>(db: Db, work: (tx: TransactionSql) => Promise<T>, options?: string): Promise<T> {
   if (inTransaction(db)) return work(db);
   return (options ? db.begin(options, work) : db.begin(work)) as Promise<T>;
+}
+
+/**
+ * Lifts the request pool's statement time limit for the rest of a transaction: for work whose
+ * length grows with what the organization holds by design (an import, an export), not with what a
+ * request asks for.
+ */
+export async function withoutStatementTimeout(tx: TransactionSql): Promise<void> {
+  await tx`SET LOCAL statement_timeout = 0`;
 }

@@ -17,7 +17,7 @@ import {
 } from './clusterFile.ts';
 import { clearLeftoverPostmaster, runningPostmaster } from './leftoverPostmaster.ts';
 import { currentProcess, sleep } from './processes.ts';
-import { startPostmaster } from './postmaster.ts';
+import { StartAborted, startPostmaster } from './postmaster.ts';
 import { acquireStartLock } from './startLock.ts';
 
 // The embedded PostgreSQL of DATA_DIR: started by a server or by a command run beside none,
@@ -44,7 +44,10 @@ const RESTART_WINDOW_MS = 10 * 60_000;
 
 interface EmbeddedCluster {
   url: string;
+  /** Stops the PostgreSQL this process started, whatever it is doing: running, restarting, starting again. */
   stop: () => Promise<void>;
+  /** Asks that PostgreSQL for a fast shutdown without waiting: for a process that must exit now. */
+  signalStop: () => void;
 }
 
 const EXIT_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'uncaughtException', 'unhandledRejection'] as const;
@@ -176,7 +179,7 @@ async function waitForOwner(dataDir: string, role: OwnerRole): Promise<{ previou
 export async function startEmbeddedCluster(
   dataDir: string,
   log: (message: string) => void = () => {},
-  { role = 'server', supervise, avoidPort }: { role?: OwnerRole; supervise?: Supervision; avoidPort?: number } = {},
+  { role = 'server', supervise, avoidPort, abort }: { role?: OwnerRole; supervise?: Supervision; avoidPort?: number; abort?: AbortSignal } = {},
 ): Promise<EmbeddedCluster> {
   const asRoot = os.userInfo().uid === 0;
   // As root, PostgreSQL runs as the `postgres` system user, which must be able to reach pg/.
@@ -188,21 +191,26 @@ export async function startEmbeddedCluster(
   const release = await acquireStartLock(dataDir);
   try {
     const { previous, serverUrl } = await waitForOwner(dataDir, role);
-    if (serverUrl) return { url: serverUrl, stop: async () => {} };
-    return await startCluster(dataDir, previous, role, asRoot, log, supervise, avoidPort);
+    if (serverUrl) return { url: serverUrl, stop: async () => {}, signalStop: () => {} };
+    return await startCluster(dataDir, previous, { role, asRoot, log, supervise, avoidPort, abort });
   } finally {
     await release();
   }
 }
 
+interface StartOptions {
+  role: OwnerRole;
+  asRoot: boolean;
+  log: (message: string) => void;
+  supervise?: Supervision;
+  avoidPort?: number;
+  abort?: AbortSignal;
+}
+
 async function startCluster(
   dataDir: string,
   previous: ClusterFile | null,
-  role: OwnerRole,
-  asRoot: boolean,
-  log: (message: string) => void,
-  supervise?: Supervision,
-  avoidPort?: number,
+  { role, asRoot, log, supervise, avoidPort, abort }: StartOptions,
 ): Promise<EmbeddedCluster> {
   const pgData = pgDataDir(dataDir);
   await clearLeftoverPostmaster(pgData, log);
@@ -222,19 +230,24 @@ async function startCluster(
   await writeClusterFile(dataDir, file);
   let postmaster;
   try {
-    postmaster = await startPostmaster(pgData, port, POSTGRES_FLAGS, log);
+    postmaster = await startPostmaster(pgData, port, POSTGRES_FLAGS, log, abort);
   } catch (error) {
+    if (error instanceof StartAborted) throw error;
     throw new Error(`PostgreSQL did not start in ${pgData}: ${error instanceof Error ? error.message : 'exited early'}`, { cause: error });
   }
   if (!initialised) await createDatabase(file);
 
   let stopped: Promise<void> | undefined;
+  // Aborted by stop(): a restart in progress gives up, and a half-started PostgreSQL is shut down.
+  const stopping = new AbortController();
+  let restarting: Promise<void> | undefined;
   let current = postmaster;
   const deaths: number[] = [];
+  const watch = (started: typeof postmaster) => started.onUnexpectedExit((reason) => void (restarting = restart(reason)));
   // Same data directory and port, so the pool's URL stays right and it simply reconnects.
   // Acknowledged events were committed, so PostgreSQL's crash recovery keeps them.
   const restart = async (reason: string) => {
-    if (!supervise || stopped) return;
+    if (!supervise || stopping.signal.aborted) return;
     supervise.lost(reason);
     const now = Date.now();
     deaths.push(now);
@@ -246,25 +259,34 @@ async function startCluster(
     for (let attempt = 1; attempt <= MAX_RESTART_ATTEMPTS; attempt++) {
       // The killed postmaster's backends need a moment to notice and release its shared memory.
       await sleep(250 * attempt);
-      if (stopped) return;
+      if (stopping.signal.aborted) return;
       try {
-        current = await startPostmaster(pgData, port, POSTGRES_FLAGS, log);
-        current.onUnexpectedExit((next) => void restart(next));
+        current = await startPostmaster(pgData, port, POSTGRES_FLAGS, log, stopping.signal);
+        watch(current);
         return supervise.restarted(attempt);
       } catch (error) {
+        if (error instanceof StartAborted) return;
         lastError = error;
       }
     }
     const why = lastError instanceof Error ? lastError.message : String(lastError);
     supervise.gaveUp(new Error(`PostgreSQL in ${pgData} could not be started again after ${MAX_RESTART_ATTEMPTS} attempts: ${why}`));
   };
-  postmaster.onUnexpectedExit((reason) => void restart(reason));
+  watch(postmaster);
   return {
     url: urlFor(file),
     stop: () =>
       (stopped ??= (async () => {
+        stopping.abort();
+        // A restart under way ends first (its half-started PostgreSQL shut down), so `current`
+        // is the last PostgreSQL this process started, and that one is stopped.
+        await restarting;
         await current.stop();
         await writeClusterFile(dataDir, { ...file, ownerPid: null, ownerStart: null });
       })()),
+    signalStop: () => {
+      stopping.abort();
+      current.signalStop();
+    },
   };
 }

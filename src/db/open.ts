@@ -7,6 +7,8 @@ interface OpenDatabase {
   sql: Sql;
   url: string;
   close(): Promise<void>;
+  /** Asks the embedded PostgreSQL this process started to shut down, without waiting (nothing for DATABASE_URL). */
+  signalStop(): void;
 }
 
 interface OpenOptions {
@@ -20,6 +22,8 @@ interface OpenOptions {
   migrate?: boolean;
   /** The server restarts an embedded PostgreSQL that dies under it (embedded.ts). */
   supervise?: Supervision;
+  /** A stop asked for while PostgreSQL starts: the half-started one is shut down and the open fails. */
+  abort?: AbortSignal;
 }
 
 /**
@@ -30,15 +34,18 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
   const log = options.log ?? (() => {});
   let url = config.databaseUrl;
   let stopCluster: (() => Promise<void>) | undefined;
+  let signalStop = () => {};
   if (!url && options.attach) url = (await attachToRunningCluster(config.dataDir)) ?? undefined;
   if (!url) {
     const cluster = await startEmbeddedCluster(config.dataDir, options.clusterLog ?? log, {
       role: options.attach ? 'command' : 'server',
       supervise: options.supervise,
       avoidPort: config.port,
+      abort: options.abort,
     });
     url = cluster.url;
     stopCluster = cluster.stop;
+    signalStop = cluster.signalStop;
   }
   const sql = createClient(url, { max: options.poolSize, timeZone: config.timeZone });
   try {
@@ -55,5 +62,6 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
       await sql.end({ timeout: 5 });
       await stopCluster?.();
     },
+    signalStop: () => signalStop(),
   };
 }

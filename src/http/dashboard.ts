@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { DASHBOARD_CSP } from './securityHeaders.ts';
 
 export interface DashboardOptions {
   /** The dashboard's build output; web/dist by default. */
@@ -44,7 +45,7 @@ export async function dashboard(app: FastifyInstance, { distDir = DEFAULT_DIST_D
     // Checked per request, so a build made after the server started is picked up.
     if (!(await isFile(indexFile))) return notBuilt(reply);
     // The key-management page must not be framed by another site (clickjacking).
-    reply.header('x-frame-options', 'DENY');
+    reply.header('x-frame-options', 'DENY').header('content-security-policy', DASHBOARD_CSP);
 
     if (relative === 'sw.js') {
       // The web-push service worker must see updates at once and may control all of /app/.

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { isDatabaseUnavailable } from '../lib/databaseErrors.ts';
 import { type ErrorCode, RateLimited, ServiceError } from '../lib/errors.ts';
+import { REQUEST_STATEMENT_TIMEOUT_MS } from '../lib/limits.ts';
 
 /** The one mapping from what went wrong to the HTTP status that says it. */
 const STATUS: Record<ErrorCode, number> = {
@@ -16,6 +17,14 @@ const STATUS: Record<ErrorCode, number> = {
 };
 
 export const DATABASE_UNAVAILABLE = 'The database is unavailable; try again shortly';
+
+const TOO_SLOW = `The request took longer than ${REQUEST_STATEMENT_TIMEOUT_MS / 1000} s and was stopped; narrow it (a shorter search, fewer days or filters) and try again`;
+
+/** PostgreSQL cancelled a statement at the request pool's `statement_timeout` (57014 is any cancel). */
+function isStatementTimeout(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === '57014' && typeof message === 'string' && message.includes('statement timeout');
+}
 
 /** Fastify's own client errors, by code, and the words a person should see for them. */
 const FRAMEWORK_MESSAGES: Record<string, string> = {
@@ -37,6 +46,11 @@ export function registerErrorHandling(app: FastifyInstance, onDatabaseUnavailabl
     next();
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (isStatementTimeout(error)) {
+      // The database is fine; this request asked for too much. Said once, with the request's route.
+      request.log.warn({ err: error, route: request.routeOptions.url }, 'a statement of the request ran into the time limit');
+      return reply.status(503).send({ error: TOO_SLOW });
+    }
     if (isDatabaseUnavailable(error)) {
       onDatabaseUnavailable(error);
       request.log.warn({ err: error }, 'the database is unavailable');

@@ -30,10 +30,11 @@ export function registerMetrics(app: FastifyInstance, services: Services): void 
   // Optional chaining: scripts/client-types.ts builds the app with only a logger for services.
   const token = services.config.metricsToken;
   if (!token) return;
-  const expected = digest(`Bearer ${token}`);
+  const expected = digest(token);
   app.get(METRICS_PATH, { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
-    const given = request.headers.authorization;
-    if (given === undefined || !timingSafeEqual(digest(given.trim()), expected)) {
+    // The scheme is case-insensitive (RFC 9110, 11.1), as it is on /api.
+    const given = /^bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
+    if (given === undefined || !timingSafeEqual(digest(given), expected)) {
       throw new Unauthorized('Missing or invalid metrics token');
     }
     const body = await registry.metrics();

@@ -60,10 +60,14 @@ export function registerUploadLimits(app: FastifyInstance, overrides: Partial<Up
     }
     largeUploads++;
     let released = false;
-    reply.raw.once('close', () => {
+    const release = () => {
       if (!released) largeUploads--;
       released = true;
-    });
+    };
+    // 'finish' too: an injected request's reply (app.inject) may never emit 'close', and an
+    // import slot it kept would turn every later import into a 503.
+    reply.raw.once('finish', release);
+    reply.raw.once('close', release);
     next();
   });
 

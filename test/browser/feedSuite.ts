@@ -238,7 +238,7 @@ export async function feedSuite(sizes: Array<keyof typeof SIZES>, withTouch: boo
           await row('Order while away').waitFor();
 
           // 6. Notify cue: a toast that opens the event, a title count while away, an optional sound.
-          const sound = page.getByRole('button', { name: 'Sound for notify events' });
+          const sound = page.getByRole('button', { name: /^Sound (on|off) for notify events$/ });
           assert.equal(await sound.getAttribute('aria-pressed'), 'false', 'off by default');
           await page.evaluate(() => {
             const counter = window as unknown as { __chimes: number };
@@ -275,7 +275,7 @@ export async function feedSuite(sizes: Array<keyof typeof SIZES>, withTouch: boo
           assert.ok(Number(await page.evaluate('window.__chimes')) > chimes, 'a chime with the sound on');
           await page.reload();
           await row('Server back').waitFor();
-          assert.equal(await page.getByRole('button', { name: 'Sound for notify events' }).getAttribute('aria-pressed'), 'true', 'remembered');
+          assert.equal(await page.getByRole('button', { name: /^Sound (on|off) for notify events$/ }).getAttribute('aria-pressed'), 'true', 'remembered');
         });
       }
     }

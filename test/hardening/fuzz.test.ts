@@ -8,11 +8,16 @@ import { type TestOrg, useTestApp } from '../helpers.ts';
  * an attacker would send them: wrong types, NUL, lone surrogates, deep nesting, huge numbers, odd
  * encodings and content types, oversized bodies. Whatever arrives: never a 5xx, every error a JSON
  * `{error}`, and another organization's data unchanged. FUZZ_RUNS raises the count locally.
+ * The one 5xx allowed is a documented 503 (DOCUMENTED_503), and with requests sent one at a time
+ * none is expected. The whole file takes about 40 s on a loaded two-core machine.
  */
 const TOTAL_REQUESTS = Number(process.env.FUZZ_RUNS ?? 10_000);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000);
 
 const t = useTestApp();
+
+const DOCUMENTED_503 = /"error":"(At most \d+ imports are taken at a time|The request took longer than)/;
+let documented503s = 0;
 
 interface OpenApiOperation {
   parameters?: Array<{ in: string; name: string }>;
@@ -165,7 +170,11 @@ describe('fuzzing every route with hostile requests', () => {
             }
             sent++;
             const where = `${route.method} ${url.slice(0, 300)} [${reply.statusCode}] ${reply.body.slice(0, 200)} <- ${String(body.payload ?? '').slice(0, 200)}`;
-            if (reply.statusCode >= 500) failures.push(where);
+            // The one documented 5xx a request can cause (README, "Limits on requests"): a third
+            // concurrent import, or a statement past the time limit. Anything else fails.
+            const documented503 = reply.statusCode === 503 && DOCUMENTED_503.test(reply.body);
+            if (documented503) documented503s++;
+            else if (reply.statusCode >= 500) failures.push(where);
             if (reply.statusCode >= 400) {
               // Unknown hook tokens answer a bare 404 on purpose: nothing tells them apart.
               const bareHook404 = route.url.startsWith('/hook/') && reply.statusCode === 404 && reply.body === '';
@@ -191,6 +200,8 @@ describe('fuzzing every route with hostile requests', () => {
 
   it('sent them all, and the control organization is unchanged', async () => {
     assert.ok(sent >= TOTAL_REQUESTS, `${sent} requests sent`);
+    // Requests are sent one at a time: a busy import slot would mean one was never given back.
+    assert.equal(documented503s, 0, 'no documented 503 either, with one request at a time');
     assert.equal(await controlSnapshot(control), controlBefore, 'the control organization is unchanged');
   });
 });

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, Redirect, Route, Router, Switch } from 'wouter';
+import { ShortcutSheet } from './components/ShortcutSheet.tsx';
 import { Skeleton } from './components/Skeleton.tsx';
 import { NavLink, SkipLink, TopBar } from './components/TopBar.tsx';
 import { LiveProvider, useLiveStatus } from './live.tsx';
@@ -103,6 +104,7 @@ function Shell() {
     <div className="shell">
       <SkipLink />
       <TopBar />
+      <ShortcutSheet />
       <Switch>
         <Route path="/" component={Home} />
         <Route path="/projects" component={ProjectsPage} />

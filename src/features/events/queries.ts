@@ -1,6 +1,7 @@
 import type { Db, TransactionSql } from '../../db/client.ts';
 import { MAX_ID } from '../../lib/idSpace.ts';
 import { MAX_USER_ID } from '../../lib/limits.ts';
+import { codePointLength } from '../../lib/text.ts';
 import type { EventDraft } from './validateEventInput.ts';
 
 /**
@@ -60,7 +61,7 @@ function eventsDocument(drafts: EventDraft[], nowMicros: string): string {
 }
 
 /** Whether the event's user id makes an application user: at most MAX_USER_ID characters (code points, as char_length counts). */
-const countsAsUser = (userId: string | null): userId is string => userId !== null && [...userId].length <= MAX_USER_ID;
+const countsAsUser = (userId: string | null): userId is string => userId !== null && codePointLength(userId) <= MAX_USER_ID;
 
 /** What the rollups need of each event: a smaller document than the events' own. */
 function rollupDocument(drafts: EventDraft[], nowMicros: string): string {

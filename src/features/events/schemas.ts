@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { MAX_SEARCH_LENGTH } from '../../lib/limits.ts';
 
 /** The event object every endpoint returns (POST /api/events, the feed, hook replies). */
 export const Event = Type.Object({
@@ -38,7 +39,7 @@ export const CreateEventBody = Type.Object({
 export const ListEventsQuery = Type.Object({
   project: Type.Optional(Type.String()),
   category: Type.Optional(Type.String()),
-  search: Type.Optional(Type.String()),
+  search: Type.Optional(Type.String({ maxLength: MAX_SEARCH_LENGTH, description: `At most ${MAX_SEARCH_LENGTH} characters` })),
   cursor: Type.Optional(Type.String()),
   limit: Type.Optional(Type.String({ description: 'Integer; clamped to 1-100; default 50' })),
   tag: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())], { description: 'key:value; repeatable; every tag must match' })),

@@ -10,6 +10,13 @@ export type { EventDraft };
 export const MAX_CATEGORY_LENGTH = 100;
 export const MAX_ICON_LENGTH = 16;
 const MAX_METADATA_BYTES = 65_536;
+/**
+ * A description's length, in characters: the incoming hook body limit (64 KB), so a plain-text
+ * hook body that fits always fits. The dashboard parses its markup in well under a second.
+ */
+const MAX_DESCRIPTION_LENGTH = 65_536;
+/** Keys of an event's tags: each renders as a badge and is searched (README, "Limits on requests"). */
+const MAX_TAGS = 100;
 /** 9999-12-31T23:59:59Z: the last second an ISO 8601 year of four digits can show. */
 const MAX_CREATED_AT = 253_402_300_799;
 
@@ -34,6 +41,13 @@ function limited(field: string, value: string | null, max: number): string | nul
 }
 
 /** JSON text of tags or metadata; NUL is refused because PostgreSQL's json cannot hold \u0000. */
+function countedTags(value: EventInput['tags']): EventInput['tags'] {
+  if (value && typeof value === 'object' && Object.keys(value).length > MAX_TAGS) {
+    throw new InvalidInput(`tags may hold at most ${MAX_TAGS} keys`);
+  }
+  return value;
+}
+
 function serialized(field: string, value: unknown): string | null {
   if (value === undefined || value === null) return null;
   const json = JSON.stringify(value);
@@ -63,9 +77,9 @@ export function validateEventInput(input: EventInput): EventDraft {
     projectId: input.project,
     category,
     title: required('title', input.title),
-    description: text('description', input.description),
+    description: limited('description', text('description', input.description), MAX_DESCRIPTION_LENGTH),
     icon: limited('icon', text('icon', input.icon), MAX_ICON_LENGTH),
-    tags: serialized('tags', input.tags),
+    tags: serialized('tags', countedTags(input.tags)),
     metadata,
     url: text('url', input.url),
     userId: text('user_id', input.user_id),

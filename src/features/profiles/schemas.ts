@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { MAX_SEARCH_LENGTH } from '../../lib/limits.ts';
 
 const PropertyValue = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
 
@@ -21,7 +22,7 @@ export const Ok = Type.Object({ ok: Type.Literal(true) });
 
 export const ListUsersQuery = Type.Object({
   project: Type.Optional(Type.String()),
-  search: Type.Optional(Type.String()),
+  search: Type.Optional(Type.String({ maxLength: MAX_SEARCH_LENGTH, description: `At most ${MAX_SEARCH_LENGTH} characters` })),
   cursor: Type.Optional(Type.String()),
   limit: Type.Optional(Type.String({ description: 'Integer; clamped to 1-100; default 50' })),
 });

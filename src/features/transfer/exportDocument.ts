@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { VerbArgs } from '../../context.ts';
-import { type Db, withTransaction } from '../../db/client.ts';
+import { type Db, withTransaction, withoutStatementTimeout } from '../../db/client.ts';
 import { exportAlertDefinitions } from '../alerts/transferAlerts.ts';
 import {
   type ExportEventRow,
@@ -56,6 +56,8 @@ export function exportDocument({ ctx }: VerbArgs<void>): Promise<Readable> {
     withTransaction(
       ctx.services.sql,
       async (tx) => {
+        // An export reads everything the organization holds: its length is by design.
+        await withoutStatementTimeout(tx);
         // A key limited to some projects exports those only (extensions.md, "Scoped API keys").
         const allowed = ctx.projects;
         const projects = (await selectExportProjects(tx, ctx.organizationId)).filter((project) => !allowed || allowed.includes(project.id));

@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { Ctx, VerbArgs } from '../../context.ts';
-import { type TransactionSql, withTransaction } from '../../db/client.ts';
+import { type TransactionSql, withTransaction, withoutStatementTimeout } from '../../db/client.ts';
 import { IdSpaceExhausted } from '../../lib/errors.ts';
 import { ID_WARNING_THRESHOLD } from '../../lib/idSpace.ts';
 import { countEventsCreated } from '../../metrics.ts';
@@ -90,6 +90,8 @@ async function writeProject(ctx: Ctx, tx: TransactionSql, plan: ProjectPlan, wri
 export async function importDocument({ ctx, input: plans }: VerbArgs<ProjectPlan[]>): Promise<Static<typeof ImportResult>> {
   const { organizationId } = ctx;
   const written = await withTransaction(ctx.services.sql, async (tx) => {
+    // A 100,000-event document's COPY and counts take seconds by design; concurrent imports are bounded instead.
+    await withoutStatementTimeout(tx);
     const result: Written = { projects: [], events: 0, insights: 0 };
     for (const batch of chunks(plans)) {
       result.projects.push(...(await insertProjects(tx, organizationId, batch.map(({ id, name }) => ({ id, name })))));

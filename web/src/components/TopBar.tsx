@@ -10,6 +10,22 @@ import { useToast } from './Toasts.tsx';
  * page is one <main>; focusing it (not following a #hash) leaves the address alone.
  */
 export function SkipLink() {
+  // Every page renders its own <main>; whichever is on screen becomes the link's #main target,
+  // focusable, so the link is a real skip link (axe: skip-link, region) without each page knowing.
+  useEffect(() => {
+    const mark = () => {
+      const main = document.querySelector('main');
+      if (main && main.id !== 'main') {
+        document.getElementById('main')?.removeAttribute('id');
+        main.id = 'main';
+        main.tabIndex = -1;
+      }
+    };
+    mark();
+    const observer = new MutationObserver(mark);
+    observer.observe(document.body, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, []);
   return (
     <a
       href="#main"

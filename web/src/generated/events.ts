@@ -88,6 +88,7 @@ export type ListCategoriesResponse = Array<{
 export type ListEventsQuery = {
   project?: string;
   category?: string;
+  /** At most 200 characters */
   search?: string;
   cursor?: string;
   /** Integer; clamped to 1-100; default 50 */

@@ -32,6 +32,7 @@ export type IdentifyUserResponse = {
 // GET /api/users — Users, most recently seen first
 export type ListUsersQuery = {
   project?: string;
+  /** At most 200 characters */
   search?: string;
   cursor?: string;
   /** Integer; clamped to 1-100; default 50 */

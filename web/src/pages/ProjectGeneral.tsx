@@ -1,6 +1,8 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { patch } from '../api.ts';
+import { ConfirmDialog } from '../components/Dialog.tsx';
 import { useToast } from '../components/Toasts.tsx';
+import { COUNT_CAP, eventsOlderThan } from './retentionCount.ts';
 import { useProjects } from '../projects.tsx';
 import type { Project } from '../types.ts';
 
@@ -12,6 +14,8 @@ export function ProjectGeneralSection({ projectId }: { projectId: string }) {
   const [name, setName] = useState('');
   const [retention, setRetention] = useState('');
   const [busy, setBusy] = useState(false);
+  // A lower retention deletes events at once: it is saved only after a confirmation that says how many.
+  const [pending, setPending] = useState<{ days: number; count: number } | null>(null);
 
   // Filled once the project is known, not again on every reload: typing is never overwritten.
   const loaded = project !== undefined;
@@ -21,13 +25,13 @@ export function ProjectGeneralSection({ projectId }: { projectId: string }) {
     setRetention(project.retentionDays == null ? '' : String(project.retentionDays));
   }, [loaded, projectId]);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const save = async () => {
     setBusy(true);
     try {
       const retentionDays = retention.trim() === '' ? null : Number(retention);
       const saved = await patch<Project>(`/api/projects/${projectId}`, { name, retentionDays });
       await reload();
+      setPending(null);
       toast.success(`Project “${saved.name}” saved`);
     } catch (error) {
       toast.error(error, 'Could not save the project');
@@ -36,6 +40,25 @@ export function ProjectGeneralSection({ projectId }: { projectId: string }) {
     }
   };
 
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const days = retention.trim() === '' ? null : Number(retention);
+    const current = project?.retentionDays ?? null;
+    if (days !== null && Number.isInteger(days) && days >= 1 && (current === null || days < current)) {
+      setBusy(true);
+      try {
+        const count = await eventsOlderThan(projectId, days);
+        if (count > 0) return setPending({ days, count });
+      } catch (error) {
+        return toast.error(error, 'Could not count the events that would be deleted');
+      } finally {
+        setBusy(false);
+      }
+    }
+    await save();
+  };
+
+  const howMany = pending ? (pending.count > COUNT_CAP ? `more than ${COUNT_CAP.toLocaleString()} events` : pending.count === 1 ? '1 event' : `${pending.count.toLocaleString()} events`) : '';
   return (
     <section className="card" aria-labelledby="project-general">
       <h2 id="project-general">Project</h2>
@@ -52,6 +75,20 @@ export function ProjectGeneralSection({ projectId }: { projectId: string }) {
           {busy ? 'Saving…' : 'Save'}
         </button>
       </form>
+      <ConfirmDialog
+        open={pending !== null}
+        title={`Delete ${howMany}?`}
+        message={
+          <p>
+            Keeping events for {pending?.days} days deletes the {howMany} of this project older than that, within a minute. This cannot be undone.
+          </p>
+        }
+        confirmLabel={`Delete ${howMany} and save`}
+        danger
+        busy={busy}
+        onConfirm={() => void save()}
+        onCancel={() => setPending(null)}
+      />
     </section>
   );
 }

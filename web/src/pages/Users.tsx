@@ -47,7 +47,7 @@ export function UsersPage({ projectId }: { projectId: string }) {
       <h1>Users</h1>
       <label className="field">
         <span>Search users</span>
-        <input type="search" name="userSearch" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="user id or property value" />
+        <input type="search" name="userSearch" maxLength={200} value={search} onChange={(e) => setSearch(e.target.value)} placeholder="user id or property value" />
       </label>
       {users === null ? (
         <p className="muted" aria-busy="true">Loading users…</p>

@@ -28,11 +28,11 @@ export function ChartLegend({ groups, total, hidden, onToggle }: Props) {
               className="chart-legend-item"
               aria-pressed={!off}
               title={group.members.length > 0 ? `${name}: ${group.members.join(', ')}` : name}
-              aria-label={`${name}: ${formatCount(group.total)} events${off ? ', hidden' : ''}`}
               onClick={() => onToggle(group.label)}
             >
               <span className="chart-swatch" style={{ background: group.color }} aria-hidden="true" />
               <MiddleEllipsis className="chart-legend-name" text={name} />
+              {/* Its name is its visible text (WCAG 2.5.3): the name, a space, the count and share. */}{' '}
               <span className="chart-legend-count">
                 {formatCount(group.total)}
                 <span className="chart-legend-share"> · {share}%</span>

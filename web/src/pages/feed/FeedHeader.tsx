@@ -29,6 +29,7 @@ export function FeedHeader({ title, searchInput, setSearchInput, clearSearch, se
             ref={searchRef}
             id="feed-search"
             type="search"
+            maxLength={200}
             placeholder="Search title, description, tags"
             aria-keyshortcuts="/"
             value={searchInput}
@@ -48,14 +49,12 @@ export function FeedHeader({ title, searchInput, setSearchInput, clearSearch, se
           type="button"
           className={sound ? 'icon-button sound-toggle on' : 'icon-button sound-toggle'}
           aria-pressed={sound}
-          aria-label="Sound for notify events"
           title={sound ? 'Sound for notify events: on' : 'Sound for notify events: off'}
           onClick={toggleSound}
         >
           <BellIcon />
-          <span className="sound-state" aria-hidden="true">
-            {sound ? 'Sound on' : 'Sound off'}
-          </span>
+          <span className="sound-state">{sound ? 'Sound on' : 'Sound off'}</span>
+          <span className="visually-hidden"> for notify events</span>
         </button>
       </div>
     </div>

@@ -1,0 +1,33 @@
+// Checks every browser test can run on the page it is on: axe-core's rules (zero violations at
+// any impact) and the Content-Security-Policy violations the page reported.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { ROOT } from './support.ts';
+
+const AXE_SOURCE = fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
+
+interface AxeResult {
+  violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> }>;
+}
+
+/**
+ * axe-core's violations on the page as it is now, one line each. The source is evaluated, not
+ * added as a script tag: the dashboard's CSP refuses inline scripts, and evaluation is not one.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(AXE_SOURCE);
+  const result = await page.evaluate<AxeResult>(`window.axe.run(document, { resultTypes: ['violations'] })`);
+  return result.violations.flatMap((violation) =>
+    violation.nodes.slice(0, 4).map((node) => `${violation.impact ?? '?'} ${violation.id} (${violation.help}): ${JSON.stringify(node.target)}`),
+  );
+}
+
+/** Collects the CSP violations Chromium reports on the console, across navigations. */
+export function watchCsp(page: Page): string[] {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(`${page.url()}: ${message.text().slice(0, 300)}`);
+  });
+  return violations;
+}
