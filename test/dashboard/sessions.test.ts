@@ -29,7 +29,7 @@ describe('first-run setup on an installation that has users', () => {
     await addUser(t, org);
     const status = await t.request({ method: 'GET', url: '/api/setup' });
     assert.equal(status.status, 200);
-    assert.deepEqual(status.body, { needed: false });
+    assert.deepEqual(status.body, { needed: false, signIn: { password: true, oidc: null } });
 
     const email = uniqueEmail();
     const setup = await t.request({

@@ -59,7 +59,7 @@ describe('first-run setup on an empty installation', { skip }, () => {
   it('is offered while there is no user', async () => {
     const reply = await request('GET', '/api/setup');
     assert.equal(reply.status, 200);
-    assert.deepEqual(reply.body, { needed: true });
+    assert.deepEqual(reply.body, { needed: true, signIn: { password: true, oidc: null } });
   });
 
   it('writes nothing when the owner is unusable', async () => {
@@ -73,7 +73,7 @@ describe('first-run setup on an empty installation', { skip }, () => {
     assert.equal(await count('organizations'), 0);
     assert.equal(await count('users'), 0);
     assert.equal(await count('user_emails'), 0);
-    assert.deepEqual((await request('GET', '/api/setup')).body, { needed: true });
+    assert.deepEqual((await request('GET', '/api/setup')).body, { needed: true, signIn: { password: true, oidc: null } });
   });
 
   it('lets exactly one of several concurrent setups win, and signs its owner in', async () => {
@@ -109,7 +109,7 @@ describe('first-run setup on an empty installation', { skip }, () => {
   });
 
   it('is not offered again, and a later setup is refused', async () => {
-    assert.deepEqual((await request('GET', '/api/setup')).body, { needed: false });
+    assert.deepEqual((await request('GET', '/api/setup')).body, { needed: false, signIn: { password: true, oidc: null } });
     const again = await request('POST', '/api/setup', { organizationName: 'Late', email: 'late@example.com', password: 'long enough password' });
     assert.equal(again.status, 409);
     assert.equal(await count('organizations'), 1);

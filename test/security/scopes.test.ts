@@ -28,7 +28,7 @@ describe('API key scopes of every route (extensions.md, "Scoped API keys")', () 
   /** GET routes the contract keeps from read keys: the audit log is for owners and full keys. */
   const FULL_KEYS_ONLY = new Set(['GET /api/audit']);
   /** Routes that name no project and that a key limited to some projects may still use (they show no project's records). */
-  const LIMITED_MAY_USE = new Set(['GET /api/organization', 'GET /api/push/vapid-public-key', 'GET /api/projects', 'GET /api/export']);
+  const LIMITED_MAY_USE = new Set(['GET /api/organization', 'GET /api/push/vapid-public-key', 'GET /api/projects', 'GET /api/projects/activity', 'GET /api/export']);
 
   async function scopedKey(side: Side, input: { projects?: string[]; access?: 'ingest' | 'read' }): Promise<Credential> {
     return { key: (await createKey({ ctx: side.org.ctx, input })).key };
@@ -106,6 +106,7 @@ describe('API key scopes of every route (extensions.md, "Scoped API keys")', () 
         const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
         assert.equal(text.includes(await resource(other, 'project')), false, 'the reply shows a project the key is not limited to');
         if (routeKey(route) === 'GET /api/projects') assert.deepEqual(reply.body.map((p: { id: string }) => p.id), [await resource(side, 'project')]);
+        if (routeKey(route) === 'GET /api/projects/activity') assert.deepEqual(reply.body.map((p: { projectId: string }) => p.projectId), [await resource(side, 'project')]);
       });
     }
   });

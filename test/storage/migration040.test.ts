@@ -160,7 +160,7 @@ DELETE FROM events WHERE id = 7;
  * organization_id) and, in the old schema, from which join its organization follows.
  */
 const TENANT_TABLES: { table: string; key: string; oldOrg: string; added?: string[] }[] = [
-  { table: 'api_keys', key: 't.id', oldOrg: 'SELECT t.organization_id AS org, $KEY AS k FROM api_keys t', added: ['name'] },
+  { table: 'api_keys', key: 't.id', oldOrg: 'SELECT t.organization_id AS org, $KEY AS k FROM api_keys t', added: ['name', 'access', 'projects', 'origins'] },
   // `added`: columns that 040 or a later migration adds (with their defaults), left out of the comparison.
   { table: 'users', key: 't.id', oldOrg: 'SELECT t.organization_id AS org, $KEY AS k FROM users t', added: ['role'] },
   { table: 'projects', key: 't.id', oldOrg: 'SELECT t.organization_id AS org, $KEY AS k FROM projects t', added: ['retention_days', 'deleted_at'] },
@@ -173,6 +173,7 @@ const TENANT_TABLES: { table: string; key: string; oldOrg: string; added?: strin
     table: 'events',
     key: 't.id::text',
     oldOrg: 'SELECT p.organization_id AS org, $KEY AS k FROM events t JOIN projects p ON p.id = t.project_id',
+    added: ['alert_id'],
   },
   {
     table: 'event_daily_counts',
@@ -238,7 +239,10 @@ const UNTOUCHED_TABLES = [
   { table: 'settings', key: 't.key' },
 ];
 /** Made by 040, then by later migrations. */
-const NEW_TABLES = ['id_counters', 'credentials', 'user_emails', 'app_users', 'idempotency_keys', 'invitations', 'event_search', 'search_progress'];
+const NEW_TABLES = [
+  'id_counters', 'credentials', 'user_emails', 'app_users', 'idempotency_keys', 'invitations', 'event_search', 'search_progress',
+  'alerts', 'alert_transitions', 'alert_schedules', 'password_resets', 'digest_settings', 'mail_jobs', 'browser_event_counts', 'audit_entries',
+];
 
 interface Snapshot {
   /** table -> row key -> the row as jsonb, without organization_id (and without columns 040 adds). */
@@ -355,7 +359,7 @@ describe(`migration ${MIGRATION} on an existing installation`, { skip }, () => {
     for (const [table, ids] of [['events', before040.orgs.get('events')!], ['insights', before040.orgs.get('insights')!]] as const) {
       for (const [id, org] of ids) {
         const found = await db.unsafe<{ r: unknown }[]>(
-          `SELECT to_jsonb(t) - 'organization_id' AS r FROM ${table} t WHERE organization_id = $1 AND id = $2`,
+          `SELECT to_jsonb(t) - 'organization_id' - 'alert_id' AS r FROM ${table} t WHERE organization_id = $1 AND id = $2`,
           [org, Number(id)],
         );
         assert.deepEqual(found.map((row) => row.r), [before040.rows.get(table)!.get(id)], `${table} ${id} in ${org}`);
