@@ -77,15 +77,20 @@ export function AuditLogPage() {
 
 function AuditTable({ entries }: { entries: AuditEntry[] }) {
   return (
-    <div className="table-wrap">
+    // Focusable, so a keyboard can scroll it should a long address still not fit (axe: scrollable-region-focusable).
+    <div className="table-wrap" tabIndex={0} role="region" aria-label="Audit log entries">
       <table className="table audit-table" aria-label="Audit log">
         <thead>
           <tr>
             <th scope="col">Time</th>
             <th scope="col">Actor</th>
             <th scope="col">Action</th>
-            <th scope="col">Target</th>
-            <th scope="col">IP</th>
+            <th scope="col" className="wide-only">
+              Target
+            </th>
+            <th scope="col" className="wide-only">
+              IP
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -99,26 +104,34 @@ function AuditTable({ entries }: { entries: AuditEntry[] }) {
                 <td>
                   <div data-testid="audit-actor">{actor.label}</div>
                   <div className="muted small">{actor.kind}</div>
+                  <div className="narrow-only mono small">{entry.ip ?? 'unknown address'}</div>
                 </td>
                 <td>
                   <div>{actionWords(entry.action)}</div>
                   <div className="mono small muted">{entry.action}</div>
+                  <div className="narrow-only small">
+                    <Target target={entry.target} />
+                  </div>
                 </td>
-                <td className="audit-target">
-                  {entry.target ? (
-                    <>
-                      {entry.target.type} <span className="mono small">{entry.target.id}</span>
-                    </>
-                  ) : (
-                    <span className="muted">none</span>
-                  )}
+                <td className="wide-only" data-testid="audit-target">
+                  <Target target={entry.target} />
                 </td>
-                <td className="mono small">{entry.ip ?? <span className="muted">unknown</span>}</td>
+                <td className="wide-only mono small">{entry.ip ?? <span className="muted">unknown</span>}</td>
               </tr>
             );
           })}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** What was acted on: its kind and id (a member's, a key's, a project's). */
+function Target({ target }: { target: AuditEntry['target'] }) {
+  if (!target) return <span className="muted">no target</span>;
+  return (
+    <>
+      {target.type} <span className="mono small">{target.id}</span>
+    </>
   );
 }
