@@ -3,12 +3,16 @@
 // reads both in the Audit log (actor, action, target, IP), filters by action and by actor, and
 // loads an older page. Every page visited passes axe-core.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { before } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createUser } from '../../src/features/users/createUser.ts';
 import type { TestApp } from '../helpers.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
-import { PASSWORD, ensureDashboardBuilt, openBrowser, signIn } from './support.ts';
+import { PASSWORD, ROOT, ensureDashboardBuilt, openBrowser, signIn } from './support.ts';
+
+const RESULTS = path.join(ROOT, 'test-results');
 
 /** More entries than one page (50) holds, so "Load more" has something to load. */
 const OLDER_ENTRIES = 52;
@@ -62,6 +66,8 @@ export async function auditFlow(t: TestApp, base: string, label: string, viewpor
 
     await openFromTopBar(page, 'Audit log', phone);
     await assertNoAxeViolations(page, 'the Audit log');
+    fs.mkdirSync(RESULTS, { recursive: true });
+    await page.screenshot({ path: path.join(RESULTS, `audit-log-${label}.png`) });
     const rows = page.getByTestId('audit-row');
     const removed = rows.filter({ hasText: 'Member removed' });
     const invited = rows.filter({ hasText: 'Member invited' });

@@ -4,13 +4,17 @@
 // loopback port) and its event appears in the feed; the same page on an origin the key does not
 // list is refused by the browser (the server answers 403 without CORS headers).
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import { before } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createUser } from '../../src/features/users/createUser.ts';
 import type { TestApp } from '../helpers.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
-import { PASSWORD, ensureDashboardBuilt, openBrowser, signIn } from './support.ts';
+import { PASSWORD, ROOT, ensureDashboardBuilt, openBrowser, signIn } from './support.ts';
+
+const RESULTS = path.join(ROOT, 'test-results');
 
 /** A web page of someone's site on 127.0.0.1:<port>: it runs `script` and writes the outcome. */
 interface SitePage {
@@ -111,6 +115,8 @@ export async function browserKeyFlow(t: TestApp, base: string, label: string, vi
     const client = (await dialog.getByTestId('snippet-client').textContent()) ?? '';
     assert.ok(client.includes(`baseUrl: '${base}'`) && client.includes('log.track('), client);
     await assertNoAxeViolations(page, 'the new key dialog with its snippets');
+    fs.mkdirSync(RESULTS, { recursive: true });
+    await page.screenshot({ path: path.join(RESULTS, `browser-key-dialog-${label}.png`) });
     await dialog.getByRole('button', { name: 'I have saved it' }).click();
 
     const row = page.getByTestId('key-row').filter({ hasText: 'Shop front' });
@@ -118,6 +124,7 @@ export async function browserKeyFlow(t: TestApp, base: string, label: string, vi
     assert.equal(await row.getByTestId('key-projects').textContent(), 'Shop');
     assert.equal(await row.getByTestId('key-origins').textContent(), allowed.origin);
     await assertTableFits(page);
+    await page.screenshot({ path: path.join(RESULTS, `api-keys-${label}.png`), fullPage: true });
 
     // The snippet as it would be pasted, the key in place of the dots.
     const pasted = snippet.replace(/•+/, key);

@@ -2,12 +2,14 @@
 // button above the password form; a person with a pending invitation signs in through the
 // provider and joins as a member, who finds the audit log is for owners.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, it } from 'node:test';
 import { inviteMember } from '../../src/features/members/inviteMember.ts';
 import { createUser } from '../../src/features/users/createUser.ts';
 import { signInWithProvider, useOidcServer } from './oidcFlow.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
-import { PASSWORD, missingBrowser, openBrowser } from './support.ts';
+import { PASSWORD, ROOT, missingBrowser, openBrowser } from './support.ts';
 
 const PHONE = { width: 390, height: 844 };
 const { t, base, people, start } = await useOidcServer({});
@@ -26,6 +28,8 @@ describe('sign-in with OpenID Connect in the browser (phone, passwords on)', { s
       await browser.page.getByLabel('Password').waitFor();
       await browser.page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
       await assertNoAxeViolations(browser.page, 'the sign-in page with both ways');
+      fs.mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
+      await browser.page.screenshot({ path: path.join(ROOT, 'test-results/sign-in-oidc-phone.png') });
     } finally {
       await browser.close();
     }

@@ -11,7 +11,10 @@ function snippetProject(key: CreatedKey, projects: Project[] | null): string {
 function fetchSnippet(server: string, token: string, project: string): string {
   return `await fetch('${server}/api/events', {
   method: 'POST',
-  headers: { Authorization: 'Bearer ${token}', 'Content-Type': 'application/json' },
+  headers: {
+    Authorization: 'Bearer ${token}',
+    'Content-Type': 'application/json',
+  },
   body: JSON.stringify({ project: '${project}', category: 'web', title: 'Signed up' }),
 });`;
 }
@@ -36,7 +39,7 @@ export function BrowserSnippet({ created, projects }: { created: CreatedKey; pro
     ['With the client library', 'client library example', clientSnippet(server, created.key, project), 'snippet-client'],
   ] as const;
   return (
-    <section aria-label="Send events from a web page">
+    <section className="snippets" aria-label="Send events from a web page">
       <h3>Send an event from a web page</h3>
       <p className="muted">Pages on {created.origins?.join(', ')} may use this key.</p>
       {snippets.map(([title, what, text, testId]) => (
