@@ -75,6 +75,7 @@ export async function browserKeyFlow(t: TestApp, base: string, label: string, vi
   const org = await t.org();
   const shop = await org.project('Shop');
   await org.project('Blog');
+  const oldSite = await org.project('Old site');
   const email = `keys-${label}-${Date.now()}@example.com`;
   await createUser({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
   const [allowed, other] = [await startSite(), await startSite()];
@@ -103,6 +104,13 @@ export async function browserKeyFlow(t: TestApp, base: string, label: string, vi
     await form.getByTestId('origins-error').getByText('is not a browser origin').waitFor();
     await assertNoAxeViolations(page, 'the key form with an origin refused');
     await form.getByLabel(/Browser origins/).fill(`${allowed.origin}\n`);
+    // A project deleted since the page loaded: the server refuses, and its words are shown.
+    await form.getByRole('checkbox', { name: 'Old site' }).check();
+    assert.equal((await org.post(`/api/projects/${oldSite}/delete`, {})).status, 200);
+    await form.getByRole('button', { name: 'Create API key' }).click();
+    await form.getByTestId('key-refused').getByText('Project not found').waitFor();
+    await assertNoAxeViolations(page, 'the key form refused by the server');
+    await form.getByRole('checkbox', { name: 'Old site' }).uncheck();
     await form.getByRole('button', { name: 'Create API key' }).click();
 
     const dialog = page.getByRole('dialog', { name: 'Your new API key' });

@@ -127,7 +127,7 @@ export function CreateKeyForm({ projects, onCreated }: CreateKeyFormProps) {
       )}
       {refusal && (
         <p className="banner banner-error" role="alert" data-testid="key-refused">
-          {refusal}
+          The key was not created: {refusal}
         </p>
       )}
       <div>
