@@ -33,7 +33,7 @@ describe('audit log words', () => {
   it('names every kind of actor, and filters by label or kind, any case', () => {
     assert.deepEqual(actorWords(null), { label: 'Nobody signed in', kind: 'visitor' });
     assert.deepEqual(actorWords({ kind: 'operator', id: null, label: null }), { label: 'Command line', kind: 'operator' });
-    assert.deepEqual(actorWords({ kind: 'user', id: 'u1', label: 'ada@example.com' }), { label: 'ada@example.com', kind: 'member' });
+    assert.deepEqual(actorWords({ kind: 'user', id: 'u1', label: 'ada@example.com' }), { label: 'ada@example.com', kind: 'dashboard user' });
     assert.deepEqual(actorWords({ kind: 'key', id: 'k1', label: 'ev_abc123def-' }), { label: 'ev_abc123def-', kind: 'API key' });
     assert.equal(actorMatches(entry({ kind: 'user', id: 'u1', label: 'ada@example.com' }), ' ADA '), true);
     assert.equal(actorMatches(entry({ kind: 'key', id: 'k1', label: 'CI' }), 'api key'), true);

@@ -36,7 +36,7 @@ export const actionWords = (action: string) => AUDIT_ACTIONS.find(([known]) => k
 export function actorWords(actor: AuditEntry['actor']): { label: string; kind: string } {
   if (actor === null) return { label: 'Nobody signed in', kind: 'visitor' };
   if (actor.kind === 'operator') return { label: 'Command line', kind: 'operator' };
-  const kind = actor.kind === 'user' ? 'member' : 'API key';
+  const kind = actor.kind === 'user' ? 'dashboard user' : 'API key';
   return { label: actor.label ?? actor.id ?? 'unknown', kind };
 }
 
