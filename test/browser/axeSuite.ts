@@ -65,6 +65,7 @@ export function axeSuite(viewportName: keyof typeof VIEWPORTS, theme: 'light' | 
         ['Organization', '/app/organization', 'Organization'],
         ['Members', '/app/members', 'Members'],
         ['API keys', '/app/api', 'API keys'],
+        ['Audit log', '/app/audit', 'Audit log'],
         ['Export & import', '/app/transfer', 'Export & import'],
         ['Feed', `/app/p/${projectId}`, 'Feed'],
         ['Insights', `/app/p/${projectId}/insights`, 'Insights'],

@@ -31,3 +31,9 @@ export function watchCsp(page: Page): string[] {
   });
   return violations;
 }
+
+/** Fails the test with every axe-core violation on the page as it is now, naming where it was. */
+export async function assertNoAxeViolations(page: Page, where: string): Promise<void> {
+  const found = await axeViolations(page);
+  if (found.length) throw new Error(`${found.length} axe violations on ${where}:\n${found.join('\n')}`);
+}

@@ -10,6 +10,7 @@ import { FiringAlertsBanner } from './pages/alerts/FiringAlertsBanner.tsx';
 import { AccountPage } from './pages/Account.tsx';
 import { ForgotPasswordPage, ResetPasswordPage } from './pages/PasswordReset.tsx';
 import { ApiKeysPage } from './pages/ApiKeys.tsx';
+import { AuditLogPage } from './pages/AuditLog.tsx';
 import { FeedPage } from './pages/Feed.tsx';
 import { InsightsPage } from './pages/Insights.tsx';
 import { MembersPage } from './pages/Members.tsx';
@@ -59,7 +60,7 @@ export function App() {
   if (reset) return <ResetPasswordPage token={reset} />;
   if (window.location.pathname.replace(/\/+$/, '') === `${APP_BASE}/forgot`) return <ForgotPasswordPage />;
   if (state.status === 'signedOut') {
-    return state.setupNeeded ? <SetupPage /> : <SignInPage notice={state.notice} />;
+    return state.setupNeeded ? <SetupPage /> : <SignInPage notice={state.notice} methods={state.signIn} />;
   }
   return <SignedInApp />;
 }
@@ -110,6 +111,7 @@ function Shell() {
         <Route path="/projects" component={ProjectsPage} />
         <Route path="/api" component={ApiKeysPage} />
         <Route path="/members" component={MembersPage} />
+        <Route path="/audit" component={AuditLogPage} />
         <Route path="/organization" component={OrganizationPage} />
         <Route path="/account" component={AccountPage} />
         <Route path="/transfer" component={TransferPage} />

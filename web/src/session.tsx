@@ -1,12 +1,13 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { ApiError, get, post, setCsrfToken, setUnauthorizedHandler } from './api.ts';
 import { APP_BASE } from './paths.ts';
-import type { Session, SetupStatus } from './types.ts';
+import type { Session, SetupStatus, SignInMethods } from './types.ts';
 
 type SessionState =
   | { status: 'loading' }
   | { status: 'unreachable'; message: string }
-  | { status: 'signedOut'; setupNeeded: boolean; notice?: string }
+  /** `signIn` is known when the setup status was read; the sign-in page asks for it otherwise. */
+  | { status: 'signedOut'; setupNeeded: boolean; notice?: string; signIn?: SignInMethods }
   | { status: 'signedIn'; session: Session };
 
 // Arrow-typed members: pages destructure them (`const { signIn } = useSession()`), and none uses `this`.
@@ -33,8 +34,8 @@ async function loadSessionState(): Promise<SessionState> {
     }
   }
   try {
-    const { needed } = await get<SetupStatus>('/api/setup', { quiet401: true });
-    return { status: 'signedOut', setupNeeded: needed };
+    const { needed, signIn } = await get<SetupStatus>('/api/setup', { quiet401: true });
+    return { status: 'signedOut', setupNeeded: needed, signIn };
   } catch {
     // Without an answer, signing in is the safe default: setup is refused once anyone exists.
     return { status: 'signedOut', setupNeeded: false };

@@ -5,6 +5,7 @@
  */
 import type { GetAlertResponse, ListAlertHistoryResponse, PreviewAlertFilterResponse } from './generated/alerts.ts';
 import type { CreateKeyResponse, ListKeysResponse, RevokeKeyResponse } from './generated/apiKeys.ts';
+import type { ListAuditResponse } from './generated/auditLog.ts';
 import type { GetChartsResponse } from './generated/charts.ts';
 import type { GetSessionResponse, GetSetupStatusResponse } from './generated/dashboardSession.ts';
 import type { GetDigestResponse } from './generated/digests.ts';
@@ -27,6 +28,8 @@ import type { GetUserResponse, ListUsersResponse } from './generated/users.ts';
 
 export type Session = GetSessionResponse;
 export type SetupStatus = GetSetupStatusResponse;
+/** How people sign in here: the password form, and the OpenID Connect button's name (null without OIDC). */
+export type SignInMethods = SetupStatus['signIn'];
 
 export type Project = ListProjectsResponse[number];
 export type CreatedProject = CreateProjectResponse;
@@ -48,6 +51,9 @@ export type ChartSeries = GetChartsResponse;
 export type ApiKey = ListKeysResponse[number];
 export type CreatedKey = CreateKeyResponse;
 export type RevokedKey = RevokeKeyResponse;
+
+export type AuditPage = ListAuditResponse;
+export type AuditEntry = AuditPage['entries'][number];
 
 export type Hook = ListHooksResponse[number];
 

@@ -81,6 +81,7 @@ export function TopBar() {
           <NavLink href="/organization">Organization</NavLink>
           {isOwner && <NavLink href="/members">Members</NavLink>}
           {isOwner && <NavLink href="/api">API keys</NavLink>}
+          {isOwner && <NavLink href="/audit">Audit log</NavLink>}
           <NavLink href="/transfer">Export &amp; import</NavLink>
           <NavLink href="/account">Your account</NavLink>
         </nav>

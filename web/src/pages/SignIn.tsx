@@ -1,9 +1,87 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { get } from '../api.ts';
 import { AuthCard } from '../components/AuthCard.tsx';
 import { APP_BASE } from '../paths.ts';
 import { useSession } from '../session.tsx';
+import type { SetupStatus, SignInMethods } from '../types.ts';
 
-export function SignInPage({ notice }: { notice?: string }) {
+/** Without an answer from the server, the password form is the safe guess: it says why it failed. */
+const PASSWORD_ONLY: SignInMethods = { password: true, oidc: null };
+
+/** The sign-in methods, as the session check read them, or asked for here (after a sign-out). */
+function useSignInMethods(known: SignInMethods | undefined): SignInMethods | null {
+  const [methods, setMethods] = useState<SignInMethods | null>(known ?? null);
+  useEffect(() => {
+    if (known) return;
+    let live = true;
+    get<SetupStatus>('/api/setup', { quiet401: true }).then(
+      (status) => live && setMethods(status.signIn),
+      () => live && setMethods(PASSWORD_ONLY),
+    );
+    return () => {
+      live = false;
+    };
+  }, [known]);
+  return methods;
+}
+
+/** A plain link, not a fetch: the identity provider's pages open in this tab and send it back signed in. */
+function OidcButton({ name }: { name: string }) {
+  return (
+    <a className="button button-block" href="/api/oidc/start" data-testid="oidc-sign-in">
+      Sign in with {name}
+    </a>
+  );
+}
+
+const NoAccount = () => (
+  <p className="muted small">
+    No account? Ask an owner of your organization for an invitation link, or an operator can create one with{' '}
+    <code>npx eventlog user create &lt;email&gt; --org &lt;orgId&gt;</code>; the organization id is on the Organization page of the
+    dashboard (and in the output of <code>eventlog org create</code>).
+  </p>
+);
+
+export function SignInPage({ notice, methods: known }: { notice?: string; methods?: SignInMethods }) {
+  const methods = useSignInMethods(known);
+  const noticeBanner = notice && (
+    <p className="banner banner-info" role="status">
+      {notice}
+    </p>
+  );
+  if (!methods) {
+    return (
+      <main className="auth-page" aria-busy="true">
+        <div className="card auth-card">Loading…</div>
+      </main>
+    );
+  }
+  if (!methods.password) {
+    // Password sign-in is off (OIDC_PASSWORD_SIGNIN=off): the identity provider is the only door.
+    return (
+      <main className="auth-page">
+        <div className="card auth-card">
+          <div className="auth-brand">
+            <span className="brand-mark" aria-hidden="true" /> Eventlog
+          </div>
+          <h1 id="signin-title">Sign in</h1>
+          {noticeBanner}
+          {methods.oidc ? (
+            <OidcButton name={methods.oidc} />
+          ) : (
+            <p className="banner banner-error" role="alert">
+              Password sign-in is turned off on this server and no identity provider is set up. Ask the operator.
+            </p>
+          )}
+          <NoAccount />
+        </div>
+      </main>
+    );
+  }
+  return <PasswordSignIn notice={noticeBanner || undefined} oidc={methods.oidc} />;
+}
+
+function PasswordSignIn({ notice, oidc }: { notice?: React.ReactNode; oidc: string | null }) {
   const { signIn } = useSession();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -14,23 +92,21 @@ export function SignInPage({ notice }: { notice?: string }) {
       action={() => signIn(email, password)}
       submitLabel="Sign in"
       busyLabel="Signing in…"
-      notice={
-        notice && (
-          <p className="banner banner-info" role="status">
-            {notice}
-          </p>
+      intro={
+        oidc && (
+          <>
+            <OidcButton name={oidc} />
+            <p className="muted small auth-or">or with your email and password</p>
+          </>
         )
       }
+      notice={notice}
       footer={
         <>
-        <p className="small">
-          <a href={`${APP_BASE}/forgot`}>Forgot password?</a>
-        </p>
-        <p className="muted small">
-          No account? Ask an owner of your organization for an invitation link, or an operator can create one with{' '}
-          <code>npx eventlog user create &lt;email&gt; --org &lt;orgId&gt;</code>; the organization id is on the Organization page of
-          the dashboard (and in the output of <code>eventlog org create</code>).
-        </p>
+          <p className="small">
+            <a href={`${APP_BASE}/forgot`}>Forgot password?</a>
+          </p>
+          <NoAccount />
         </>
       }
     >
