@@ -13,7 +13,10 @@ export function logFormat(env: NodeJS.ProcessEnv = process.env, stdoutIsTerminal
   return stdoutIsTerminal ? 'pretty' : 'json';
 }
 
-/** Secrets never reach the log: keys, cookies, and the tokens of hook, invitation and password reset URLs are redacted. */
+/**
+ * Secrets never reach the log: keys, cookies, the tokens of hook, invitation and password reset
+ * URLs, and the query of the OpenID Connect callback (its authorization code and state) are redacted.
+ */
 export function createLogger(level = process.env.LOG_LEVEL ?? 'info', format: LogFormat = logFormat()) {
   const options = {
     level,
@@ -27,7 +30,8 @@ export function createLogger(level = process.env.LOG_LEVEL ?? 'info', format: Lo
         url: req.url
           .replace(/\/hook\/[^/?#]+/, '/hook/[redacted]')
           .replace(/\/accept\/[^/?#]+/, '/accept/[redacted]')
-          .replace(/\/reset\/[^/?#]+/, '/reset/[redacted]'),
+          .replace(/\/reset\/[^/?#]+/, '/reset/[redacted]')
+          .replace(/^(\/api\/oidc\/callback)\?.*/, '$1?[redacted]'),
         id: req.id,
       }),
     },

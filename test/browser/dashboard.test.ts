@@ -234,7 +234,7 @@ describe('dashboard in a browser', { skip: missingBrowser }, () => {
     // The sidebar counts follow live too.
     await page.getByRole('button', { name: 'orders 15' }).waitFor();
     await page.mouse.wheel(0, 4000);
-    await page.waitForFunction('window.scrollY > 400');
+    await page.waitForFunction(() => window.scrollY > 400);
     const before = await page.evaluate('window.scrollY');
     await api('POST', '/api/events', { project: projectId, category: 'orders', title: 'Order while away' });
     const pill = page.getByRole('button', { name: /1 new event/ });
@@ -243,7 +243,7 @@ describe('dashboard in a browser', { skip: missingBrowser }, () => {
     assert.equal(await feedEvent('Order while away').count(), 0, 'not merged while scrolled down');
     await pill.click();
     await feedEvent('Order while away').waitFor();
-    await page.waitForFunction('window.scrollY < 50');
+    await page.waitForFunction(() => window.scrollY < 50);
     await shot(page, '05-feed');
   });
 

@@ -228,7 +228,7 @@ export async function feedSuite(sizes: Array<keyof typeof SIZES>, withTouch: boo
 
           // 2. The "N new events" pill is readable when scrolled down.
           await page.mouse.wheel(0, 3000);
-          await page.waitForFunction('window.scrollY > 300');
+          await page.waitForFunction(() => window.scrollY > 300);
           await post({ category: 'orders', title: 'Order while away' });
           const pill = page.getByRole('button', { name: /1 new event/ });
           await pill.waitFor();

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { createLogger } from '../../src/logger.ts';
 import { after, before, describe, it } from 'node:test';
 import { inviteMember } from '../../src/features/members/inviteMember.ts';
 import { createUser } from '../../src/features/users/createUser.ts';
@@ -121,5 +124,21 @@ describe('sign-in with OpenID Connect', () => {
     await createUser({ ctx: t.operator, input: { organizationId: org.id, email, password: 'a password of some length' } });
     const reply = await t.request({ method: 'POST', url: '/api/session', body: { email, password: 'a password of some length' } });
     assert.equal(reply.status, 403);
+  });
+
+  it('the callback URL never shows its code or state in the server log', () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const appLogger = createLogger('info') as unknown as Record<symbol, pino.LoggerOptions['serializers']>;
+    const logger = pino({ level: 'info', serializers: appLogger[pino.symbols.serializersSym] }, sink);
+    logger.info({ req: { method: 'GET', url: '/api/oidc/callback?code=secret-code-123&state=secret-state-456', id: 'req-1' } }, 'incoming request');
+    const text = lines.join('');
+    assert.equal(text.includes('secret-code-123') || text.includes('secret-state-456'), false, text);
+    assert.match(text, /\/api\/oidc\/callback\?\[redacted\]/);
   });
 });
