@@ -119,6 +119,17 @@ export async function invitationsSuite(size: string, viewport: { width: number; 
       assert.equal(preview.status, 400);
     });
 
+    it('when the preview gets no answer, the accept page keeps its form and says the link was not checked', async () => {
+      await invited.page.route('**/api/invitations/preview', (route) =>
+        route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"Internal server error"}' }),
+      );
+      await invited.page.goto(revokedUrl);
+      await invited.page.getByText(/The invitation could not be checked/).waitFor();
+      await invited.page.getByLabel('Password').waitFor();
+      assert.deepEqual(await axeViolations(invited.page), []);
+      await invited.page.unroute('**/api/invitations/preview');
+    });
+
     it('the accept page names the organization, the email and the role, then signs the new member in', async () => {
       await invited.page.goto(resentUrl);
       await invited.page.getByRole('heading', { name: `Join Invite Org ${size}` }).waitFor();

@@ -1,12 +1,18 @@
 import { useEffect, useState } from 'react';
-import { describeError, post } from '../api.ts';
+import { ApiError, describeError, post } from '../api.ts';
 import { AuthCard } from '../components/AuthCard.tsx';
 import { LongDate } from '../components/Time.tsx';
 import { APP_BASE } from '../paths.ts';
 import { useSession } from '../session.tsx';
 import type { InvitationPreview } from '../types.ts';
 
-type Preview = { status: 'loading' } | { status: 'ready'; invitation: InvitationPreview } | { status: 'unusable'; message: string };
+type Preview =
+  | { status: 'loading' }
+  | { status: 'ready'; invitation: InvitationPreview }
+  /** The server refused the token (400): the form would only fail. */
+  | { status: 'unusable'; message: string }
+  /** No answer (offline, a server error): the form stays, as accepting may still work. */
+  | { status: 'unchecked'; message: string };
 
 /**
  * /app/accept/<token>: the invitation link. It first says what the link joins (the organization,
@@ -22,7 +28,9 @@ export function AcceptPage({ token }: { token: string }) {
     let live = true;
     post<InvitationPreview>('/api/invitations/preview', { token }, { quiet401: true }).then(
       (invitation) => live && setPreview({ status: 'ready', invitation }),
-      (failure: unknown) => live && setPreview({ status: 'unusable', message: describeError(failure) }),
+      (failure: unknown) =>
+        live &&
+        setPreview({ status: failure instanceof ApiError && failure.status === 400 ? 'unusable' : 'unchecked', message: describeError(failure) }),
     );
     return () => {
       live = false;
@@ -62,6 +70,10 @@ export function AcceptPage({ token }: { token: string }) {
             You are invited to <strong>{invitation.organization}</strong> as {invitation.role === 'owner' ? 'an owner' : 'a member'}, with the
             email <strong>{invitation.email}</strong>. Choose a password (at least 8 characters) to accept and sign in. The link works until{' '}
             <LongDate iso={invitation.expiresAt} />.
+          </p>
+        ) : preview.status === 'unchecked' ? (
+          <p className="muted">
+            The invitation could not be checked ({preview.message}). Choose a password (at least 8 characters) to accept it and sign in.
           </p>
         ) : (
           <p className="muted" aria-busy="true">
