@@ -64,7 +64,7 @@ describe('members in a browser', { skip: missingBrowser }, () => {
     await owner.locator('input[name=email]').fill(memberEmail);
     await owner.locator('select[name=role]').selectOption('member');
     await owner.getByRole('button', { name: 'Invite' }).click();
-    invitationUrl = (await owner.getByTestId('invitation-url').textContent()) ?? '';
+    invitationUrl = await owner.getByTestId('invitation-url').inputValue();
     assert.match(invitationUrl, new RegExp(`^${base}/app/accept/[A-Za-z0-9_-]{43}$`));
     await owner.getByRole('button', { name: 'Done' }).click();
   });

@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import './members.css';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
@@ -9,6 +10,7 @@ import type { Invitation } from '../../types.ts';
  * helps no one), with a copy button, and the day it stops working.
  */
 export function InvitationDialog({ invitation, onClose }: { invitation: Invitation | null; onClose: () => void }) {
+  const id = useId();
   return (
     <Dialog
       open={invitation !== null}
@@ -31,9 +33,21 @@ export function InvitationDialog({ invitation, onClose }: { invitation: Invitati
             The link works once, until <LongDate iso={invitation.expiresAt} />, and is shown only now; use Resend in the list for a new one.
           </p>
           <div className="invitation-link">
-            <code data-testid="invitation-url">
-              {invitation.url}
-            </code>
+            <label className="visually-hidden" htmlFor={id}>
+              Invitation link for {invitation.email}
+            </label>
+            {/* A read-only text area: the whole link wraps into view, and it selects on focus. */}
+            <textarea
+              id={id}
+              className="mono"
+              readOnly
+              rows={3}
+              value={invitation.url}
+              spellCheck={false}
+              onFocus={(e) => e.target.select()}
+              data-testid="invitation-url"
+              data-autofocus
+            />
             <CopyButton text={invitation.url} what="invitation link" />
           </div>
         </>
