@@ -4,14 +4,17 @@
 // Members page lists pending invitations with Resend and Revoke; the accept page says which
 // organization, email and role a link joins, and says plainly when a link cannot be used.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
 import { createUser } from '../../src/features/users/createUser.ts';
 import { useTestApp } from '../helpers.ts';
 import { axeViolations } from './pageChecks.ts';
-import { type OpenBrowser, PASSWORD, ensureDashboardBuilt, freePort, missingBrowser, openBrowser } from './support.ts';
+import { type OpenBrowser, PASSWORD, ROOT, ensureDashboardBuilt, freePort, missingBrowser, openBrowser } from './support.ts';
 
+const SHOTS = path.join(ROOT, 'test-results');
 const DATE = /\b\d{1,2} (January|February|March|April|May|June|July|August|September|October|November|December) \d{4}\b/;
 
 export async function invitationsSuite(size: string, viewport: { width: number; height: number }): Promise<void> {
@@ -78,6 +81,8 @@ export async function invitationsSuite(size: string, viewport: { width: number; 
       assert.doesNotMatch(expiry, /until in /);
       assert.deepEqual(await axeViolations(page), []);
       assert.equal(await noSidewaysScroll(), true);
+      fs.mkdirSync(SHOTS, { recursive: true });
+      await page.screenshot({ path: path.join(SHOTS, `invitation-dialog-${size}.png`) });
       await dialog.getByRole('button', { name: 'Copy invitation link' }).click();
       await dialog.getByRole('button', { name: 'Copied invitation link' }).waitFor();
       assert.equal(await page.evaluate(() => navigator.clipboard.readText()), firstUrl);
@@ -88,6 +93,7 @@ export async function invitationsSuite(size: string, viewport: { width: number; 
       const row = page.getByTestId('invitation-row').filter({ hasText: memberEmail });
       await row.waitFor();
       assert.match(await row.innerText(), new RegExp(`Valid until ${DATE.source}`));
+      await page.screenshot({ path: path.join(SHOTS, `members-pending-${size}.png`), fullPage: true });
       assert.deepEqual(await axeViolations(page), []);
       assert.equal(await noSidewaysScroll(), true);
       await row.getByRole('button', { name: `Resend the invitation of ${memberEmail}` }).click();
@@ -139,6 +145,7 @@ export async function invitationsSuite(size: string, viewport: { width: number; 
       assert.match(summary, new RegExp(`invited to Invite Org ${size} as a member, with the email ${memberEmail.replace(/\./g, '\\.')}`));
       assert.match(summary, new RegExp(`works until ${DATE.source}`));
       assert.equal(await invited.page.getByLabel('Email').inputValue(), memberEmail);
+      await invited.page.screenshot({ path: path.join(SHOTS, `accept-${size}.png`) });
       assert.deepEqual(await axeViolations(invited.page), []);
       assert.equal(await invited.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true);
       await invited.page.getByLabel('Password').fill('an invited password');

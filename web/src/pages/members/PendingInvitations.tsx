@@ -28,52 +28,38 @@ export function PendingInvitations({
       {invitations.length === 0 ? (
         <p className="muted">No pending invitations. People you invite appear here until they accept.</p>
       ) : (
-        <div className="table-wrap">
-          <table className="table" aria-label="Pending invitations">
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Link</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {invitations.map((invitation) => {
-                const expired = Date.parse(invitation.expiresAt) <= Date.now();
-                return (
-                  <tr key={invitation.id} data-testid="invitation-row">
-                    <td>{invitation.email}</td>
-                    <td>{invitation.role === 'owner' ? 'Owner' : 'Member'}</td>
-                    <td>
-                      {expired ? (
-                        <span className="invitation-expired">
-                          Expired on <LongDate iso={invitation.expiresAt} />
-                        </span>
-                      ) : (
-                        <>
-                          Valid until <LongDate iso={invitation.expiresAt} />
-                        </>
-                      )}
-                    </td>
-                    <td className="num">
-                      <div className="invitation-actions">
-                        <button type="button" className="button button-small" onClick={() => onResend(invitation)}>
-                          Resend<span className="visually-hidden"> the invitation of {invitation.email}</span>
-                        </button>
-                        <button type="button" className="button button-small button-danger-outline" onClick={() => onRevoke(invitation)}>
-                          Revoke<span className="visually-hidden"> the invitation of {invitation.email}</span>
-                        </button>
-                      </div>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <ul className="invitation-list" aria-label="Pending invitations">
+          {invitations.map((invitation) => {
+            const expired = Date.parse(invitation.expiresAt) <= Date.now();
+            return (
+              <li key={invitation.id} className="invitation-item" data-testid="invitation-row">
+                <div className="invitation-who">
+                  <strong>{invitation.email}</strong>
+                  <span className="muted small">
+                    {invitation.role === 'owner' ? 'Owner' : 'Member'} ·{' '}
+                    {expired ? (
+                      <span className="invitation-expired">
+                        Expired on <LongDate iso={invitation.expiresAt} />
+                      </span>
+                    ) : (
+                      <>
+                        Valid until <LongDate iso={invitation.expiresAt} />
+                      </>
+                    )}
+                  </span>
+                </div>
+                <div className="invitation-actions">
+                  <button type="button" className="button button-small" onClick={() => onResend(invitation)}>
+                    Resend<span className="visually-hidden"> the invitation of {invitation.email}</span>
+                  </button>
+                  <button type="button" className="button button-small button-danger-outline" onClick={() => onRevoke(invitation)}>
+                    Revoke<span className="visually-hidden"> the invitation of {invitation.email}</span>
+                  </button>
+                </div>
+              </li>
+            );
+          })}
+        </ul>
       )}
     </section>
   );
