@@ -117,7 +117,7 @@ export default tseslint.config(
     files: ['web/public/sw.js'],
     languageOptions: {
       sourceType: 'script',
-      globals: Object.fromEntries(['self', 'clients', 'URL', 'console'].map((name) => [name, 'readonly'])),
+      globals: Object.fromEntries(['self', 'clients', 'caches', 'fetch', 'URL', 'console'].map((name) => [name, 'readonly'])),
     },
   },
 );

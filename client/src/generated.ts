@@ -910,6 +910,18 @@ export type ListInsightsResponse = Array<{
   updatedAt: string;
 }>;
 
+// GET /api/invitations — List the invitations not yet accepted or revoked, newest first, expired ones too (owners only)
+export type ListInvitationsResponse = Array<{
+  id: string;
+  email: string;
+  /** owner: everything; member: everything except API keys, members and invitations, and deleting projects */
+  role: "owner" | "member";
+  /** When the current link was made */
+  createdAt: string;
+  /** When the current link stops working; may be past */
+  expiresAt: string;
+}>;
+
 // GET /api/keys — The organization's API keys, revoked ones too (owners only)
 export type ListKeysResponse = Array<{
   id: string;
@@ -1130,6 +1142,21 @@ export type PreviewAlertFilterResponse = {
   count: number;
 };
 
+// POST /api/invitations/preview — What an invitation link joins: the organization's name, the email and the role; changes nothing (takes no credential)
+export type PreviewInvitationBody = {
+  /** The last path segment of the invitation url */
+  token: string;
+};
+export type PreviewInvitationResponse = {
+  /** The name of the organization the link joins */
+  organization: string;
+  /** The email the account will have */
+  email: string;
+  /** owner: everything; member: everything except API keys, members and invitations, and deleting projects */
+  role: "owner" | "member";
+  expiresAt: string;
+};
+
 // GET /api/projects/activity — Each project's events today and this week, a 7-day series and its last event's time
 export type ProjectActivityResponse = Array<{
   projectId: string;
@@ -1209,6 +1236,22 @@ export type RequestPasswordResetResponse = {
   ok: true;
 };
 
+// POST /api/invitations/{invitationId}/resend — A new link for an invitation, valid 7 days from now; the old link stops working (owners only)
+export type ResendInvitationPath = {
+  invitationId: string;
+};
+export type ResendInvitationResponse = {
+  id: string;
+  email: string;
+  /** owner: everything; member: everything except API keys, members and invitations, and deleting projects */
+  role: "owner" | "member";
+  /** Opens the dashboard's accept page; its last path segment is the token. Valid 7 days, once. */
+  url: string;
+  expiresAt: string;
+  /** Whether the link was also mailed to the address (false without email configured, or when sending failed) */
+  emailed: boolean;
+};
+
 // POST /api/hooks/{hookId}/resume — Resume a paused incoming hook
 export type ResumeHookPath = {
   hookId: string;
@@ -1226,6 +1269,15 @@ export type ResumeHookResponse = {
   /** {BASE_URL}/hook/whk_...: anyone holding it can create events */
   url: string;
   createdAt: string;
+};
+
+// POST /api/invitations/{invitationId}/revoke — Revoke an invitation: its link stops working at once (owners only)
+export type RevokeInvitationPath = {
+  invitationId: string;
+};
+export type RevokeInvitationResponse = {
+  id: string;
+  revoked: true;
 };
 
 // POST /api/keys/{keyId}/revoke — Revoke an API key (owners only)

@@ -48,7 +48,7 @@ export async function dashboard(app: FastifyInstance, { distDir = DEFAULT_DIST_D
     reply.header('x-frame-options', 'DENY').header('content-security-policy', DASHBOARD_CSP);
 
     if (relative === 'sw.js') {
-      // The web-push service worker must see updates at once and may control all of /app/.
+      // The service worker (app shell, offline page, web push) must see updates at once and may control all of /app/.
       if (!(await isFile(path.join(root, 'sw.js')))) return reply.callNotFound();
       reply.header('cache-control', REVALIDATE).header('service-worker-allowed', '/app/');
       return reply.sendFile('sw.js', root, { cacheControl: false });

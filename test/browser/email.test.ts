@@ -80,7 +80,7 @@ describe('email in a browser', { skip: missingBrowser }, () => {
     const invited = await other.newPage();
     invited.setDefaultTimeout(8000);
     await invited.goto(link);
-    await invited.getByRole('heading', { name: 'Join your team' }).waitFor();
+    await invited.getByRole('heading', { name: /^Join / }).waitFor();
     await invited.getByLabel('Password').fill('an invited password');
     await invited.getByRole('button', { name: 'Accept and sign in' }).click();
     await invited.getByRole('link', { name: 'Organization' }).waitFor();

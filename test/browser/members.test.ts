@@ -71,7 +71,7 @@ describe('members in a browser', { skip: missingBrowser }, () => {
 
   it('the invited person accepts in another browser, is signed in, and the link is then used up', async () => {
     await member.goto(invitationUrl);
-    await member.getByRole('heading', { name: 'Join your team' }).waitFor();
+    await member.getByRole('heading', { name: 'Join Members Org' }).waitFor();
     await member.getByLabel('Password').fill('a member password');
     await member.getByRole('button', { name: 'Accept and sign in' }).click();
     await member.getByRole('link', { name: 'Organization' }).waitFor();

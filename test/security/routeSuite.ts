@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before } from 'node:test';
 import { createKey } from '../../src/features/keys/createKey.ts';
+import { inviteMember } from '../../src/features/members/inviteMember.ts';
 import { createUser } from '../../src/features/users/createUser.ts';
 import { type Reply, type TestOrg, useTestApp } from '../helpers.ts';
 
@@ -29,7 +30,7 @@ export const t = useTestApp({ ALLOW_PRIVATE_WEBHOOK_URLS: '1' });
 // ---------------------------------------------------------------------------------------------
 // What the suite knows about the routes
 
-export type Kind = 'project' | 'event' | 'insight' | 'hook' | 'destination' | 'delivery' | 'key' | 'appUser' | 'member' | 'alert';
+export type Kind = 'project' | 'event' | 'insight' | 'hook' | 'destination' | 'delivery' | 'key' | 'appUser' | 'member' | 'alert' | 'invitation';
 
 /** Path parameter name → the kind of resource it names. */
 export const PARAM_KINDS: Record<string, Kind> = {
@@ -43,6 +44,7 @@ export const PARAM_KINDS: Record<string, Kind> = {
   userId: 'appUser',
   memberId: 'member',
   alertId: 'alert',
+  invitationId: 'invitation',
 };
 
 const ALERT_CONDITION = { count: 'atLeast', threshold: 5, windowSeconds: 60 };
@@ -117,6 +119,9 @@ export const PLANS: Record<string, Plan> = {
   'GET /api/organization': {},
   'GET /api/members': { credential: 'session', owner: true },
   'POST /api/invitations': { credential: 'session', owner: true, body: () => ({ email: `invited-${crypto.randomUUID()}@example.test`, role: 'member' }) },
+  'GET /api/invitations': { credential: 'session', owner: true },
+  'POST /api/invitations/:invitationId/revoke': { credential: 'session', owner: true },
+  'POST /api/invitations/:invitationId/resend': { credential: 'session', owner: true },
   'POST /api/members/:memberId/role': { credential: 'session', owner: true, body: () => ({ role: 'member' }) },
   'POST /api/members/:memberId/delete': { credential: 'session', owner: true },
   'GET /api/session': { credential: 'session' },
@@ -148,6 +153,7 @@ export const PUBLIC_API_ROUTES = new Set([
   'POST /api/session', // sign-in
   'POST /api/session/delete', // sign-out (checks the session's CSRF token itself)
   'POST /api/invitations/accept', // the invitation token in the body is the credential
+  'POST /api/invitations/preview', // the accept page's preview: the token in the body is the credential; reads only
   'POST /api/password-reset', // asked for from the sign-in page; answers alike for any email
   'POST /api/password-reset/confirm', // the reset token in the body is the credential
   'GET /api/oidc/start', // sign-in with OpenID Connect: redirects to the identity provider
@@ -345,6 +351,13 @@ export const FIXTURES: Record<Kind, Fixture> = {
     needs: [],
     async make(side) {
       return (await createKey({ ctx: side.org.ctx, input: undefined })).id;
+    },
+  },
+  invitation: {
+    // Made by the verb: the route takes an owner's session, which the fixtures do not hold.
+    needs: [],
+    async make(side) {
+      return (await inviteMember({ ctx: side.org.ctx, input: { email: `invited-${crypto.randomUUID()}@example.test`, role: 'member' } })).id;
     },
   },
   member: {

@@ -21,6 +21,8 @@ interface SessionApi {
   retry: () => void;
 }
 
+const OFFLINE_MESSAGE = 'You are offline. Eventlog will load again when the connection is back.';
+
 const SessionContext = createContext<SessionApi | null>(null);
 
 async function loadSessionState(): Promise<SessionState> {
@@ -30,7 +32,8 @@ async function loadSessionState(): Promise<SessionState> {
     return { status: 'signedIn', session };
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 401) {
-      return { status: 'unreachable', message: error instanceof Error ? error.message : String(error) };
+      const message = navigator.onLine === false ? OFFLINE_MESSAGE : error instanceof Error ? error.message : String(error);
+      return { status: 'unreachable', message };
     }
   }
   try {
@@ -56,6 +59,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       live = false;
     };
   }, [attempt]);
+
+  // Offline at load: try again as soon as the browser is back online.
+  const unreachable = state.status === 'unreachable';
+  useEffect(() => {
+    if (!unreachable) return;
+    const again = () => setAttempt((n) => n + 1);
+    window.addEventListener('online', again);
+    return () => window.removeEventListener('online', again);
+  }, [unreachable]);
 
   useEffect(() => {
     setUnauthorizedHandler(() => {

@@ -14,7 +14,13 @@ import type { ImportOrganizationResponse } from './generated/exportAndImport.ts'
 import type { QueryFunnelResponse } from './generated/funnels.ts';
 import type { ListHooksResponse } from './generated/incomingHooks.ts';
 import type { ListInsightsResponse } from './generated/insights.ts';
-import type { CreateInvitationResponse, GetOrganizationResponse, ListMembersResponse } from './generated/members.ts';
+import type {
+  CreateInvitationResponse,
+  GetOrganizationResponse,
+  ListInvitationsResponse,
+  ListMembersResponse,
+  PreviewInvitationResponse,
+} from './generated/members.ts';
 import type {
   GetDestinationHealthResponse,
   ListDeliveriesResponse,
@@ -75,6 +81,8 @@ export type OrganizationInfo = GetOrganizationResponse;
 export type Member = ListMembersResponse[number];
 export type Role = Member['role'];
 export type Invitation = CreateInvitationResponse;
+export type PendingInvitation = ListInvitationsResponse[number];
+export type InvitationPreview = PreviewInvitationResponse;
 
 /**
  * What the live stream (GET /api/live, server-sent events) says about a write; the client fetches

@@ -144,3 +144,62 @@ export async function findOrganizationUsage(sql: Db, organizationId: string): Pr
     WHERE o.id = ${organizationId}`;
   return row;
 }
+
+// ---- Pending invitations ----------------------------------------------------------------------
+
+interface PendingInvitationRow extends InvitationRow {
+  createdAt: Date;
+}
+
+/**
+ * The organization's invitations not yet accepted or revoked, newest first; expired ones too, so
+ * an owner sees them and can send a new link. One row per email at most (a new invitation of an
+ * email replaces its pending one), so the list is bounded by the people invited.
+ */
+export async function listInvitations(sql: Db, organizationId: string): Promise<PendingInvitationRow[]> {
+  return sql<PendingInvitationRow[]>`
+    SELECT id, email, role, created_at AS "createdAt", expires_at AS "expiresAt"
+    FROM invitations WHERE organization_id = ${organizationId}
+    ORDER BY created_at DESC, id`;
+}
+
+/** The live (unexpired) invitation of a token, read only: the accept page's preview. */
+export async function findLiveInvitation(sql: Db, organizationId: string, tokenHash: Buffer): Promise<InvitationRow | undefined> {
+  const [row] = await sql<InvitationRow[]>`
+    SELECT id, email, role, expires_at AS "expiresAt"
+    FROM invitations
+    WHERE organization_id = ${organizationId} AND token_hash = ${tokenHash} AND expires_at > now()`;
+  return row;
+}
+
+/** Deletes an invitation and its token's routing row, so its link stops working; false when there is none. */
+export async function deleteInvitation(sql: Db, organizationId: string, invitationId: string): Promise<boolean> {
+  const [deleted] = await sql<{ tokenHash: Buffer }[]>`
+    DELETE FROM invitations WHERE organization_id = ${organizationId} AND id = ${invitationId}
+    RETURNING token_hash AS "tokenHash"`;
+  if (!deleted) return false;
+  await sql`DELETE FROM credentials WHERE hash = ${deleted.tokenHash} AND kind = 'invitation'`;
+  return true;
+}
+
+/**
+ * A new token and a new lifetime for an invitation, keeping its id, email and role: the old link
+ * stops working. Run in a transaction; undefined when there is no such invitation.
+ */
+export async function renewInvitation(
+  sql: Db,
+  row: { organizationId: string; id: string; tokenHash: Buffer; lifetimeSeconds: number },
+): Promise<InvitationRow | undefined> {
+  const [old] = await sql<{ tokenHash: Buffer }[]>`
+    SELECT token_hash AS "tokenHash" FROM invitations
+    WHERE organization_id = ${row.organizationId} AND id = ${row.id} FOR UPDATE`;
+  if (!old) return undefined;
+  await sql`DELETE FROM credentials WHERE hash = ${old.tokenHash} AND kind = 'invitation'`;
+  await sql`INSERT INTO credentials (hash, kind, organization_id) VALUES (${row.tokenHash}, 'invitation', ${row.organizationId})`;
+  const [renewed] = await sql<InvitationRow[]>`
+    UPDATE invitations
+    SET token_hash = ${row.tokenHash}, created_at = now(), expires_at = now() + make_interval(secs => ${row.lifetimeSeconds})
+    WHERE organization_id = ${row.organizationId} AND id = ${row.id}
+    RETURNING id, email, role, expires_at AS "expiresAt"`;
+  return renewed;
+}

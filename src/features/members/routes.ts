@@ -9,9 +9,27 @@ import { acceptInvitation } from './acceptInvitation.ts';
 import { changeRole } from './changeRole.ts';
 import { describeOrganization } from './describeOrganization.ts';
 import { inviteMember } from './inviteMember.ts';
+import { listInvitations } from './listInvitations.ts';
 import { listMembers } from './listMembers.ts';
+import { previewInvitation } from './previewInvitation.ts';
 import { removeMember } from './removeMember.ts';
-import { AcceptBody, Invitation, InvitationBody, Member, MemberIdParams, Organization, RemovedMember, RoleBody } from './schemas.ts';
+import { resendInvitation } from './resendInvitation.ts';
+import { revokeInvitation } from './revokeInvitation.ts';
+import {
+  AcceptBody,
+  Invitation,
+  InvitationBody,
+  InvitationIdParams,
+  InvitationPreview,
+  Member,
+  MemberIdParams,
+  Organization,
+  PendingInvitation,
+  PreviewBody,
+  RemovedMember,
+  RevokedInvitation,
+  RoleBody,
+} from './schemas.ts';
 
 const tags = ['members'];
 const ownerSession = [{ session: [] }];
@@ -68,6 +86,79 @@ export default function memberRoutes(app: App): void {
       requireOwner(request.ctx, ACTION);
       const invitation = await inviteMember({ ctx: request.ctx, input: request.body });
       return reply.status(201).header('cache-control', NO_STORE).send(invitation);
+    },
+  );
+
+  app.get(
+    '/api/invitations',
+    { config: { scope: { access: 'read', project: 'organization' } },
+      schema: {
+        tags,
+        summary: 'List the invitations not yet accepted or revoked, newest first, expired ones too (owners only)',
+        operationId: 'listInvitations',
+        security: ownerSession,
+        response: { 200: Type.Array(PendingInvitation), ...errors(401, 403) },
+      },
+    },
+    async (request) => {
+      requireOwner(request.ctx, ACTION);
+      return listInvitations({ ctx: request.ctx, input: undefined });
+    },
+  );
+
+  app.post(
+    '/api/invitations/:invitationId/revoke',
+    { config: { scope: { access: 'write', project: 'organization' } },
+      schema: {
+        tags,
+        summary: "Revoke an invitation: its link stops working at once (owners only)",
+        operationId: 'revokeInvitation',
+        security: ownerSession,
+        params: InvitationIdParams,
+        response: { 200: RevokedInvitation, ...errors(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      requireOwner(request.ctx, ACTION);
+      return revokeInvitation({ ctx: request.ctx, input: request.params });
+    },
+  );
+
+  app.post(
+    '/api/invitations/:invitationId/resend',
+    { config: { scope: { access: 'write', project: 'organization' } },
+      schema: {
+        tags,
+        summary: 'A new link for an invitation, valid 7 days from now; the old link stops working (owners only)',
+        operationId: 'resendInvitation',
+        security: ownerSession,
+        params: InvitationIdParams,
+        response: { 200: Invitation, ...errors(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      requireOwner(request.ctx, ACTION);
+      const invitation = await resendInvitation({ ctx: request.ctx, input: request.params });
+      return reply.header('cache-control', NO_STORE).send(invitation);
+    },
+  );
+
+  app.post(
+    '/api/invitations/preview',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: "What an invitation link joins: the organization's name, the email and the role; changes nothing (takes no credential)",
+        operationId: 'previewInvitation',
+        security: [],
+        body: PreviewBody,
+        response: { 200: InvitationPreview, ...errors(400) },
+      },
+    },
+    async (request, reply) => {
+      const preview = await previewInvitation({ ctx: { services, actor: VISITOR }, input: request.body });
+      return reply.header('cache-control', NO_STORE).send(preview);
     },
   );
 

@@ -43,3 +43,26 @@ export const Organization = Type.Object({
   }),
   role: Type.Union([Role, Type.Null()], { description: "The caller's role in the organization; null for an API key" }),
 });
+
+export const InvitationIdParams = Type.Object({ invitationId: Type.String({ maxLength: 100 }) });
+
+export const PendingInvitation = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  role: Role,
+  createdAt: Type.String({ format: 'date-time', description: 'When the current link was made' }),
+  expiresAt: Type.String({ format: 'date-time', description: 'When the current link stops working; may be past' }),
+});
+
+export const RevokedInvitation = Type.Object({ id: Type.String(), revoked: Type.Literal(true) });
+
+export const PreviewBody = Type.Object({
+  token: Type.String({ maxLength: 200, description: 'The last path segment of the invitation url' }),
+});
+
+export const InvitationPreview = Type.Object({
+  organization: Type.String({ description: "The name of the organization the link joins" }),
+  email: Type.String({ description: 'The email the account will have' }),
+  role: Role,
+  expiresAt: Type.String({ format: 'date-time' }),
+});

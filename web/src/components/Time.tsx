@@ -47,6 +47,34 @@ export function exactTime(iso: string): string {
   return `${date.toLocaleString(undefined, { dateStyle: 'full', timeStyle: 'long' })} (${date.toISOString()})`;
 }
 
+/** A calendar day in words, the same in every English locale: "3 December 2026". */
+function longDate(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return `${date.getDate()} ${date.toLocaleDateString(undefined, { month: 'long' })} ${date.getFullYear()}`;
+}
+
+/** A moment as a date and a clock time, not a distance: "3 December 2026, 14:05:09". */
+export function DateAndTime({ iso }: { iso: string }) {
+  const date = new Date(iso);
+  const clock = Number.isNaN(date.getTime()) ? '' : `, ${date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })}`;
+  return (
+    <time dateTime={iso} title={exactTime(iso)}>
+      {longDate(iso)}
+      {clock}
+    </time>
+  );
+}
+
+/** A day as a date, not a distance ("3 December 2026"), with the exact time on hover. */
+export function LongDate({ iso }: { iso: string }) {
+  return (
+    <time dateTime={iso} title={exactTime(iso)}>
+      {longDate(iso)}
+    </time>
+  );
+}
+
 export function RelativeTime({ iso }: { iso: string | null }) {
   const now = useNow();
   if (!iso) return <span className="muted">never</span>;

@@ -71,6 +71,18 @@ export type GetOrganizationResponse = {
   role: "owner" | "member" | null;
 };
 
+// GET /api/invitations — List the invitations not yet accepted or revoked, newest first, expired ones too (owners only)
+export type ListInvitationsResponse = Array<{
+  id: string;
+  email: string;
+  /** owner: everything; member: everything except API keys, members and invitations, and deleting projects */
+  role: "owner" | "member";
+  /** When the current link was made */
+  createdAt: string;
+  /** When the current link stops working; may be past */
+  expiresAt: string;
+}>;
+
 // GET /api/members — List the people who can sign in to this organization (owners only)
 export type ListMembersResponse = Array<{
   id: string;
@@ -80,6 +92,21 @@ export type ListMembersResponse = Array<{
   createdAt: string;
 }>;
 
+// POST /api/invitations/preview — What an invitation link joins: the organization's name, the email and the role; changes nothing (takes no credential)
+export type PreviewInvitationBody = {
+  /** The last path segment of the invitation url */
+  token: string;
+};
+export type PreviewInvitationResponse = {
+  /** The name of the organization the link joins */
+  organization: string;
+  /** The email the account will have */
+  email: string;
+  /** owner: everything; member: everything except API keys, members and invitations, and deleting projects */
+  role: "owner" | "member";
+  expiresAt: string;
+};
+
 // POST /api/members/{memberId}/delete — Remove a member: deletes the account and ends its sessions at once (owners only)
 export type RemoveMemberPath = {
   memberId: string;
@@ -87,4 +114,29 @@ export type RemoveMemberPath = {
 export type RemoveMemberResponse = {
   id: string;
   deleted: true;
+};
+
+// POST /api/invitations/{invitationId}/resend — A new link for an invitation, valid 7 days from now; the old link stops working (owners only)
+export type ResendInvitationPath = {
+  invitationId: string;
+};
+export type ResendInvitationResponse = {
+  id: string;
+  email: string;
+  /** owner: everything; member: everything except API keys, members and invitations, and deleting projects */
+  role: "owner" | "member";
+  /** Opens the dashboard's accept page; its last path segment is the token. Valid 7 days, once. */
+  url: string;
+  expiresAt: string;
+  /** Whether the link was also mailed to the address (false without email configured, or when sending failed) */
+  emailed: boolean;
+};
+
+// POST /api/invitations/{invitationId}/revoke — Revoke an invitation: its link stops working at once (owners only)
+export type RevokeInvitationPath = {
+  invitationId: string;
+};
+export type RevokeInvitationResponse = {
+  id: string;
+  revoked: true;
 };

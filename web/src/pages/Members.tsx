@@ -2,13 +2,14 @@ import { type FormEvent, useState } from 'react';
 import { post } from '../api.ts';
 import { useFieldErrors } from '../components/FieldError.tsx';
 import { Skeleton } from '../components/Skeleton.tsx';
-import { Secret } from '../components/Secret.tsx';
-import { ConfirmDialog, Dialog } from '../components/Dialog.tsx';
+import { ConfirmDialog } from '../components/Dialog.tsx';
 import { RelativeTime } from '../components/Time.tsx';
 import { useToast } from '../components/Toasts.tsx';
 import { useSignedIn } from '../session.tsx';
-import type { Invitation, Member, Role } from '../types.ts';
+import type { Invitation, Member, PendingInvitation, Role } from '../types.ts';
 import { useLoaded } from '../useLoaded.ts';
+import { InvitationDialog } from './members/InvitationDialog.tsx';
+import { PendingInvitations } from './members/PendingInvitations.tsx';
 
 /** Owners only: the server answers a member with 403, which this page shows as it is. */
 export function MembersPage() {
@@ -20,6 +21,8 @@ export function MembersPage() {
   const [inviting, setInviting] = useState(false);
   const [invitation, setInvitation] = useState<Invitation | null>(null);
   const [removing, setRemoving] = useState<Member | null>(null);
+  const pending = useLoaded<PendingInvitation[]>('/api/invitations');
+  const [revoking, setRevoking] = useState<PendingInvitation | null>(null);
   const fields = useFieldErrors({ email: ['email'] });
 
   const invite = async (event: FormEvent) => {
@@ -29,6 +32,7 @@ export function MembersPage() {
     try {
       setInvitation(await post<Invitation>('/api/invitations', { email, role }));
       setEmail('');
+      void pending.reload();
     } catch (failure) {
       if (!fields.show(failure)) toast.error(failure, 'Could not invite');
     } finally {
@@ -56,6 +60,27 @@ export function MembersPage() {
       setRemoving(null);
     } catch (failure) {
       toast.error(failure, 'Could not remove');
+    }
+  };
+
+  const resend = async (invitation: PendingInvitation) => {
+    try {
+      setInvitation(await post<Invitation>(`/api/invitations/${encodeURIComponent(invitation.id)}/resend`));
+      void pending.reload();
+    } catch (failure) {
+      toast.error(failure, 'Could not resend');
+    }
+  };
+
+  const revoke = async () => {
+    if (!revoking) return;
+    try {
+      await post(`/api/invitations/${encodeURIComponent(revoking.id)}/revoke`);
+      pending.setData((list) => list?.filter((i) => i.id !== revoking.id) ?? null);
+      toast.success(`The invitation of ${revoking.email} was revoked`);
+      setRevoking(null);
+    } catch (failure) {
+      toast.error(failure, 'Could not revoke');
     }
   };
 
@@ -144,30 +169,26 @@ export function MembersPage() {
         </div>
       )}
 
-      <Dialog
-        open={invitation !== null}
-        title="Invitation link"
-        onClose={() => setInvitation(null)}
-        actions={
-          <button type="button" className="button button-primary" onClick={() => setInvitation(null)}>
-            Done
-          </button>
-        }
-      >
-        {invitation && (
-          <>
-            <p role="status" data-testid="invitation-emailed">
-              {invitation.emailed
-                ? `The invitation was emailed to ${invitation.email}.`
-                : `The invitation was not emailed (email is not set up on this server, or sending failed): send the link below to ${invitation.email} yourself.`}
-            </p>
-            <p>
-              The link works once, until <RelativeTime iso={invitation.expiresAt} />, and is shown only now; invite again for a new one.
-            </p>
-            <Secret value={invitation.url} label="Invitation link" testId="invitation-url" autoFocus />
-          </>
-        )}
-      </Dialog>
+      {!error && (
+        <PendingInvitations
+          invitations={pending.data}
+          error={pending.error}
+          onResend={(i) => void resend(i)}
+          onRevoke={setRevoking}
+        />
+      )}
+
+      <InvitationDialog invitation={invitation} onClose={() => setInvitation(null)} />
+
+      <ConfirmDialog
+        open={revoking !== null}
+        title="Revoke this invitation?"
+        message={<p>The link sent to {revoking?.email} stops working at once. You can invite them again later.</p>}
+        confirmLabel="Revoke"
+        danger
+        onConfirm={() => void revoke()}
+        onCancel={() => setRevoking(null)}
+      />
 
       <ConfirmDialog
         open={removing !== null}

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { get, post, withQuery } from '../api.ts';
 import { copyText } from '../components/CopyButton.tsx';
-import { RelativeTime } from '../components/Time.tsx';
+import { DateAndTime, RelativeTime } from '../components/Time.tsx';
 import { useToast } from '../components/Toasts.tsx';
 import { useLive } from '../live.tsx';
 import type { AppUser, EventItem, EventPage } from '../types.ts';
@@ -10,7 +10,17 @@ import { groupByDay } from './feed/dayLabel.ts';
 import { EventDetail } from './feed/EventDetail.tsx';
 import { EventRow } from './feed/EventRow.tsx';
 import { eventLink, tagSearchText } from './feed/feedLinks.ts';
-import { PropertyList } from './Users.tsx';
+import { PropertyList, userTitle } from './Users.tsx';
+
+/** A first or last sighting as an exact date and time, with the distance beside it. */
+function Seen({ iso }: { iso: string | null }) {
+  if (!iso) return <span className="muted">unknown</span>;
+  return (
+    <>
+      <DateAndTime iso={iso} /> <span className="muted">(<RelativeTime iso={iso} />)</span>
+    </>
+  );
+}
 
 /** The user's events: a page of the feed filtered to them. */
 type Journey = EventPage;
@@ -90,13 +100,27 @@ export function UserProfilePage({ projectId, userId }: { projectId: string; user
       <p>
         <Link href="/users">← Users</Link>
       </p>
-      <h1>{userId}</h1>
+      <h1>{user ? userTitle(user) : userId}</h1>
       {user && (
         <section className="card" aria-label="Profile">
-          <p className="muted small">
-            {user.eventCount.toLocaleString()} events · first seen <RelativeTime iso={user.firstSeen} /> · last seen{' '}
-            <RelativeTime iso={user.lastSeen} />
-          </p>
+          <dl className="user-facts">
+            {userTitle(user) !== userId && (
+              <>
+                <dt>User id</dt>
+                <dd className="mono">{userId}</dd>
+              </>
+            )}
+            <dt>Events</dt>
+            <dd>{user.eventCount.toLocaleString()}</dd>
+            <dt>First seen</dt>
+            <dd data-testid="first-seen">
+              <Seen iso={user.firstSeen} />
+            </dd>
+            <dt>Last seen</dt>
+            <dd data-testid="last-seen">
+              <Seen iso={user.lastSeen} />
+            </dd>
+          </dl>
           <PropertyList properties={user.properties} />
         </section>
       )}

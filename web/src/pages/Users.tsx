@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link } from 'wouter';
+import { Link, useSearchParams } from 'wouter';
 import { get, isAbort, withQuery } from '../api.ts';
 import { RelativeTime } from '../components/Time.tsx';
 import { useToast } from '../components/Toasts.tsx';
@@ -8,7 +8,10 @@ import type { AppUser, UserPage } from '../types.ts';
 /** The application's users, most recently seen first; the search matches ids and property values. */
 export function UsersPage({ projectId }: { projectId: string }) {
   const toast = useToast();
-  const [search, setSearch] = useState('');
+  // The search is kept in the address (?search=), so a reload, a shared link and Back keep it.
+  const [params, setParams] = useSearchParams();
+  const search = params.get('search') ?? '';
+  const setSearch = (text: string) => setParams(text ? { search: text } : {}, { replace: true });
   const [users, setUsers] = useState<AppUser[] | null>(null);
   const [nextCursor, setNextCursor] = useState<string | null>(null);
 
@@ -51,6 +54,10 @@ export function UsersPage({ projectId }: { projectId: string }) {
       </label>
       {users === null ? (
         <p className="muted" aria-busy="true">Loading users…</p>
+      ) : users.length === 0 && search ? (
+        <div className="empty" role="status">
+          <p>No users match “{search}”. The search looks at user ids and property values.</p>
+        </div>
       ) : users.length === 0 ? (
         <div className="empty">
           <p>No users yet. Send events with a <code>user_id</code>, or call <code>POST /api/identify</code>.</p>
@@ -60,9 +67,10 @@ export function UsersPage({ projectId }: { projectId: string }) {
           {users.map((user) => (
             <li key={user.userId} className="card project-item">
               <Link href={`/users/${encodeURIComponent(user.userId)}`} className="project-link">
-                {user.userId}
+                {userTitle(user)}
               </Link>
               <span className="muted small">
+                {userTitle(user) !== user.userId && <>{user.userId} · </>}
                 {user.eventCount.toLocaleString()} events · last seen <RelativeTime iso={user.lastSeen} />
               </span>
               <PropertyList properties={user.properties} />
@@ -77,6 +85,12 @@ export function UsersPage({ projectId }: { projectId: string }) {
       )}
     </main>
   );
+}
+
+/** How a user is named: their `name` property when they have one (set by identify), else their id. */
+export function userTitle(user: Pick<AppUser, 'userId' | 'properties'>): string {
+  const name = user.properties.name;
+  return typeof name === 'string' && name.trim() !== '' ? name.trim() : user.userId;
 }
 
 export function PropertyList({ properties }: { properties: AppUser['properties'] }) {

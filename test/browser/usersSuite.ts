@@ -1,0 +1,109 @@
+// The Users page as a new user meets it (issue "Hardening and polish", dashboard defect 5), at one
+// window size per file (usersPolish.test.ts, usersPolishPhone.test.ts): a search without a match
+// says so (not "No users yet"), the search is kept in the address, users are titled by their
+// `name` property when they have one, and a profile gives exact first and last seen dates.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { OPERATOR } from '../../src/context.ts';
+import { createKey } from '../../src/features/keys/createKey.ts';
+import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
+import { createUser } from '../../src/features/users/createUser.ts';
+import { useTestApp } from '../helpers.ts';
+import { axeViolations } from './pageChecks.ts';
+import { type OpenBrowser, PASSWORD, apiWithKey, ensureDashboardBuilt, missingBrowser, openBrowser, signIn } from './support.ts';
+
+const DATE_TIME = /\b\d{1,2} (January|February|March|April|May|June|July|August|September|October|November|December) \d{4}, \d{1,2}:\d{2}:\d{2}/;
+
+export function usersSuite(size: string, viewport: { width: number; height: number }): void {
+  const t = useTestApp();
+
+  describe(`the Users page (${size})`, { skip: missingBrowser }, () => {
+    let browser: OpenBrowser;
+    let page: Page;
+    let base = '';
+    let apiKey = '';
+    let projectId = '';
+    const api = apiWithKey(() => base, () => apiKey);
+    const names = () => page.locator('.user-list .project-link').allTextContents();
+    const noSidewaysScroll = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+    before(async () => {
+      ensureDashboardBuilt();
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const address = t.app.server.address();
+      base = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
+      const organization = await createOrganization({ ctx: t.operator, input: { name: 'Users Polish Org' } });
+      const email = `users-polish-${Date.now()}@example.com`;
+      await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
+      apiKey = (await createKey({ ctx: { services: t.services, organizationId: organization.id, actor: OPERATOR }, input: { name: 'Setup' } })).key;
+      projectId = (await api('POST', '/api/projects', { name: 'Shop' })).body.id;
+      const now = Math.floor(Date.now() / 1000);
+      await api('POST', '/api/events', { project: projectId, category: 'signups', title: 'Signed up', user_id: 'u-4821', created_at: now - 3 * 86_400 });
+      await api('POST', '/api/events', { project: projectId, category: 'billing', title: 'Paid', user_id: 'u-4821', created_at: now - 3600 });
+      await api('POST', '/api/events', { project: projectId, category: 'signups', title: 'Signed up', user_id: 'bob' });
+      assert.equal((await api('POST', '/api/identify', { project: projectId, user_id: 'u-4821', properties: { name: 'Ann Smith', plan: 'pro' } })).status, 200);
+      browser = await openBrowser({ viewport, timeoutMs: 15_000 });
+      page = browser.page;
+      // Rows fade in; axe measures contrast on the settled page.
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      await signIn(page, base, email);
+    });
+    after(async () => {
+      await browser?.close();
+      assert.deepEqual(browser?.pageErrors ?? [], []);
+    });
+
+    it('titles users by their name property, with the id beside it; others by their id', async () => {
+      await page.goto(`${base}/app/p/${projectId}/users`);
+      await page.locator('.user-list .project-link').first().waitFor();
+      assert.deepEqual(await names(), ['Ann Smith', 'bob']);
+      const ann = page.locator('.user-list li', { has: page.getByRole('link', { name: 'Ann Smith' }) });
+      assert.match(await ann.innerText(), /u-4821 · 2 events/);
+      assert.deepEqual(await axeViolations(page), []);
+      assert.equal(await noSidewaysScroll(), true);
+    });
+
+    it('a search without a match says so, and the search is kept in the address through a reload', async () => {
+      await page.getByLabel('Search users').fill('zebra');
+      await page.waitForURL(/[?&]search=zebra/);
+      const status = page.getByRole('status').filter({ hasText: 'No users match “zebra”' });
+      await status.waitFor();
+      assert.equal(await page.getByText('No users yet').count(), 0);
+      assert.deepEqual(await axeViolations(page), []);
+      await page.reload();
+      await status.waitFor();
+      assert.equal(await page.getByLabel('Search users').inputValue(), 'zebra');
+
+      await page.getByLabel('Search users').fill('pro');
+      await page.waitForURL(/[?&]search=pro/);
+      await page.waitForFunction(() => document.querySelectorAll('.user-list .project-link').length === 1);
+      assert.deepEqual(await names(), ['Ann Smith']);
+      await page.getByLabel('Search users').fill('');
+      await page.waitForFunction(() => document.querySelectorAll('.user-list .project-link').length === 2);
+      assert.doesNotMatch(page.url(), /search=/);
+      await page.getByLabel('Search users').fill('pro');
+      await page.waitForURL(/[?&]search=pro/);
+    });
+
+    it("a profile is titled by the name and gives exact first and last seen dates; Back keeps the list's search", async () => {
+      await page.getByRole('link', { name: 'Ann Smith' }).click();
+      await page.getByRole('heading', { name: 'Ann Smith', level: 1 }).waitFor();
+      await page.locator('article.event').nth(1).waitFor();
+      const profile = (await api('GET', `/api/users/u-4821?project=${projectId}`)).body as { firstSeen: string; lastSeen: string };
+      for (const [testId, iso] of [['first-seen', profile.firstSeen], ['last-seen', profile.lastSeen]] as const) {
+        const cell = page.getByTestId(testId);
+        assert.match(await cell.innerText(), DATE_TIME, testId);
+        assert.equal(await cell.locator('time').first().getAttribute('datetime'), iso, testId);
+      }
+      assert.match(await page.getByTestId('first-seen').innerText(), /3 days ago/);
+      assert.match(await page.getByRole('region', { name: 'Profile' }).innerText(), /User id\s+u-4821/);
+      assert.deepEqual(await axeViolations(page), []);
+      assert.equal(await noSidewaysScroll(), true);
+      await page.goBack();
+      await page.waitForURL(/\/users\?search=pro$/);
+      assert.equal(await page.getByLabel('Search users').inputValue(), 'pro');
+      await page.waitForFunction(() => document.querySelectorAll('.user-list .project-link').length === 1);
+    });
+  });
+}
