@@ -27,6 +27,7 @@ const BODY_VARIANTS = 2000;
 function bodiesFor(spec: LoadSpec): RequestBody[] | undefined {
   if (!spec.bodies) return undefined;
   if (spec.bodies.kind === 'hook') return hookBodies(BODY_VARIANTS);
+  if (spec.bodies.kind === 'fixed') return [{ body: spec.bodies.body }];
   return apiBodies(spec.bodies.project, BODY_VARIANTS);
 }
 

@@ -16,7 +16,7 @@ export interface LoadSpec {
   /** Measured runs, one after the other (default 1). */
   repeat?: number;
   /** Request bodies to cycle through, when the requests carry one. */
-  bodies?: { kind: 'api' | 'ceiling'; project: string } | { kind: 'hook' };
+  bodies?: { kind: 'api' | 'ceiling'; project: string } | { kind: 'hook' } | { kind: 'fixed'; body: string };
 }
 
 export interface LoadResult {

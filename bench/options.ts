@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 
-export const SECTIONS = ['ingest', 'feed', 'search', 'charts', 'transfer', 'filters', 'alerts'] as const;
+export const SECTIONS = ['ingest', 'feed', 'search', 'charts', 'transfer', 'filters', 'analytics', 'alerts'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export const STORES = ['embedded', 'external', 'citus'] as const;

@@ -199,6 +199,8 @@ interface ReadCase {
   id: string;
   label: string;
   path: string;
+  /** A read asked with a body (POST /api/funnels). */
+  body?: unknown;
   target?: string;
   /** Target on p50, in ms. */
   limit?: number;
@@ -208,20 +210,22 @@ interface ReadCase {
 async function readSection(ctx: Context, cases: ReadCase[]): Promise<void> {
   const { options, server, dataset } = ctx;
   for (const read of cases) {
-    const reply = await api(server.origin, dataset.key, 'GET', read.path);
+    const method = read.body === undefined ? 'GET' : 'POST';
+    const reply = await api(server.origin, dataset.key, method, read.path, read.body);
     if (routeMissing(reply)) {
       ctx.rows.push(missingRow(read.id, read.label, read.target));
       continue;
     }
-    if (reply.status !== 200) throw new Error(`GET ${read.path} answered ${reply.status}: ${JSON.stringify(reply.body).slice(0, 300)}`);
+    if (reply.status !== 200) throw new Error(`${method} ${read.path} answered ${reply.status}: ${JSON.stringify(reply.body).slice(0, 300)}`);
     const wrong = read.check?.(reply.body);
-    if (wrong) throw new Error(`GET ${read.path}: ${wrong}`);
+    if (wrong) throw new Error(`${method} ${read.path}: ${wrong}`);
     log(`${read.label}: ${options.runs} × ${options.readSeconds} s`);
     const spec: LoadSpec = {
       origin: server.origin,
-      method: 'GET',
+      method,
       path: read.path,
       headers: { authorization: `Bearer ${dataset.key}` },
+      ...(read.body === undefined ? {} : { bodies: { kind: 'fixed' as const, body: JSON.stringify(read.body) } }),
       connections: options.readConnections,
       duration: options.readSeconds,
     };
@@ -294,6 +298,29 @@ function chartCases(ctx: Context): ReadCase[] {
     { id: 'charts.30.category', label: 'Charts, 30 days, one category', path: `/api/charts?${project}&days=30&category=${FILTER_CATEGORY}`, check: isObject },
     { id: 'charts.365', label: 'Charts, 365 days, all categories', path: `/api/charts?${project}&days=365`, target: 'p50 ≤ 15 ms', limit: 15, check: isObject },
     { id: 'charts.365.category', label: 'Charts, 365 days, one category', path: `/api/charts?${project}&days=365&category=${FILTER_CATEGORY}`, target: 'p50 ≤ 15 ms', limit: 15, check: isObject },
+  ];
+}
+
+/**
+ * Funnels and breakdowns (extensions.md, "Funnels and breakdowns"): a 3-step, 30-day funnel over
+ * the data set's users (60% of events carry one of 50,000 user ids), and charts of 30 days by a
+ * tag (half the events are tagged) and filtered by one.
+ */
+function analyticsCases(ctx: Context): ReadCase[] {
+  const project = `project=${ctx.dataset.projectId}`;
+  const isObject = (body: unknown) => (body && typeof body === 'object' && !Array.isArray(body) ? null : 'expected an object');
+  const steps = (body: unknown) => ((body as { steps?: unknown[] }).steps?.length === 3 ? null : 'expected 3 steps');
+  return [
+    {
+      id: 'funnels.3.30',
+      label: 'Funnel, 3 steps, 30 days',
+      path: '/api/funnels',
+      body: { project: ctx.dataset.projectId, steps: [{ category: 'signups' }, { category: 'logins' }, { category: 'payments', tags: { plan: 'pro' } }] },
+      target: 'p50 ≤ 500 ms at 10M',
+      check: steps,
+    },
+    { id: 'charts.30.groupBy', label: 'Charts, 30 days, by tag plan', path: `/api/charts?${project}&days=30&groupBy=tag:plan`, target: 'p50 ≤ 50 ms at 10M', check: isObject },
+    { id: 'charts.30.tag', label: 'Charts, 30 days, one tag', path: `/api/charts?${project}&days=30&tag=plan:pro`, check: isObject },
   ];
 }
 
@@ -536,6 +563,7 @@ async function benchStore(options: BenchOptions, externalUrl: string | undefined
     if (options.sections.has('search')) await readSection(ctx, searchCases(ctx));
     if (options.sections.has('charts')) await readSection(ctx, chartCases(ctx));
     if (options.sections.has('filters')) await readSection(ctx, filterCases(ctx));
+    if (options.sections.has('analytics')) await readSection(ctx, analyticsCases(ctx));
     if (options.sections.has('transfer')) {
       // Export first: the import's parse leaves a large heap behind that would hide whether the
       // export's memory stays flat.

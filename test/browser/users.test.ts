@@ -70,7 +70,7 @@ describe('users, profiles, filter chips and project settings in a browser', { sk
   it('links user ids in the feed to profiles; a tag chip filters by tag=key:value and survives a reload', async () => {
     await page.goto(`${base}/app/p/${projectId}`);
     await feedEvent('Bob signed up').waitFor();
-    await feedEvent('Bob signed up').getByRole('button', { name: 'Filter by tag plan: free' }).click();
+    await feedEvent('Bob signed up').getByRole('button', { name: /^Filter by tag\s*plan\s*:\s*free$/ }).click();
     await page.waitForURL(/tag=plan%3Afree/);
     await page.waitForFunction(() => document.querySelectorAll('article.event').length === 1);
     await page.getByRole('button', { name: 'Remove filter tag plan:free' }).waitFor();

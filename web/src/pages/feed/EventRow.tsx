@@ -106,11 +106,11 @@ export const EventRow = memo(function EventRow({ event, linked, selected, tabbab
                 className="chip tag"
                 onClick={() => onTag(key, value)}
                 title={`Filter by ${key}: ${String(value)}`}
-                // The visible key and value, in order, with what the button does (WCAG 2.5.3); an
-                // aria-label, as the chip's flex items would otherwise be named with spaces around them.
-                aria-label={`Filter by tag ${key}: ${String(value)}`}
               >
+                {/* The name is the visible text with what it does around it (WCAG 2.5.3). */}
+                <span className="visually-hidden">Filter by tag </span>
                 <span className="tag-key">{key}</span>
+                <span className="visually-hidden">: </span>
                 <span className="tag-value">{String(value)}</span>
               </button>
             ))}
