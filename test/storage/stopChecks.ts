@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { type ServerProcess, waitFor } from './processes.ts';
+import { after, afterEach, describe, it } from 'node:test';
+import { ServerProcess, cleanUp, embeddedEnv, postmasterPid, stopServers, tempDataDir, waitFor } from './processes.ts';
 
 /** Every live process started on this data directory: the postmaster and anything it left. */
 export function postgresOf(dataDir: string): number[] {
@@ -32,3 +33,31 @@ export async function expectNothingLeft(dataDir: string, server: ServerProcess, 
   assert.equal(left, 'none', `${when}: PostgreSQL left running: ${JSON.stringify(left)}\n${server.output.slice(-3000)}`);
 }
 
+
+/**
+ * SIGTERM (sent twice: a second signal during the stop changes nothing) at each delay after the
+ * embedded postmaster is killed, each on a server just started on `dataDirName`'s directory; the
+ * restart loop's phases (its first wait of 250 ms, the new postmaster's start, the moments right
+ * after it is up again) are hit by the delays the caller picks.
+ */
+export function stopDuringRestart(dataDirName: string, delaysMs: number[]): void {
+  after(cleanUp);
+  afterEach(stopServers);
+  describe('SIGTERM while the embedded PostgreSQL restarts', () => {
+    it(`stops everything, at ${delaysMs.length} moments of the restart loop`, { timeout: 115_000 }, async () => {
+      const dataDir = tempDataDir(dataDirName);
+      for (const delay of delaysMs) {
+        const server = await ServerProcess.start(embeddedEnv(dataDir, { LOG_LEVEL: 'info' }));
+        await server.healthy(60_000);
+        const postmaster = postmasterPid(dataDir);
+        assert.ok(postmaster, 'the server started PostgreSQL');
+        process.kill(postmaster, 'SIGKILL');
+        await sleep(delay);
+        server.child.kill('SIGTERM');
+        await sleep(20);
+        server.child.kill('SIGTERM');
+        await expectNothingLeft(dataDir, server, `SIGTERM ${delay} ms after the kill`);
+      }
+    });
+  });
+}
