@@ -76,3 +76,8 @@ export interface VerbArgs<I> {
   ctx: Ctx;
   input: I;
 }
+
+/** Whether a listing shows this project to the request: every project, unless its key is limited to some. */
+export function maySee(ctx: Pick<Ctx, 'projects'>, projectId: string): boolean {
+  return !ctx.projects || ctx.projects.includes(projectId);
+}

@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import type { VerbArgs } from '../../context.ts';
+import { type VerbArgs, maySee } from '../../context.ts';
 import { listFiringAlerts } from '../alerts/queries.ts';
 import { selectDailyActivity, selectLastEventTimes } from './queries.ts';
 import type { ProjectActivity } from './schemas.ts';
@@ -18,10 +18,9 @@ export async function projectActivity({ ctx }: VerbArgs<void>): Promise<Array<St
     selectLastEventTimes(ctx.services.sql, ctx.organizationId),
     listFiringAlerts(ctx.services.sql, ctx.organizationId),
   ]);
-  const allowed = ctx.projects;
   const byProject = new Map<string, Static<typeof ProjectActivity>>();
   for (const { projectId, lastEventAt } of lastEvents) {
-    if (allowed && !allowed.includes(projectId)) continue;
+    if (!maySee(ctx, projectId)) continue;
     const firingAlerts = firing.filter((alert) => alert.projectId === projectId).map(({ id, name }) => ({ id, name }));
     byProject.set(projectId, { projectId, eventsToday: 0, eventsThisWeek: 0, series: [], lastEventAt: lastEventAt?.toISOString() ?? null, firingAlerts });
   }

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { VerbArgs } from '../../context.ts';
+import { type VerbArgs, maySee } from '../../context.ts';
 import { type Db, withTransaction, withoutStatementTimeout } from '../../db/client.ts';
 import { exportAlertDefinitions } from '../alerts/transferAlerts.ts';
 import {
@@ -59,8 +59,7 @@ export function exportDocument({ ctx }: VerbArgs<void>): Promise<Readable> {
         // An export reads everything the organization holds: its length is by design.
         await withoutStatementTimeout(tx);
         // A key limited to some projects exports those only (extensions.md, "Scoped API keys").
-        const allowed = ctx.projects;
-        const projects = (await selectExportProjects(tx, ctx.organizationId)).filter((project) => !allowed || allowed.includes(project.id));
+        const projects = (await selectExportProjects(tx, ctx.organizationId)).filter((project) => maySee(ctx, project.id));
         const stream = Readable.from(documentText(tx, ctx.organizationId, projects), { objectMode: false });
         // The snapshot is held until the stream closes: finished, failed, or the client went away.
         const closed = new Promise((done) => stream.once('close', done));
