@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
+import { evaluateOrganization } from '../../src/features/alerts/evaluateOrganization.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
 import { type Answer, sleep, startReceiver, startWorker, waitUntil } from './support.ts';
 
@@ -227,5 +228,29 @@ describe('replay of every failure', () => {
     const other = await t.org();
     assert.equal((await other.get(`/api/destinations/${target.id}/health`)).status, 404);
     assert.equal((await other.post(`/api/destinations/${target.id}/replay-failed`, { since: 0 })).status, 404);
+  });
+
+  it("an alert's events reach the destinations of the alert's category, like any notify event", async (tc) => {
+    const org = await t.org();
+    const project = await org.project();
+    const ops = await destination(tc, org, project, [200], { categories: ['ops'] });
+    const errors = await destination(tc, org, project, [200], { categories: ['errors'] });
+    const alert = await org.post(`/api/projects/${project}/alerts`, {
+      name: 'Errors',
+      filter: { category: 'errors' },
+      condition: { count: 'atLeast', threshold: 1, windowSeconds: 60 },
+      category: 'ops',
+    });
+    assert.equal(alert.status, 201, JSON.stringify(alert.body));
+    // Not a notify event itself: only the alert's firing event is for destinations.
+    assert.equal((await org.post('/api/events', { project, category: 'errors', title: 'boom' })).status, 201);
+    await evaluateOrganization(t.services.sql, org.id, t.services.config.timeZone);
+    worker(tc, ONE_ATTEMPT);
+    const [delivered] = await settled(org, ops.id, 1);
+    const body = JSON.parse(ops.receiver.received[0]!.body);
+    assert.equal(delivered!.status, 'succeeded');
+    assert.deepEqual([body.event.category, body.event.tags], ['ops', { alert: alert.body.id, state: 'firing' }]);
+    await sleep(300);
+    assert.equal(errors.receiver.received.length, 0, 'a destination of another category gets nothing');
   });
 });
