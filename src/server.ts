@@ -9,7 +9,7 @@ import { DigestScheduler } from './features/digests/digestScheduler.ts';
 import { MailQueue } from './features/email/mailQueue.ts';
 import { RetentionPruner } from './features/events/retentionPruner.ts';
 import { SearchIndexer } from './features/events/searchIndexer.ts';
-import { isWriteAfterClose } from './db/driverQuirks.ts';
+import { isLostQueryUnheard, isWriteAfterClose } from './db/driverQuirks.ts';
 import { REQUEST_STATEMENT_TIMEOUT_MS } from './lib/limits.ts';
 import { createLogger, logFormat } from './logger.ts';
 import { announceReady } from './ready.ts';
@@ -138,9 +138,10 @@ export async function serve(): Promise<void> {
     process.stderr.write(`eventlog: ${error.message}\n`);
     void stop('database lost', 1);
   };
-  // One known driver throw is survivable (db/driverQuirks.ts); anything else still ends the process.
-  process.on('uncaughtException', (error) => {
+  // Two driver failures are survivable (db/driverQuirks.ts, decision 091); anything else still ends the process.
+  process.on('uncaughtException', (error, origin) => {
     if (isWriteAfterClose(error)) return log.warn({ err: error }, 'a write to a closed database connection was dropped');
+    if (isLostQueryUnheard(error, origin)) return log.warn({ err: error }, 'a query the lost database failed had nobody waiting for it');
     log.fatal({ err: error }, 'uncaught exception');
     process.stderr.write(`${error.stack ?? String(error)}\n`);
     db.signalStop();
