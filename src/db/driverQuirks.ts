@@ -22,7 +22,7 @@ export function isWriteAfterClose(error: unknown): boolean {
  * postgres 3.4.9 fails every query still queued on a connection that PostgreSQL closed (the
  * embedded postmaster killed, a restart) with one shared `CONNECTION_CLOSED` error, and some of
  * those rejections reached no handler: SIGTERM about 450 ms after the embedded postmaster was
- * killed, 3 times in about 60 stops (test/storage/stopWhileRestarting.test.ts). The promise was a
+ * killed, twice in about 40 stops (test/storage/stopWhileRestarting.test.ts). The promise was a
  * plain one, not a query, and no code of ours that drops a query's promise was found. The queries
  * were already failed and the health monitor marks the database down on its own, so such a
  * rejection is logged rather than allowed to end the process and every request in flight. Only
