@@ -4,7 +4,10 @@
  *
  *   node --import tsx bench/profileSummary.ts <file.cpuprofile> [top]
  *
- * Prints self time grouped by package / source area, then the hottest functions.
+ * Prints self time grouped by package / source area, then the hottest functions. The profile
+ * covers the whole server process, start-up and data loading included: `BUSIEST=<seconds>` keeps
+ * only the busiest window of that length (an ingest run), and `CALLERS=<function>` shows who
+ * calls a function.
  */
 import fs from 'node:fs';
 
@@ -27,7 +30,37 @@ if (!file) {
 const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const selfMicros = new Map<number, number>();
-profile.samples.forEach((id, i) => selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+const [from, to] = busiestWindow(Number(process.env.BUSIEST ?? 0) * 1e6);
+profile.samples.forEach((id, i) => {
+  if (i >= from && i < to) selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+});
+
+/** The samples [from, to) of the window of `micros` with the least idle time; all of them for 0. */
+function busiestWindow(micros: number): [number, number] {
+  if (micros <= 0) return [0, profile.samples.length];
+  const idleId = new Set(profile.nodes.filter((node) => node.callFrame.functionName === '(idle)').map((node) => node.id));
+  let best: [number, number] = [0, profile.samples.length];
+  let bestBusy = -1;
+  let start = 0;
+  let span = 0;
+  let busy = 0;
+  for (let end = 0; end < profile.samples.length; end++) {
+    const delta = profile.timeDeltas[end] ?? 0;
+    span += delta;
+    if (!idleId.has(profile.samples[end]!)) busy += delta;
+    while (span > micros && start < end) {
+      const gone = profile.timeDeltas[start] ?? 0;
+      span -= gone;
+      if (!idleId.has(profile.samples[start]!)) busy -= gone;
+      start++;
+    }
+    if (span >= micros * 0.99 && busy > bestBusy) {
+      bestBusy = busy;
+      best = [start, end + 1];
+    }
+  }
+  return best;
+}
 
 function area(url: string, name: string): string {
   if (name === '(idle)') return '(idle)';
