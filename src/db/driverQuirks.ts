@@ -19,14 +19,15 @@ export function isWriteAfterClose(error: unknown): boolean {
 }
 
 /**
- * postgres 3.4.9 fails every query still queued on a connection that PostgreSQL closed (the
- * embedded postmaster killed, a restart) with one shared `CONNECTION_CLOSED` error, and some of
- * those rejections reached no handler: SIGTERM about 450 ms after the embedded postmaster was
- * killed, twice in about 40 stops (test/storage/stopWhileRestarting.test.ts). The promise was a
- * plain one, not a query, and no code of ours that drops a query's promise was found. The queries
- * were already failed and the health monitor marks the database down on its own, so such a
- * rejection is logged rather than allowed to end the process and every request in flight. Only
- * an unhandled rejection that says the database is gone qualifies: any other still ends it.
+ * postgres 3.4.9 starts every new connection with a query of its own (the array types,
+ * `fetch_types`) and drops that query's promise (`fetchArrayTypes()` in `ReadyForQuery`, its
+ * connection.js; porsager/postgres#1192, #1205, #1223). When the connection fails at that moment
+ * (the embedded PostgreSQL restarting: refused, shutting down, closed), the rejection reaches no
+ * handler. Seen as SIGTERM about 450 ms after the embedded postmaster was killed ended the server
+ * with exit code 1 (test/storage/stopWhileRestarting.test.ts, once or twice in 30 stops). The
+ * connection is retried by the driver and the health monitor sees the database down by itself,
+ * so the rejection is logged rather than allowed to end the process and every request in flight.
+ * Only an unhandled rejection that says the database is gone qualifies: any other still ends it.
  */
 export function isLostQueryUnheard(error: unknown, origin: NodeJS.UncaughtExceptionOrigin): boolean {
   return origin === 'unhandledRejection' && isDatabaseUnavailable(error);
