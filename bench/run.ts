@@ -16,6 +16,7 @@ import { type Dataset, api, createProject, cursorAt, ensureDataset, removeScratc
 import { type CpuShares, measureCpu, medianShares } from './cpu.ts';
 import { type LoadResult, type LoadSpec, ROOT, median, runLoad, summarize } from './measure.ts';
 import { startCitusCluster } from './citusCluster.ts';
+import { diskRow } from './disk.ts';
 import { type BenchOptions, type Store, USAGE, parseOptions } from './options.ts';
 import { type Running, residentBytes, sampleResident, startCeiling, startServer } from './processes.ts';
 import { type Header, type Row, formatTable, thousands } from './report.ts';
@@ -551,6 +552,8 @@ async function benchStore(options: BenchOptions, externalUrl: string | undefined
     const idleRss = residentBytes(server.pid) ?? 0;
     const ctx: Context = { options, server, sql, databaseUrl, externalDatabase: Boolean(externalUrl), dataset, idleRss, workDir, rows };
 
+    // Before any measured load: the data set as loaded, its search entries written.
+    rows.push(await diskRow(sql, store === 'citus'));
     if (options.sections.has('ingest')) {
       await ingestSection(ctx);
       // The ingest runs' rows go before the reads, so that every read sees the same data set.

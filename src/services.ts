@@ -6,6 +6,7 @@ import type { Sql } from './db/client.ts';
 import { DatabaseHealth } from './db/health.ts';
 import { DeliveryWorker } from './features/delivery/deliveryWorker.ts';
 import { IngestBatcher } from './features/events/ingestBatcher.ts';
+import { KnownCategories } from './features/events/knownCategories.ts';
 import { TagsIndexCleaner } from './features/events/tagsIndexCleaner.ts';
 import { HookResolver } from './features/hooks/hookResolver.ts';
 import { KeyAuthenticator } from './features/keys/keyAuthenticator.ts';
@@ -35,9 +36,10 @@ export async function createServices(
   }
   const cleaner = new TagsIndexCleaner(sql);
   const warn = (message: string, organizationId: string) => log.warn({ organizationId }, message);
-  const ingest = new IngestBatcher(sql, { cleaner, warn, timeZone: config.timeZone });
+  const knownCategories = new KnownCategories();
+  const ingest = new IngestBatcher(sql, { cleaner, warn, knownCategories, timeZone: config.timeZone });
   // Incoming hooks refuse events over the monthly cap (the API only counts them).
-  const hookIngest = new IngestBatcher(sql, { cleaner, warn, usage: 'capped', timeZone: config.timeZone });
+  const hookIngest = new IngestBatcher(sql, { cleaner, warn, knownCategories, usage: 'capped', timeZone: config.timeZone });
   const hooks = new HookResolver(sql, bus);
   const keys = new KeyAuthenticator(sql, bus, (err, message) => log.error({ err }, message));
   // One pooled SMTP transport per process, shared by every sender of mail.

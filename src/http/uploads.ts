@@ -1,5 +1,5 @@
-import { PassThrough } from 'node:stream';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import { PassThrough, type Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** An ordinary request body (at most 1 MiB) must have arrived whole within this. */
 export const BODY_TIMEOUT_MS = 30_000;
@@ -72,8 +72,16 @@ export function registerUploadLimits(app: FastifyInstance, overrides: Partial<Up
   });
 
   app.addHook('preParsing', (request, reply, payload, next) => {
-    // A body that has arrived whole (most small ones arrive with their headers) cannot be slow.
+    // A body that has arrived whole cannot be slow. Most small bodies arrive in the same read as
+    // their headers, but Node parses them only after this hook has run: one turn of the event
+    // loop later they are whole and need no watching, which saves a stream, two timers and five
+    // listeners per request (decision 160).
     if (!hasBody(request.headers) || request.raw.complete) return next(null, payload);
+    setImmediate(() => next(null, request.raw.complete ? payload : watched(request, reply, payload)));
+  });
+
+  /** The body, cut off with a 408 when it misses its budget or stalls. */
+  function watched(request: FastifyRequest, reply: FastifyReply, payload: Readable): Readable {
     const budget = request.routeOptions.config?.largeUpload ? limits.largeBodyTimeoutMs : limits.bodyTimeoutMs;
     const body = new PassThrough();
     const cut = (error: Error) => {
@@ -95,8 +103,8 @@ export function registerUploadLimits(app: FastifyInstance, overrides: Partial<Up
     // A request answered before its body was read (a 401, a 404) leaves no reader to hear the cut.
     body.on('error', () => {});
     payload.pipe(body);
-    next(null, body);
-  });
+    return body;
+  }
 }
 
 /** The rest of a cut-off body is never read: the connection is closed once the reply is out. */

@@ -2,6 +2,7 @@ import { isDatabaseUnavailable } from '../../lib/databaseErrors.ts';
 import type { Sql } from '../../db/client.ts';
 import { isIdWarning } from '../../lib/idSpace.ts';
 import { type BatchResult, type InsertedEvent, type Refusal, type UsageMode, insertEvents } from './queries.ts';
+import type { KnownCategories } from './knownCategories.ts';
 import type { TagsIndexCleaner } from './tagsIndexCleaner.ts';
 import type { EventDraft } from './validateEventInput.ts';
 
@@ -29,6 +30,8 @@ interface BatcherOptions {
   cleaner?: TagsIndexCleaner;
   /** Told when an organization's event ids pass 90% of their space. */
   warn?: (message: string, organizationId: string) => void;
+  /** Categories known to exist, shared by the process's batchers (knownCategories.ts). */
+  knownCategories?: KnownCategories;
 }
 
 function isForeignKeyViolation(error: unknown): boolean {
@@ -58,6 +61,7 @@ export class IngestBatcher {
   private readonly cleaner: TagsIndexCleaner | undefined;
   private readonly warn: BatcherOptions['warn'];
   private readonly timeZone: string;
+  private readonly knownCategories: KnownCategories | undefined;
 
   constructor(
     private readonly sql: Sql,
@@ -69,6 +73,7 @@ export class IngestBatcher {
     this.usage = options.usage ?? 'count';
     this.cleaner = options.cleaner;
     this.warn = options.warn;
+    this.knownCategories = options.knownCategories;
   }
 
   /** Resolves after commit (see IngestOutcome). */
@@ -153,7 +158,7 @@ export class IngestBatcher {
 
   private async insertWithRetry(organizationId: string, drafts: Draft[], attempt = 1): Promise<BatchResult> {
     try {
-      return await insertEvents(this.sql, organizationId, drafts, { usage: this.usage, timeZone: this.timeZone });
+      return await insertEvents(this.sql, organizationId, drafts, { usage: this.usage, timeZone: this.timeZone, knownCategories: this.knownCategories });
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (attempt < 3 && code && RETRYABLE.has(code)) return this.insertWithRetry(organizationId, drafts, attempt + 1);

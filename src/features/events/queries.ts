@@ -1,3 +1,4 @@
+import type { KnownCategories } from './knownCategories.ts';
 import type { Db, TransactionSql } from '../../db/client.ts';
 import { MAX_ID } from '../../lib/idSpace.ts';
 import { MAX_USER_ID } from '../../lib/limits.ts';
@@ -104,6 +105,8 @@ interface InsertOptions {
   /** Whether notify events get their outbox rows (false for an import). */
   fanOut?: boolean;
   usage?: UsageMode;
+  /** Categories known to exist: a batch with no other skips their INSERT. A nested call (a savepoint) adds none. */
+  knownCategories?: KnownCategories;
 }
 
 /** Thrown inside the transaction to roll it back when the cap or the id space refuses the batch. */
@@ -130,10 +133,11 @@ class Refused extends Error {
  * so the transaction takes three round trips whatever the batch holds.
  */
 export async function insertEvents(sql: Db, organizationId: string, drafts: EventDraft[], options: InsertOptions): Promise<BatchResult> {
-  const { timeZone, fanOut = true, usage = 'count' } = options;
+  const { timeZone, fanOut = true, usage = 'count', knownCategories } = options;
   const org = organizationId;
+  let written: EventDraft[] = [];
   try {
-    return await inTransaction(sql, async (tx) => {
+    const result = await inTransaction(sql, async (tx) => {
       const [tenant] = await tx<{ cap: string; lastSeen: number; nowMicros: string; projects: string[] }[]>`
         SELECT coalesce(o.monthly_event_cap, ${MAX_ID})::text AS cap,
                coalesce((SELECT c.last_id FROM id_counters c WHERE c.organization_id = ${org} AND c.kind = 'event'), 0)::int AS "lastSeen",
@@ -167,13 +171,16 @@ export async function insertEvents(sql: Db, organizationId: string, drafts: Even
       if (admitted.length === 0) throw new Refused('cap');
       if (!counter[0]) throw new Refused('ids');
       const firstId = counter[0].lastId - wanted + 1;
-      const written = valid.map((ord) => drafts[ord]!);
-      await writeRows(tx, org, written, firstId, tenant.nowMicros, { timeZone, fanOut });
+      written = valid.map((ord) => drafts[ord]!);
+      const newCategories = knownCategories ? written.some((d) => !knownCategories.has(org, d.projectId, d.category)) : true;
+      await writeRows(tx, org, written, firstId, tenant.nowMicros, { timeZone, fanOut, newCategories });
       return {
         inserted: valid.map((ord, i) => ({ ord, id: firstId + i, createdMicros: drafts[ord]!.createdAtMicros?.toString() ?? tenant.nowMicros })),
         refused: [],
       };
     });
+    if (knownCategories && !('savepoint' in sql)) knownCategories.remember(org, written.map((d) => ({ projectId: d.projectId, category: d.category })));
+    return result;
   } catch (error) {
     if (!(error instanceof Refused)) throw error;
     return { inserted: [], refused: [...drafts.keys()].map((ord) => ({ ord, reason: error.reason })) };
@@ -196,7 +203,7 @@ async function writeRows(
   drafts: EventDraft[],
   firstId: number,
   nowMicros: string,
-  { timeZone, fanOut }: { timeZone: string; fanOut: boolean },
+  { timeZone, fanOut, newCategories }: { timeZone: string; fanOut: boolean; newCategories: boolean },
 ): Promise<void> {
   const events = eventsDocument(drafts, nowMicros);
   const rollup = rollupDocument(drafts, nowMicros);
@@ -215,10 +222,15 @@ async function writeRows(
         tags json, metadata json, url text, user_id text, notify bool, created_us int8, alert_id text)
       JOIN projects p ON p.organization_id = ${org} AND p.id = t.project_id
       ORDER BY t.ord`,
-    tx`
-      INSERT INTO categories (organization_id, project_id, name)
-      SELECT DISTINCT p.organization_id, t.project_id, t.category FROM ${rollupInput} ORDER BY 2, 3
-      ON CONFLICT DO NOTHING`,
+    // Most batches hold only categories the process has seen committed (knownCategories.ts).
+    ...(newCategories
+      ? [
+          tx`
+            INSERT INTO categories (organization_id, project_id, name)
+            SELECT DISTINCT p.organization_id, t.project_id, t.category FROM ${rollupInput} ORDER BY 2, 3
+            ON CONFLICT DO NOTHING`,
+        ]
+      : []),
     tx`
       INSERT INTO event_daily_counts AS d (organization_id, project_id, day, category, count)
       SELECT p.organization_id, t.project_id, (${createdAt} AT TIME ZONE ${timeZone})::date, t.category, count(*) FROM ${rollupInput}
@@ -273,21 +285,6 @@ export async function toggleFavorite(
       AND NOT EXISTS (SELECT 1 FROM projects p WHERE p.organization_id = e.organization_id AND p.id = e.project_id AND p.deleted_at IS NOT NULL)
     RETURNING e.id, e.favorited, e.project_id AS "projectId"`;
   return row;
-}
-
-/** Every category of the project with its all-time count, read from the per-day counts. */
-export function categoryCounts(
-  sql: Db,
-  organizationId: string,
-  projectId: string,
-): Promise<Array<{ name: string; count: number }>> {
-  return sql<Array<{ name: string; count: number }>>`
-    SELECT c.name, coalesce(sum(d.count), 0)::int AS count
-    FROM categories c
-    LEFT JOIN event_daily_counts d
-      ON d.organization_id = c.organization_id AND d.project_id = c.project_id AND d.category = c.name
-    WHERE c.organization_id = ${organizationId} AND c.project_id = ${projectId}
-    GROUP BY c.name ORDER BY c.name`;
 }
 
 /** One of the organization's events, unless its project is deleted; undefined otherwise. */
