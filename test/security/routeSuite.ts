@@ -93,6 +93,7 @@ export const PLANS: Record<string, Plan> = {
   'POST /api/hooks/:hookId/pause': {},
   'POST /api/hooks/:hookId/resume': {},
   'POST /api/hooks/:hookId/delete': {},
+  'PATCH /api/hooks/:hookId': { body: (side) => ({ name: side.mark }) },
   'GET /api/projects/:projectId/destinations': {},
   'POST /api/projects/:projectId/destinations': { body: (side) => ({ name: side.mark, url: receiver.url, format: 'json' }) },
   'POST /api/destinations/:destinationId/enable': {},
