@@ -137,6 +137,7 @@ export const PLANS: Record<string, Plan> = {
   'GET /api/users': { project: 'query' },
   'POST /v1/identify': { project: 'body', body: (side, ids) => ({ project: ids.project, user_id: side.mark, properties: { mark: side.mark } }) },
   'GET /api/users/:userId': { project: 'query' },
+  'GET /api/users/:userId/activity': { project: 'query' },
   'POST /api/push-subscriptions/delete': { body: () => ({ endpoint: 'https://push.example.test/send/unknown' }) },
   'POST /api/projects/:projectId/delete': {},
   'PATCH /api/insight': { project: 'body', body: (side, ids) => ({ project: ids.project, title: side.mark, value: { $inc: 1 } }) },

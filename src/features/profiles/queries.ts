@@ -79,3 +79,18 @@ export function selectUsers(sql: Db, q: UserListQuery): Promise<AppUserRow[]> {
     ORDER BY u.seen_order DESC, u.user_id DESC LIMIT ${q.limit}`;
 }
 
+
+/**
+ * A user's events per day from `since` (a calendar day of the connection's time zone, as the
+ * charts count days) to now, along the user's journey index (events_journey); days without
+ * events are absent. One statement, routed to the organization's shard.
+ */
+export function countUserDays(sql: Db, key: UserKey & { since: string }): Promise<Array<{ day: string; count: number }>> {
+  return sql<Array<{ day: string; count: number }>>`
+    SELECT e.created_at::date::text AS day, count(*)::int AS count
+    FROM events e
+    WHERE e.organization_id = ${key.organizationId} AND e.project_id = ${key.projectId} AND e.user_id = ${key.userId}
+      AND e.created_at >= ${key.since}::date::timestamptz
+    GROUP BY e.created_at::date
+    ORDER BY 1`;
+}

@@ -30,3 +30,13 @@ export const UserPage = Type.Object({ users: Type.Array(AppUser), nextCursor: Ty
 
 export const UserParams = Type.Object({ userId: Type.String() });
 export const GetUserQuery = Type.Object({ project: Type.Optional(Type.String()) });
+
+export const UserActivity = Type.Object({
+  days: Type.Array(
+    Type.Object({
+      day: Type.String({ format: 'date', description: "A calendar day of the installation's time zone (TZ), as the charts count days" }),
+      count: Type.Integer({ description: "The user's events stored for that day" }),
+    }),
+    { description: 'The last 30 days, today included, oldest first; days without events count 0' },
+  ),
+});
