@@ -981,6 +981,8 @@ export type ListUsersQuery = {
   project?: string;
   /** At most 200 characters */
   search?: string;
+  /** lastSeen (default): most recently seen first; firstSeen: newest users first; events: most events first. Ties by userId descending; never-seen users last */
+  sort?: "lastSeen" | "firstSeen" | "events";
   cursor?: string;
   /** Integer; clamped to 1-100; default 50 */
   limit?: string;

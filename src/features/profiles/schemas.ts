@@ -23,6 +23,11 @@ export const Ok = Type.Object({ ok: Type.Literal(true) });
 export const ListUsersQuery = Type.Object({
   project: Type.Optional(Type.String()),
   search: Type.Optional(Type.String({ maxLength: MAX_SEARCH_LENGTH, description: `At most ${MAX_SEARCH_LENGTH} characters` })),
+  sort: Type.Optional(
+    Type.Union([Type.Literal('lastSeen'), Type.Literal('firstSeen'), Type.Literal('events')], {
+      description: 'lastSeen (default): most recently seen first; firstSeen: newest users first; events: most events first. Ties by userId descending; never-seen users last',
+    }),
+  ),
   cursor: Type.Optional(Type.String()),
   limit: Type.Optional(Type.String({ description: 'Integer; clamped to 1-100; default 50' })),
 });
