@@ -6,6 +6,8 @@
 // profile shows its properties as a key/value table (long values wrap) and a 30-day activity
 // chart, light and dark.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { OPERATOR } from '../../src/context.ts';
@@ -14,7 +16,7 @@ import { createOrganization } from '../../src/features/organizations/createOrgan
 import { createUser } from '../../src/features/users/createUser.ts';
 import { useTestApp } from '../helpers.ts';
 import { axeViolations } from './pageChecks.ts';
-import { type OpenBrowser, PASSWORD, apiWithKey, ensureDashboardBuilt, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type OpenBrowser, PASSWORD, ROOT, apiWithKey, ensureDashboardBuilt, missingBrowser, openBrowser, signIn } from './support.ts';
 
 const DATE_TIME = /\b\d{1,2} (January|February|March|April|May|June|July|August|September|October|November|December) \d{4}, \d{1,2}:\d{2}:\d{2}/;
 
@@ -154,6 +156,8 @@ export function usersSuite(size: string, viewport: { width: number; height: numb
         await page.getByTestId('user-activity').waitFor();
         assert.deepEqual(await axeViolations(page), []);
         assert.equal(await noSidewaysScroll(), true);
+        fs.mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
+        await page.screenshot({ path: path.join(ROOT, 'test-results', `user-profile-${size}-dark.png`), fullPage: true });
         await page.goto(`${base}/app/p/${projectId}/users?sort=events`);
         await page.locator('.user-list .project-link').first().waitFor();
         assert.equal(await page.getByLabel('Sort by').inputValue(), 'events');

@@ -4,7 +4,7 @@ import { countUserDays } from './queries.ts';
 import { getUser } from './getUser.ts';
 import type { UserActivity } from './schemas.ts';
 
-export const ACTIVITY_DAYS = 30;
+const ACTIVITY_DAYS = 30;
 const DAY_MS = 86_400_000;
 
 /** Today in `timeZone` as YYYY-MM-DD (en-CA writes dates that way). */

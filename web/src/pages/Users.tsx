@@ -122,7 +122,7 @@ export function userTitle(user: Pick<AppUser, 'userId' | 'properties'>): string 
   return typeof name === 'string' && name.trim() !== '' ? name.trim() : user.userId;
 }
 
-export function PropertyList({ properties }: { properties: AppUser['properties'] }) {
+function PropertyList({ properties }: { properties: AppUser['properties'] }) {
   const entries = Object.entries(properties);
   if (entries.length === 0) return null;
   return (
