@@ -76,69 +76,72 @@ export function CategoriesPicker({ label, known, value, onChange, describedBy, i
       <span id={`${id}-label`} className="categories-picker-label">
         {label}
       </span>
-      <div className="categories-picker-box">
-        {value.length === 0 && <span className="muted small categories-picker-all">Every category</span>}
-        {value.map((name) => (
-          <span key={name} className={knownNames.has(name) || known === null ? 'chip' : 'chip chip-unknown'} data-testid="chosen-category">
-            <span className="categories-picker-name">{name}</span>
-            <button type="button" className="categories-picker-remove" aria-label={`Remove ${name}`} onClick={() => onChange(value.filter((other) => other !== name))}>
-              ×
-            </button>
-          </span>
-        ))}
-        <input
-          id={`${id}-input`}
-          type="text"
-          role="combobox"
-          aria-label={`Add a category to ${label.toLowerCase()}`}
-          aria-expanded={open && options.length > 0}
-          aria-controls={listId}
-          aria-autocomplete="list"
-          aria-activedescendant={open && options[active] ? optionId(active) : undefined}
-          aria-describedby={described}
-          aria-invalid={invalid || undefined}
-          autoComplete="off"
-          spellCheck={false}
-          maxLength={100}
-          placeholder={known && known.length > 0 ? 'Add a category…' : 'Type a category, then Enter'}
-          value={text}
-          onFocus={() => setOpen(true)}
-          onClick={() => setOpen(true)}
-          onBlur={() => {
-            setOpen(false);
-            // A name typed and left is kept, as a person expects of a field they filled.
-            if (text.trim()) add(text);
-          }}
-          onChange={(event) => {
-            setText(event.target.value);
-            setOpen(true);
-            setActive(0);
-          }}
-          onKeyDown={onKeyDown}
-        />
-      </div>
-      {open && options.length > 0 && (
-        <ul className="categories-picker-list" id={listId} role="listbox" aria-label={`Known categories for ${label.toLowerCase()}`}>
-          {options.map((option, index) => (
-            <li
-              key={option.name}
-              id={optionId(index)}
-              role="option"
-              aria-selected={index === active}
-              className={index === active ? 'active' : undefined}
-              // mousedown, not click: the input's blur would close the list before a click lands.
-              onMouseDown={(event) => {
-                event.preventDefault();
-                add(option.name);
-              }}
-              onMouseEnter={() => setActive(index)}
-            >
-              <span className="categories-picker-name">{option.name}</span>
-              <span className="muted small">{option.count.toLocaleString()}</span>
-            </li>
+      <div className="categories-picker-anchor">
+        <div className="categories-picker-box">
+          {value.length === 0 && <span className="muted small categories-picker-all">Every category</span>}
+          {value.map((name) => (
+            <span key={name} className={knownNames.has(name) || known === null ? 'chip' : 'chip chip-unknown'} data-testid="chosen-category">
+              <span className="categories-picker-name">{name}</span>
+              <button type="button" className="categories-picker-remove" aria-label={`Remove ${name}`} onClick={() => onChange(value.filter((other) => other !== name))}>
+                ×
+              </button>
+            </span>
           ))}
-        </ul>
-      )}
+          <input
+            id={`${id}-input`}
+            type="text"
+            role="combobox"
+            aria-label={`Add a category to ${label.toLowerCase()}`}
+            aria-expanded={open && options.length > 0}
+            aria-controls={listId}
+            aria-autocomplete="list"
+            aria-activedescendant={open && options[active] ? optionId(active) : undefined}
+            aria-describedby={described}
+            aria-invalid={invalid || undefined}
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={100}
+            placeholder={known && known.length > 0 ? 'Add a category…' : 'Type a category, then Enter'}
+            value={text}
+            onFocus={() => setOpen(true)}
+            onClick={() => setOpen(true)}
+            onBlur={() => {
+              setOpen(false);
+              // A name typed and left is kept, as a person expects of a field they filled.
+              if (text.trim()) add(text);
+            }}
+            onChange={(event) => {
+              setText(event.target.value);
+              setOpen(true);
+              setActive(0);
+            }}
+            onKeyDown={onKeyDown}
+          />
+        </div>
+        {/* Right below the box, over what follows, whatever the warning under it says. */}
+        {open && options.length > 0 && (
+          <ul className="categories-picker-list" id={listId} role="listbox" aria-label={`Known categories for ${label.toLowerCase()}`}>
+            {options.map((option, index) => (
+              <li
+                key={option.name}
+                id={optionId(index)}
+                role="option"
+                aria-selected={index === active}
+                className={index === active ? 'active' : undefined}
+                // mousedown, not click: the input's blur would close the list before a click lands.
+                onMouseDown={(event) => {
+                  event.preventDefault();
+                  add(option.name);
+                }}
+                onMouseEnter={() => setActive(index)}
+              >
+                <span className="categories-picker-name">{option.name}</span>
+                <span className="muted small">{option.count.toLocaleString()}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
       {unknown.length > 0 && (
         <p id={warningId} className="categories-picker-warning small" role="status" data-testid="unknown-categories">
           No event of this project has the category {unknown.map((name) => `“${name}”`).join(', ')} yet. Check the spelling: only
