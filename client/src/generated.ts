@@ -583,6 +583,23 @@ export type GetUserResponse = {
   eventCount: number;
 };
 
+// GET /api/users/{userId}/activity — A user's events per day over the last 30 days
+export type GetUserActivityQuery = {
+  project?: string;
+};
+export type GetUserActivityPath = {
+  userId: string;
+};
+export type GetUserActivityResponse = {
+  /** The last 30 days, today included, oldest first; days without events count 0 */
+  days: Array<{
+    /** A calendar day of the installation's time zone (TZ), as the charts count days */
+    day: string;
+    /** The user's events stored for that day */
+    count: number;
+  }>;
+};
+
 // GET /api/push/vapid-public-key — The server's VAPID public key, for a browser's push subscription
 export type GetVapidPublicKeyResponse = {
   /** applicationServerKey for PushManager.subscribe, base64url */
@@ -964,6 +981,8 @@ export type ListUsersQuery = {
   project?: string;
   /** At most 200 characters */
   search?: string;
+  /** lastSeen (default): most recently seen first; firstSeen: newest users first; events: most events first. Ties by userId descending; never-seen users last */
+  sort?: "lastSeen" | "firstSeen" | "events";
   cursor?: string;
   /** Integer; clamped to 1-100; default 50 */
   limit?: string;
@@ -1511,6 +1530,31 @@ export type UpdateDestinationResponse = {
   categories: Array<string> | null;
   /** Why the destination was disabled automatically */
   disabledReason: string | null;
+  createdAt: string;
+};
+
+// PATCH /api/hooks/{hookId} — Rename an incoming hook, or change its default category or template; its URL stays the same
+export type UpdateHookPath = {
+  hookId: string;
+};
+export type UpdateHookBody = {
+  name?: string;
+  /** Default category of the events this hook creates from now on */
+  category?: string;
+  template?: string | null;
+};
+export type UpdateHookResponse = {
+  id: string;
+  projectId: string;
+  name: string;
+  /** Default category of the events this hook creates */
+  category: string;
+  /** False while paused */
+  enabled: boolean;
+  /** github, grafana or alertmanager: bodies are read as that service's webhook payload; a ?template= beats it */
+  template: string | null;
+  /** {BASE_URL}/hook/whk_...: anyone holding it can create events */
+  url: string;
   createdAt: string;
 };
 

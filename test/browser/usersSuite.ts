@@ -1,8 +1,13 @@
 // The Users page as a new user meets it (issue "Hardening and polish", dashboard defect 5), at one
 // window size per file (usersPolish.test.ts, usersPolishPhone.test.ts): a search without a match
 // says so (not "No users yet"), the search is kept in the address, users are titled by their
-// `name` property when they have one, and a profile gives exact first and last seen dates.
+// `name` property when they have one, and a profile gives exact first and last seen dates. Then:
+// the list sorts (last seen, first seen, most events) with the order in the address, and a
+// profile shows its properties as a key/value table (long values wrap) and a 30-day activity
+// chart, light and dark.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { OPERATOR } from '../../src/context.ts';
@@ -11,9 +16,11 @@ import { createOrganization } from '../../src/features/organizations/createOrgan
 import { createUser } from '../../src/features/users/createUser.ts';
 import { useTestApp } from '../helpers.ts';
 import { axeViolations } from './pageChecks.ts';
-import { type OpenBrowser, PASSWORD, apiWithKey, ensureDashboardBuilt, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type OpenBrowser, PASSWORD, ROOT, apiWithKey, ensureDashboardBuilt, missingBrowser, openBrowser, signIn } from './support.ts';
 
 const DATE_TIME = /\b\d{1,2} (January|February|March|April|May|June|July|August|September|October|November|December) \d{4}, \d{1,2}:\d{2}:\d{2}/;
+
+const LONG_VALUE = `https://example.com/${'a-very-long-path-segment-without-spaces-'.repeat(6)}end`;
 
 export function usersSuite(size: string, viewport: { width: number; height: number }): void {
   const t = useTestApp();
@@ -42,7 +49,7 @@ export function usersSuite(size: string, viewport: { width: number; height: numb
       await api('POST', '/api/events', { project: projectId, category: 'signups', title: 'Signed up', user_id: 'u-4821', created_at: now - 3 * 86_400 });
       await api('POST', '/api/events', { project: projectId, category: 'billing', title: 'Paid', user_id: 'u-4821', created_at: now - 3600 });
       await api('POST', '/api/events', { project: projectId, category: 'signups', title: 'Signed up', user_id: 'bob' });
-      assert.equal((await api('POST', '/api/identify', { project: projectId, user_id: 'u-4821', properties: { name: 'Ann Smith', plan: 'pro' } })).status, 200);
+      assert.equal((await api('POST', '/api/identify', { project: projectId, user_id: 'u-4821', properties: { name: 'Ann Smith', plan: 'pro', website: LONG_VALUE, seats: 12 } })).status, 200);
       browser = await openBrowser({ viewport, timeoutMs: 15_000 });
       page = browser.page;
       // Rows fade in; axe measures contrast on the settled page.
@@ -61,6 +68,28 @@ export function usersSuite(size: string, viewport: { width: number; height: numb
       const ann = page.locator('.user-list li', { has: page.getByRole('link', { name: 'Ann Smith' }) });
       assert.match(await ann.innerText(), /u-4821 · 2 events/);
       assert.deepEqual(await axeViolations(page), []);
+      assert.equal(await noSidewaysScroll(), true);
+    });
+
+    it('sorts by first seen or most events, keeping the order in the address through a reload', async () => {
+      const sortBy = page.getByLabel('Sort by');
+      await sortBy.selectOption('firstSeen');
+      await page.waitForURL(/[?&]sort=firstSeen/);
+      await page.waitForFunction(() => document.querySelector('.user-list .project-link')?.textContent === 'bob');
+      assert.deepEqual(await names(), ['bob', 'Ann Smith']);
+      assert.match(await page.locator('.user-list li').first().innerText(), /first seen/);
+      await page.reload();
+      await page.locator('.user-list .project-link').first().waitFor();
+      assert.equal(await sortBy.inputValue(), 'firstSeen');
+      assert.deepEqual(await names(), ['bob', 'Ann Smith']);
+      assert.deepEqual(await axeViolations(page), []);
+
+      await sortBy.selectOption('events');
+      await page.waitForURL(/[?&]sort=events/);
+      await page.waitForFunction(() => document.querySelector('.user-list .project-link')?.textContent === 'Ann Smith');
+      assert.deepEqual(await names(), ['Ann Smith', 'bob']);
+      await sortBy.selectOption('lastSeen');
+      await page.waitForFunction(() => !window.location.search.includes('sort='));
       assert.equal(await noSidewaysScroll(), true);
     });
 
@@ -98,12 +127,45 @@ export function usersSuite(size: string, viewport: { width: number; height: numb
       }
       assert.match(await page.getByTestId('first-seen').innerText(), /3 days ago/);
       assert.match(await page.getByRole('region', { name: 'Profile' }).innerText(), /User id\s+u-4821/);
+      // Properties as a key/value table, a long value wrapping inside its cell.
+      const table = page.getByTestId('user-properties');
+      assert.equal(await table.getByRole('rowheader', { name: 'plan' }).count(), 1);
+      assert.equal(await table.getByRole('row', { name: 'plan pro' }).count(), 1);
+      assert.equal(await table.getByRole('row', { name: 'seats 12' }).count(), 1);
+      assert.equal(await table.getByRole('cell', { name: LONG_VALUE }).count(), 1);
+      assert.equal(await table.evaluate((node) => node.scrollWidth <= node.clientWidth + 1), true, 'the long value wraps');
+      // Activity: 30 day bars, one for each of the two days with an event, and the same in words.
+      const summary = await page.getByTestId('user-activity-summary').innerText();
+      assert.match(summary, /^2 events in the last 30 days, on 2 of them; busiest day \d{1,2} \w+ with 1 event$/);
+      assert.equal(await page.getByRole('img', { name: summary }).count(), 1);
+      assert.equal(await page.locator('.activity-bar').count(), 30);
+      assert.equal(await page.locator('.activity-bar[data-count="1"]').count(), 2);
       assert.deepEqual(await axeViolations(page), []);
       assert.equal(await noSidewaysScroll(), true);
       await page.goBack();
       await page.waitForURL(/\/users\?search=pro$/);
       assert.equal(await page.getByLabel('Search users').inputValue(), 'pro');
       await page.waitForFunction(() => document.querySelectorAll('.user-list .project-link').length === 1);
+    });
+
+    it('the profile and the sorted list pass axe in the dark theme too, without sideways scrolling', async () => {
+      await page.emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce' });
+      try {
+        await page.goto(`${base}/app/p/${projectId}/users/u-4821`);
+        await page.getByTestId('user-properties').waitFor();
+        await page.getByTestId('user-activity').waitFor();
+        assert.deepEqual(await axeViolations(page), []);
+        assert.equal(await noSidewaysScroll(), true);
+        fs.mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
+        await page.screenshot({ path: path.join(ROOT, 'test-results', `user-profile-${size}-dark.png`), fullPage: true });
+        await page.goto(`${base}/app/p/${projectId}/users?sort=events`);
+        await page.locator('.user-list .project-link').first().waitFor();
+        assert.equal(await page.getByLabel('Sort by').inputValue(), 'events');
+        assert.deepEqual(await axeViolations(page), []);
+        assert.equal(await noSidewaysScroll(), true);
+      } finally {
+        await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
+      }
     });
   });
 }

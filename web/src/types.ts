@@ -30,7 +30,7 @@ import type {
 } from './generated/outgoingWebhooks.ts';
 import type { CreateProjectResponse, ListProjectsResponse, ProjectActivityResponse } from './generated/projects.ts';
 import type { GetVapidPublicKeyResponse } from './generated/pushNotifications.ts';
-import type { GetUserResponse, ListUsersResponse } from './generated/users.ts';
+import type { GetUserActivityResponse, GetUserResponse, ListUsersResponse } from './generated/users.ts';
 
 export type Session = GetSessionResponse;
 export type SetupStatus = GetSetupStatusResponse;
@@ -45,6 +45,7 @@ export type FunnelResult = QueryFunnelResponse;
 /** A person of the application, by `user_id` (not a dashboard account). */
 export type AppUser = GetUserResponse;
 export type UserPage = ListUsersResponse;
+export type UserActivity = GetUserActivityResponse;
 
 export type EventItem = GetEventResponse;
 export type EventPage = ListEventsResponse;

@@ -13,21 +13,31 @@ import { withTransaction } from '../../db/client.ts';
 
 const MAX_HOOK_NAME = 200;
 
-export async function createHook({
-  ctx,
-  input,
-}: VerbArgs<{ projectId: string; name: string; category: string; template?: string | null }>): Promise<HookObject> {
-  const name = input.name.trim();
+/** A hook's name, trimmed: required, at most 200 characters of text (creating and renaming). */
+export function checkHookName(text: string): string {
+  const name = text.trim();
   if (!name) throw new InvalidInput('name is required');
   if (codePointLength(name) > MAX_HOOK_NAME || hasNul(name)) {
     throw new InvalidInput(`name must be at most ${MAX_HOOK_NAME} characters of text`);
   }
-  // The same rule an event's category meets, so every event this hook makes can use it.
-  const category = input.category;
+  return name;
+}
+
+/** The same rule an event's category meets, so every event this hook makes can use it. */
+export function checkHookCategory(category: string): string {
   if (category.trim() === '') throw new InvalidInput('category is required');
   if (codePointLength(category) > MAX_CATEGORY_LENGTH || hasNul(category)) {
     throw new InvalidInput(`category must be at most ${MAX_CATEGORY_LENGTH} characters of text`);
   }
+  return category;
+}
+
+export async function createHook({
+  ctx,
+  input,
+}: VerbArgs<{ projectId: string; name: string; category: string; template?: string | null }>): Promise<HookObject> {
+  const name = checkHookName(input.name);
+  const category = checkHookCategory(input.category);
 
   const template = input.template === undefined || input.template === null ? null : checkTemplateName(input.template);
 

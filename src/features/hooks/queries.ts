@@ -60,6 +60,23 @@ export async function setHookEnabled(
   return hook;
 }
 
+/** Renames a hook or changes its default category or template; undefined when it is not the organization's. */
+export async function updateHook(
+  sql: Db,
+  organizationId: string,
+  hookId: string,
+  change: { name?: string; category?: string; template?: string | null },
+): Promise<HookRow | undefined> {
+  const [hook] = await sql<HookRow[]>`
+    UPDATE incoming_hooks h SET
+      name = COALESCE(${change.name ?? null}::text, h.name),
+      category = COALESCE(${change.category ?? null}::text, h.category),
+      template = CASE WHEN ${change.template !== undefined} THEN ${change.template ?? null}::text ELSE h.template END
+    WHERE h.organization_id = ${organizationId} AND h.id = ${hookId}
+    RETURNING ${columns(sql)}`;
+  return hook;
+}
+
 /** The hook and then its token's routing row, in one transaction. */
 export async function deleteHook(
   sql: Db,

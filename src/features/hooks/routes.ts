@@ -6,8 +6,9 @@ import { createHook } from './createHook.ts';
 import { deleteHook } from './deleteHook.ts';
 import incomingHookRoute from './incomingRoute.ts';
 import { listHooks } from './listHooks.ts';
-import { CreateHookBody, Hook, HookIdParams, ProjectIdParams } from './schemas.ts';
+import { CreateHookBody, Hook, HookIdParams, ProjectIdParams, UpdateHookBody } from './schemas.ts';
 import { setHookEnabled } from './setHookEnabled.ts';
+import { updateHook } from './updateHook.ts';
 import { projectIn } from '../../http/routeScope.ts';
 import { hookProject } from './hookProject.ts';
 
@@ -40,6 +41,21 @@ export default async function hookRoutes(app: App) {
       async (request) => setHookEnabled({ ctx: request.ctx, input: { hookId: request.params.hookId, enabled } }),
     );
   }
+
+  app.patch(
+    '/api/hooks/:hookId',
+    { config: { scope: { access: 'write', project: ofHook } },
+      schema: {
+        tags,
+        operationId: 'updateHook',
+        summary: "Rename an incoming hook, or change its default category or template; its URL stays the same",
+        params: HookIdParams,
+        body: UpdateHookBody,
+        response: { 200: Hook, ...errors(400, 401, 404) },
+      },
+    },
+    async (request) => updateHook({ ctx: request.ctx, input: { ...request.body, hookId: request.params.hookId } }),
+  );
 
   app.post(
     '/api/hooks/:hookId/delete',

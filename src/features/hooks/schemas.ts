@@ -19,6 +19,15 @@ export const CreateHookBody = Type.Object({
   template: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 
+export const UpdateHookBody = Type.Object(
+  {
+    name: Type.Optional(Type.String()),
+    category: Type.Optional(Type.String({ description: 'Default category of the events this hook creates from now on' })),
+    template: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+
 export const ProjectIdParams = Type.Object({ projectId: Type.String({ maxLength: 64 }) });
 export const HookIdParams = Type.Object({ hookId: Type.String({ maxLength: 64 }) });
 export const TokenParams = Type.Object({ token: Type.String() });

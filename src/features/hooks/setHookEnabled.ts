@@ -9,7 +9,7 @@ import { withTransaction } from '../../db/client.ts';
 /** Pause (enabled false) or resume. A paused hook answers exactly like an unknown one. */
 export async function setHookEnabled({ ctx, input }: VerbArgs<{ hookId: string; enabled: boolean }>): Promise<HookObject> {
   const { sql, config } = ctx.services;
-  // Pausing and resuming are the changes a hook has: hook.update.
+  // Pausing and resuming are audited as hook.update, like renaming (updateHook.ts).
   const row = await withTransaction(sql, async (tx) => {
     const updated = await updateEnabled(tx, ctx.organizationId, input.hookId, input.enabled);
     if (!updated) throw new NotFound('Incoming webhook');

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client.ts';
+import type { UserCursor, UserSort } from './userOrder.ts';
 
 export interface AppUserRow {
   userId: string;
@@ -58,24 +59,59 @@ export async function findUser(sql: Db, key: UserKey): Promise<AppUserRow | unde
 interface UserListQuery {
   organizationId: string;
   projectId: string;
+  sort: UserSort;
   /** ILIKE pattern, already escaped. */
   pattern?: string;
-  /** The last user of the previous page: its last seen (null: never seen) and id. */
-  after?: { lastSeenMicros: string | null; userId: string };
+  /** The last user of the previous page (its key read in `sort`'s order). */
+  after?: UserCursor;
   limit: number;
 }
 
-/** Most recently seen first, along app_users_recent; users never seen come last. */
-export function selectUsers(sql: Db, q: UserListQuery): Promise<AppUserRow[]> {
-  const afterSeen = q.after?.lastSeenMicros == null
-    ? sql`'-infinity'::timestamptz`
-    : sql`(timestamptz 'epoch' + ${q.after.lastSeenMicros}::int8 * interval '1 microsecond')`;
-  return sql<AppUserRow[]>`
-    SELECT ${userColumns(sql)} FROM app_users u
-    WHERE u.organization_id = ${q.organizationId} AND u.project_id = ${q.projectId}
-    ${q.after ? sql`AND (u.seen_order, u.user_id) < (${afterSeen}, ${q.after.userId})` : sql``}
-    ${q.pattern === undefined ? sql`` : sql`AND (u.user_id ILIKE ${q.pattern}
-      OR EXISTS (SELECT 1 FROM json_each_text(u.properties) p WHERE p.value ILIKE ${q.pattern}))`}
-    ORDER BY u.seen_order DESC, u.user_id DESC LIMIT ${q.limit}`;
+/** A microseconds key back to a time; null (never seen) sorts below every time. */
+const timeAt = (sql: Db, micros: string | null) =>
+  micros === null ? sql`'-infinity'::timestamptz` : sql`(timestamptz 'epoch' + ${micros}::int8 * interval '1 microsecond')`;
+
+/** Must stay identical to the expression of the index app_users_first_seen (migration 123). */
+const firstSeenOrder = (sql: Db) => sql`(coalesce(least(u.first_event_at, u.first_identify_at), '-infinity'::timestamptz))`;
+
+/** Each order's key as an indexed expression, and the previous page's last key in its type. */
+function orderOf(sql: Db, sort: UserSort, after: UserCursor | undefined) {
+  switch (sort) {
+    case 'firstSeen':
+      return { key: firstSeenOrder(sql), after: after && timeAt(sql, after.key) };
+    case 'events':
+      return { key: sql`u.event_count`, after: after && sql`${after.key ?? '0'}::int4` };
+    default:
+      return { key: sql`u.seen_order`, after: after && timeAt(sql, after.key) };
+  }
 }
 
+/**
+ * A page of users in one of the list's orders (last seen, first seen, most events; newest or
+ * most first, then by id), each along its index; users never seen come last in the time orders.
+ */
+export function selectUsers(sql: Db, q: UserListQuery): Promise<Array<AppUserRow & { eventCountKey: string }>> {
+  const order = orderOf(sql, q.sort, q.after);
+  return sql<Array<AppUserRow & { eventCountKey: string }>>`
+    SELECT ${userColumns(sql)}, u.event_count::text AS "eventCountKey" FROM app_users u
+    WHERE u.organization_id = ${q.organizationId} AND u.project_id = ${q.projectId}
+    ${q.after ? sql`AND (${order.key}, u.user_id) < (${order.after!}, ${q.after.userId})` : sql``}
+    ${q.pattern === undefined ? sql`` : sql`AND (u.user_id ILIKE ${q.pattern}
+      OR EXISTS (SELECT 1 FROM json_each_text(u.properties) p WHERE p.value ILIKE ${q.pattern}))`}
+    ORDER BY ${order.key} DESC, u.user_id DESC LIMIT ${q.limit}`;
+}
+
+/**
+ * A user's events per day from `since` (a calendar day of the connection's time zone, as the
+ * charts count days) to now, along the user's journey index (events_journey); days without
+ * events are absent. One statement, routed to the organization's shard.
+ */
+export function countUserDays(sql: Db, key: UserKey & { since: string }): Promise<Array<{ day: string; count: number }>> {
+  return sql<Array<{ day: string; count: number }>>`
+    SELECT e.created_at::date::text AS day, count(*)::int AS count
+    FROM events e
+    WHERE e.organization_id = ${key.organizationId} AND e.project_id = ${key.projectId} AND e.user_id = ${key.userId}
+      AND e.created_at >= ${key.since}::date::timestamptz
+    GROUP BY e.created_at::date
+    ORDER BY 1`;
+}

@@ -3,7 +3,8 @@ import { errors } from '../../http/schemas.ts';
 import { getUser } from './getUser.ts';
 import { identify } from './identify.ts';
 import { listUsers } from './listUsers.ts';
-import { AppUser, GetUserQuery, IdentifyBody, ListUsersQuery, Ok, UserPage, UserParams } from './schemas.ts';
+import { AppUser, GetUserQuery, IdentifyBody, ListUsersQuery, Ok, UserActivity, UserPage, UserParams } from './schemas.ts';
+import { userActivity } from './userActivity.ts';
 import { projectIn } from '../../http/routeScope.ts';
 import { resolveProjectReference } from '../projects/resolveProjectReference.ts';
 
@@ -53,5 +54,20 @@ export default function profileRoutes(app: App): void {
       },
     },
     async (request) => getUser({ ctx: request.ctx, input: { project: request.query.project, userId: request.params.userId } }),
+  );
+
+  app.get(
+    '/api/users/:userId/activity',
+    { config: { scope: { access: 'read', project: projectIn('query') } },
+      schema: {
+        tags: ['users'],
+        operationId: 'getUserActivity',
+        summary: "A user's events per day over the last 30 days",
+        params: UserParams,
+        querystring: GetUserQuery,
+        response: { 200: UserActivity, ...errors(400, 401, 404) },
+      },
+    },
+    async (request) => userActivity({ ctx: request.ctx, input: { project: request.query.project, userId: request.params.userId } }),
   );
 }

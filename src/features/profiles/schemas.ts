@@ -23,6 +23,11 @@ export const Ok = Type.Object({ ok: Type.Literal(true) });
 export const ListUsersQuery = Type.Object({
   project: Type.Optional(Type.String()),
   search: Type.Optional(Type.String({ maxLength: MAX_SEARCH_LENGTH, description: `At most ${MAX_SEARCH_LENGTH} characters` })),
+  sort: Type.Optional(
+    Type.Union([Type.Literal('lastSeen'), Type.Literal('firstSeen'), Type.Literal('events')], {
+      description: 'lastSeen (default): most recently seen first; firstSeen: newest users first; events: most events first. Ties by userId descending; never-seen users last',
+    }),
+  ),
   cursor: Type.Optional(Type.String()),
   limit: Type.Optional(Type.String({ description: 'Integer; clamped to 1-100; default 50' })),
 });
@@ -30,3 +35,13 @@ export const UserPage = Type.Object({ users: Type.Array(AppUser), nextCursor: Ty
 
 export const UserParams = Type.Object({ userId: Type.String() });
 export const GetUserQuery = Type.Object({ project: Type.Optional(Type.String()) });
+
+export const UserActivity = Type.Object({
+  days: Type.Array(
+    Type.Object({
+      day: Type.String({ format: 'date', description: "A calendar day of the installation's time zone (TZ), as the charts count days" }),
+      count: Type.Integer({ description: "The user's events stored for that day" }),
+    }),
+    { description: 'The last 30 days, today included, oldest first; days without events count 0' },
+  ),
+});

@@ -91,3 +91,28 @@ export type ResumeHookResponse = {
   url: string;
   createdAt: string;
 };
+
+// PATCH /api/hooks/{hookId} — Rename an incoming hook, or change its default category or template; its URL stays the same
+export type UpdateHookPath = {
+  hookId: string;
+};
+export type UpdateHookBody = {
+  name?: string;
+  /** Default category of the events this hook creates from now on */
+  category?: string;
+  template?: string | null;
+};
+export type UpdateHookResponse = {
+  id: string;
+  projectId: string;
+  name: string;
+  /** Default category of the events this hook creates */
+  category: string;
+  /** False while paused */
+  enabled: boolean;
+  /** github, grafana or alertmanager: bodies are read as that service's webhook payload; a ?template= beats it */
+  template: string | null;
+  /** {BASE_URL}/hook/whk_...: anyone holding it can create events */
+  url: string;
+  createdAt: string;
+};

@@ -19,6 +19,23 @@ export type GetUserResponse = {
   eventCount: number;
 };
 
+// GET /api/users/{userId}/activity — A user's events per day over the last 30 days
+export type GetUserActivityQuery = {
+  project?: string;
+};
+export type GetUserActivityPath = {
+  userId: string;
+};
+export type GetUserActivityResponse = {
+  /** The last 30 days, today included, oldest first; days without events count 0 */
+  days: Array<{
+    /** A calendar day of the installation's time zone (TZ), as the charts count days */
+    day: string;
+    /** The user's events stored for that day */
+    count: number;
+  }>;
+};
+
 // POST /api/identify — Set a user's properties
 export type IdentifyUserBody = {
   project?: unknown;
@@ -34,6 +51,8 @@ export type ListUsersQuery = {
   project?: string;
   /** At most 200 characters */
   search?: string;
+  /** lastSeen (default): most recently seen first; firstSeen: newest users first; events: most events first. Ties by userId descending; never-seen users last */
+  sort?: "lastSeen" | "firstSeen" | "events";
   cursor?: string;
   /** Integer; clamped to 1-100; default 50 */
   limit?: string;

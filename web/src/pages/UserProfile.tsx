@@ -5,12 +5,15 @@ import { copyText } from '../components/CopyButton.tsx';
 import { DateAndTime, RelativeTime } from '../components/Time.tsx';
 import { useToast } from '../components/Toasts.tsx';
 import { useLive } from '../live.tsx';
-import type { AppUser, EventItem, EventPage } from '../types.ts';
+import type { AppUser, EventItem, EventPage, UserActivity } from '../types.ts';
 import { groupByDay } from './feed/dayLabel.ts';
 import { EventDetail } from './feed/EventDetail.tsx';
 import { EventRow } from './feed/EventRow.tsx';
 import { eventLink, tagSearchText } from './feed/feedLinks.ts';
-import { PropertyList, userTitle } from './Users.tsx';
+import { userTitle } from './Users.tsx';
+import { ActivityChart } from './users/ActivityChart.tsx';
+import { PropertyTable } from './users/PropertyTable.tsx';
+import './users/users.css';
 
 /** A first or last sighting as an exact date and time, with the distance beside it. */
 function Seen({ iso }: { iso: string | null }) {
@@ -31,6 +34,7 @@ export function UserProfilePage({ projectId, userId }: { projectId: string; user
   const [, navigate] = useLocation();
   const [user, setUser] = useState<AppUser | null>(null);
   const [journey, setJourney] = useState<Journey | null>(null);
+  const [activity, setActivity] = useState<UserActivity | null>(null);
   // Pages shown; a ref, so that loading one more does not re-run `load` and fetch them all again.
   const pages = useRef(1);
   const [detailId, setDetailId] = useState<number | null>(null);
@@ -43,13 +47,19 @@ export function UserProfilePage({ projectId, userId }: { projectId: string; user
   // Reloads the profile and as many journey pages as are shown, so a live change keeps the scroll.
   const load = useCallback(async () => {
     try {
-      const [profile, first] = await Promise.all([get<AppUser>(withQuery(`/api/users/${encodeURIComponent(userId)}`, { project: projectId })), journeyPage(null)]);
+      const userPath = `/api/users/${encodeURIComponent(userId)}`;
+      const [profile, days, first] = await Promise.all([
+        get<AppUser>(withQuery(userPath, { project: projectId })),
+        get<UserActivity>(withQuery(`${userPath}/activity`, { project: projectId })),
+        journeyPage(null),
+      ]);
       let shown = first;
       for (let page = 1; page < pages.current && shown.nextCursor; page++) {
         const next = await journeyPage(shown.nextCursor);
         shown = { events: [...shown.events, ...next.events], nextCursor: next.nextCursor };
       }
       setUser(profile);
+      setActivity(days);
       setJourney(shown);
     } catch (error) {
       toast.error(error, 'Could not load the user');
@@ -121,7 +131,8 @@ export function UserProfilePage({ projectId, userId }: { projectId: string; user
               <Seen iso={user.lastSeen} />
             </dd>
           </dl>
-          <PropertyList properties={user.properties} />
+          {activity && <ActivityChart activity={activity} />}
+          <PropertyTable properties={user.properties} />
         </section>
       )}
       <h2>Journey</h2>

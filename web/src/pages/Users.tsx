@@ -4,21 +4,36 @@ import { get, isAbort, withQuery } from '../api.ts';
 import { RelativeTime } from '../components/Time.tsx';
 import { useToast } from '../components/Toasts.tsx';
 import type { AppUser, UserPage } from '../types.ts';
+import './users/users.css';
 
-/** The application's users, most recently seen first; the search matches ids and property values. */
+const SORTS = [
+  ['lastSeen', 'Last seen'],
+  ['firstSeen', 'First seen (newest users)'],
+  ['events', 'Most events'],
+] as const;
+type UserSort = (typeof SORTS)[number][0];
+const isSort = (text: string | null): text is UserSort => SORTS.some(([value]) => value === text);
+
+/** The application's users, most recently seen first or as chosen; the search matches ids and property values. */
 export function UsersPage({ projectId }: { projectId: string }) {
   const toast = useToast();
   // The search is kept in the address (?search=), so a reload, a shared link and Back keep it.
   const [params, setParams] = useSearchParams();
   const search = params.get('search') ?? '';
-  const setSearch = (text: string) => setParams(text ? { search: text } : {}, { replace: true });
+  // The order is kept there too (?sort=), absent for the default, last seen.
+  const requested = params.get('sort');
+  const sort: UserSort = isSort(requested) ? requested : 'lastSeen';
+  const setQuery = (next: { search: string; sort: UserSort }) =>
+    setParams({ ...(next.search ? { search: next.search } : {}), ...(next.sort !== 'lastSeen' ? { sort: next.sort } : {}) }, { replace: true });
+  const setSearch = (text: string) => setQuery({ search: text, sort });
+  const query = { project: projectId, search: search || undefined, sort: sort === 'lastSeen' ? undefined : sort };
   const [users, setUsers] = useState<AppUser[] | null>(null);
   const [nextCursor, setNextCursor] = useState<string | null>(null);
 
   useEffect(() => {
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      get<UserPage>(withQuery('/api/users', { project: projectId, search: search || undefined }), { signal: controller.signal }).then(
+      get<UserPage>(withQuery('/api/users', query), { signal: controller.signal }).then(
         (page) => {
           setUsers(page.users);
           setNextCursor(page.nextCursor);
@@ -32,12 +47,13 @@ export function UsersPage({ projectId }: { projectId: string }) {
       clearTimeout(timer);
       controller.abort();
     };
-  }, [projectId, search, toast]);
+    // `query` is made of these, afresh each render.
+  }, [projectId, search, sort, toast]);
 
   const more = async () => {
     if (!nextCursor) return;
     try {
-      const page = await get<UserPage>(withQuery('/api/users', { project: projectId, search: search || undefined, cursor: nextCursor }));
+      const page = await get<UserPage>(withQuery('/api/users', { ...query, cursor: nextCursor }));
       setUsers((current) => [...(current ?? []), ...page.users]);
       setNextCursor(page.nextCursor);
     } catch (error) {
@@ -48,10 +64,22 @@ export function UsersPage({ projectId }: { projectId: string }) {
   return (
     <main className="page page-narrow">
       <h1>Users</h1>
-      <label className="field">
-        <span>Search users</span>
-        <input type="search" name="userSearch" maxLength={200} value={search} onChange={(e) => setSearch(e.target.value)} placeholder="user id or property value" />
-      </label>
+      <div className="user-list-controls">
+        <label className="field grow">
+          <span>Search users</span>
+          <input type="search" name="userSearch" maxLength={200} value={search} onChange={(e) => setSearch(e.target.value)} placeholder="user id or property value" />
+        </label>
+        <label className="field">
+          <span>Sort by</span>
+          <select name="userSort" value={sort} onChange={(e) => setQuery({ search, sort: e.target.value as UserSort })}>
+            {SORTS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
       {users === null ? (
         <p className="muted" aria-busy="true">Loading users…</p>
       ) : users.length === 0 && search ? (
@@ -71,7 +99,8 @@ export function UsersPage({ projectId }: { projectId: string }) {
               </Link>
               <span className="muted small">
                 {userTitle(user) !== user.userId && <>{user.userId} · </>}
-                {user.eventCount.toLocaleString()} events · last seen <RelativeTime iso={user.lastSeen} />
+                {user.eventCount.toLocaleString()} events · {sort === 'firstSeen' ? 'first seen' : 'last seen'}{' '}
+                <RelativeTime iso={sort === 'firstSeen' ? user.firstSeen : user.lastSeen} />
               </span>
               <PropertyList properties={user.properties} />
             </li>
@@ -93,7 +122,7 @@ export function userTitle(user: Pick<AppUser, 'userId' | 'properties'>): string 
   return typeof name === 'string' && name.trim() !== '' ? name.trim() : user.userId;
 }
 
-export function PropertyList({ properties }: { properties: AppUser['properties'] }) {
+function PropertyList({ properties }: { properties: AppUser['properties'] }) {
   const entries = Object.entries(properties);
   if (entries.length === 0) return null;
   return (

@@ -1,10 +1,12 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { describeError, get, patch, post } from '../../api.ts';
+import { describeError, get, post } from '../../api.ts';
 import { useFieldErrors } from '../../components/FieldError.tsx';
 import { Secret } from '../../components/Secret.tsx';
 import { RelativeTime } from '../../components/Time.tsx';
 import { useToast } from '../../components/Toasts.tsx';
-import type { Destination, DestinationFormat, DestinationHealth, ReplayFailedResult, TestResult } from '../../types.ts';
+import type { CategoryCount, Destination, DestinationFormat, DestinationHealth, ReplayFailedResult, TestResult } from '../../types.ts';
+import { CategoryFilter } from './CategoryFilter.tsx';
+import { DestinationEdit } from './DestinationEdit.tsx';
 
 export const FORMATS: Array<[DestinationFormat, string]> = [
   ['json', 'Signed JSON'],
@@ -13,15 +15,6 @@ export const FORMATS: Array<[DestinationFormat, string]> = [
   ['email', 'Email (mailto:a@example.com,b@example.com)'],
 ];
 const formatLabel = (format: DestinationFormat) => FORMATS.find(([value]) => value === format)?.[1] ?? format;
-
-/** "payments, refunds" → ['payments', 'refunds']; empty → null (every category). */
-export function parseCategories(text: string): string[] | null {
-  const names = text
-    .split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
-  return names.length > 0 ? names : null;
-}
 
 /** A datetime-local value for 24 hours ago, the usual start of an outage worth replaying. */
 function dayAgoLocal(): string {
@@ -32,6 +25,8 @@ function dayAgoLocal(): string {
 
 interface DestinationRowProps {
   destination: Destination;
+  /** The project's categories, offered by the category filter. */
+  known: CategoryCount[] | null;
   test: TestResult | undefined;
   testing: boolean;
   onChanged: (destination: Destination) => void;
@@ -45,14 +40,31 @@ interface DestinationRowProps {
 export function DestinationRow(props: DestinationRowProps) {
   const { destination, test: result } = props;
   const id = encodeURIComponent(destination.id);
+  const [editing, setEditing] = useState(false);
   return (
     <li className="row" data-testid="destination-row">
-      <div className="row-head">
-        <strong>{destination.name}</strong>
-        <span className="chip">{formatLabel(destination.format)}</span>
-        <span className={destination.enabled ? 'status status-ok' : 'status status-off'}>{destination.enabled ? 'Enabled' : 'Disabled'}</span>
-      </div>
-      <p className="mono small break">{destination.url}</p>
+      {editing ? (
+        <DestinationEdit
+          destination={destination}
+          onSaved={(updated) => {
+            props.onChanged(updated);
+            setEditing(false);
+          }}
+          onCancel={() => setEditing(false)}
+        />
+      ) : (
+        <>
+          <div className="row-head">
+            <strong>{destination.name}</strong>
+            <span className="chip">{formatLabel(destination.format)}</span>
+            <span className={destination.enabled ? 'status status-ok' : 'status status-off'}>{destination.enabled ? 'Enabled' : 'Disabled'}</span>
+            <button type="button" className="button button-small row-edit" onClick={() => setEditing(true)}>
+              Edit<span className="visually-hidden"> name and URL of {destination.name}</span>
+            </button>
+          </div>
+          <p className="mono small break">{destination.url}</p>
+        </>
+      )}
       {destination.disabledReason && (
         <p className="banner banner-warning" role="status" data-testid="destination-disabled-reason">
           {destination.disabledReason}. Fix the receiver, then enable the destination and replay what failed.
@@ -66,7 +78,7 @@ export function DestinationRow(props: DestinationRowProps) {
           </button>
         </div>
       )}
-      <CategoryFilter destination={destination} onChanged={props.onChanged} />
+      <CategoryFilter destination={destination} known={props.known} onChanged={props.onChanged} />
       <LastStatus destination={destination} />
       <HealthLine destination={destination} />
       {result && (
@@ -92,49 +104,6 @@ export function DestinationRow(props: DestinationRowProps) {
       </div>
       <ReplayFailed destinationId={id} name={destination.name} enabled={destination.enabled} />
     </li>
-  );
-}
-
-function CategoryFilter({ destination, onChanged }: { destination: Destination; onChanged: (destination: Destination) => void }) {
-  const toast = useToast();
-  const saved = destination.categories?.join(', ') ?? '';
-  const [text, setText] = useState(saved);
-  const [busy, setBusy] = useState(false);
-  useEffect(() => setText(saved), [saved]);
-
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    try {
-      const updated = await patch<Destination>(`/api/destinations/${encodeURIComponent(destination.id)}`, { categories: parseCategories(text) });
-      onChanged(updated);
-      toast.success(updated.categories ? `“${updated.name}” now gets ${updated.categories.join(', ')} only` : `“${updated.name}” now gets every category`);
-    } catch (failure) {
-      toast.error(failure, 'Could not change the category filter');
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  return (
-    <form className="inline-form" onSubmit={(event) => void save(event)} data-testid="destination-categories">
-      <label className="field">
-        <span>Categories</span>
-        <input
-          name="destinationCategories"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          placeholder="All categories"
-          aria-describedby={`categories-help-${destination.id}`}
-        />
-      </label>
-      <button type="submit" className="button button-small" disabled={busy || text.trim() === saved}>
-        {busy ? 'Saving…' : 'Save filter'}
-      </button>
-      <span id={`categories-help-${destination.id}`} className="muted small">
-        {destination.categories ? `Only ${destination.categories.join(', ')}` : 'Every notify event'} · comma-separated, empty for all
-      </span>
-    </form>
   );
 }
 

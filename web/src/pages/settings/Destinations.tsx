@@ -6,7 +6,9 @@ import { useFieldErrors } from '../../components/FieldError.tsx';
 import { useToast } from '../../components/Toasts.tsx';
 import type { Destination, DestinationFormat, TestResult } from '../../types.ts';
 import { DeliveryLog } from './DeliveryLog.tsx';
-import { DestinationRow, FORMATS, parseCategories } from './DestinationRow.tsx';
+import { CategoriesPicker } from './CategoriesPicker.tsx';
+import { DestinationRow, FORMATS } from './DestinationRow.tsx';
+import { useKnownCategories } from './useKnownCategories.ts';
 import { useLiveRecords } from './useLiveRecords.ts';
 
 type Pending = { kind: 'delete' | 'rotate'; destination: Destination } | null;
@@ -17,7 +19,7 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
   const [url, setUrl] = useState('');
   const [format, setFormat] = useState<DestinationFormat>('json');
   const [enabled, setEnabled] = useState(true);
-  const [categories, setCategories] = useState('');
+  const [categories, setCategories] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
   const fields = useFieldErrors({ name: ['name'], url: ['url'], categories: ['categories', 'category'] });
   const [pending, setPending] = useState<Pending>(null);
@@ -26,6 +28,7 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
   const [logOf, setLogOf] = useState<Destination | null>(null);
 
   const base = `/api/projects/${encodeURIComponent(projectId)}/destinations`;
+  const known = useKnownCategories(projectId);
   const { records: destinations, error, reload: load, add, replace, remove } = useLiveRecords<Destination>(base, 'destination');
 
   const create = async (event: FormEvent) => {
@@ -33,11 +36,11 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
     setBusy(true);
     fields.clear();
     try {
-      const destination = await post<Destination>(base, { name, url, format, enabled, categories: parseCategories(categories) });
+      const destination = await post<Destination>(base, { name, url, format, enabled, categories: categories.length > 0 ? categories : null });
       add(destination);
       setName('');
       setUrl('');
-      setCategories('');
+      setCategories([]);
       toast.success(`Destination “${destination.name}” added`);
     } catch (failure) {
       if (!fields.show(failure)) toast.error(failure, 'Could not add the destination');
@@ -135,20 +138,20 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
           />
           {fields.message('url')}
         </label>
-        <label className="field span-2">
-          <span>Categories (comma-separated; empty for every category)</span>
-          <input
-            name="destinationNewCategories"
+        <div className="field span-2">
+          <CategoriesPicker
+            label="Categories (none: every category)"
+            known={known}
             value={categories}
-            onChange={(e) => {
-              setCategories(e.target.value);
+            onChange={(next) => {
+              setCategories(next);
               fields.clear('categories');
             }}
-            placeholder="All categories"
-            {...fields.describe('categories')}
+            describedBy={fields.describe('categories')['aria-describedby']}
+            invalid={fields.errors.categories !== undefined}
           />
           {fields.message('categories')}
-        </label>
+        </div>
         <label className="toggle">
           <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
           <span>Enabled</span>
@@ -174,6 +177,7 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
           <DestinationRow
             key={destination.id}
             destination={destination}
+            known={known}
             test={tests[destination.id]}
             testing={testing === destination.id}
             onChanged={replace}

@@ -1,18 +1,12 @@
 import { type FormEvent, useState } from 'react';
 import { post } from '../../api.ts';
-import { CopyButton } from '../../components/CopyButton.tsx';
 import { useFieldErrors } from '../../components/FieldError.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
-import { maskSecret, Secret } from '../../components/Secret.tsx';
 import { ConfirmDialog } from '../../components/Dialog.tsx';
-import { RelativeTime } from '../../components/Time.tsx';
 import { useToast } from '../../components/Toasts.tsx';
 import type { Hook } from '../../types.ts';
+import { HookRow } from './HookRow.tsx';
 import { useLiveRecords } from './useLiveRecords.ts';
-
-function hookCurl(hook: Hook): string {
-  return `curl -X POST '${hook.url}' \\\n  -H "Content-Type: text/plain" \\\n  --data-binary $'Payment received\\nOrder #1042 paid in full'`;
-}
 
 export function HooksSection({ projectId }: { projectId: string }) {
   const toast = useToast();
@@ -127,37 +121,7 @@ export function HooksSection({ projectId }: { projectId: string }) {
       {hooks?.length === 0 && <p className="muted">No incoming webhooks yet.</p>}
       <ul className="row-list">
         {hooks?.map((hook) => (
-          <li key={hook.id} className="row" data-testid="hook-row">
-            <div className="row-head">
-              <strong>{hook.name}</strong>
-              <span className="chip">#{hook.category}</span>
-              {hook.template && <span className="chip">{hook.template} payloads</span>}
-              <span className={hook.enabled ? 'status status-ok' : 'status status-off'}>{hook.enabled ? 'Enabled' : 'Paused'}</span>
-              <span className="muted small">
-                created <RelativeTime iso={hook.createdAt} />
-              </span>
-            </div>
-            <Secret value={hook.url} label={`Webhook URL for ${hook.name}`} what={`URL of ${hook.name}`} testId="hook-url" />
-            <details className="example" open>
-              <summary>Example request</summary>
-              {/* The URL's last segment is its token: hidden here as in the field above. */}
-              <pre className="code">{maskSecret(hookCurl(hook), hook.url.slice(hook.url.lastIndexOf('/') + 1))}</pre>
-              <CopyButton text={hookCurl(hook)} what="example request" />
-              <p className="muted small">
-                Override with headers <code>Title</code>, <code>Category</code>, <code>Tags: plan=pro,region=eu</code>,{' '}
-                <code>Notify: 1</code>, or send JSON with <code>Content-Type: application/json</code>. Icons go in the query string:{' '}
-                <code>?icon=%F0%9F%92%B0</code>.
-              </p>
-            </details>
-            <div className="row-actions">
-              <button type="button" className="button button-small" onClick={() => void toggle(hook)}>
-                {hook.enabled ? 'Pause' : 'Resume'}
-              </button>
-              <button type="button" className="button button-small button-danger-outline" onClick={() => setDeleting(hook)}>
-                Delete
-              </button>
-            </div>
-          </li>
+          <HookRow key={hook.id} hook={hook} onChanged={replace} onToggle={() => void toggle(hook)} onDelete={() => setDeleting(hook)} />
         ))}
       </ul>
       <ConfirmDialog
