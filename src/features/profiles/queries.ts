@@ -71,10 +71,14 @@ interface UserListQuery {
 const timeAt = (sql: Db, micros: string | null) =>
   micros === null ? sql`'-infinity'::timestamptz` : sql`(timestamptz 'epoch' + ${micros}::int8 * interval '1 microsecond')`;
 
-/** Must stay identical to the expression of the index app_users_first_seen (migration 123). */
+/** When the user was first seen: their first event or identify, whichever came first. */
 const firstSeenOrder = (sql: Db) => sql`(coalesce(least(u.first_event_at, u.first_identify_at), '-infinity'::timestamptz))`;
 
-/** Each order's key as an indexed expression, and the previous page's last key in its type. */
+/**
+ * Each order's key, and the previous page's last key in its type. Only last seen has an index
+ * (app_users_recent): the other two read the project's users and keep the top of the page
+ * (decision 161), since an index on them would cost every event that updates its user.
+ */
 function orderOf(sql: Db, sort: UserSort, after: UserCursor | undefined) {
   switch (sort) {
     case 'firstSeen':
@@ -88,7 +92,7 @@ function orderOf(sql: Db, sort: UserSort, after: UserCursor | undefined) {
 
 /**
  * A page of users in one of the list's orders (last seen, first seen, most events; newest or
- * most first, then by id), each along its index; users never seen come last in the time orders.
+ * most first, then by id); users never seen come last in the time orders.
  */
 export function selectUsers(sql: Db, q: UserListQuery): Promise<Array<AppUserRow & { eventCountKey: string }>> {
   const order = orderOf(sql, q.sort, q.after);

@@ -1,6 +1,6 @@
 /**
  * The orders of the users list (`GET /api/users?sort=`) and their keyset cursors. Each order is a
- * key (a time as microseconds, or a count) then `userId`, both descending, along its own index.
+ * key (a time as microseconds, or a count) then `userId`, both descending (decision 161).
  */
 export type UserSort = 'lastSeen' | 'firstSeen' | 'events';
 
