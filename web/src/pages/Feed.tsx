@@ -152,6 +152,7 @@ export function FeedPage({ projectId }: { projectId: string }) {
             filtered={filtered}
             linkedId={linked.linkedId}
             selectedId={selectedId}
+            onSelect={setSelectedId}
             onOpen={openDetail}
             onFavorite={(event) => void actions.toggleFavorite(event)}
             onDelete={actions.askDelete}
