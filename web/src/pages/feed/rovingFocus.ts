@@ -8,7 +8,7 @@
 const FOCUSABLE = 'a[href], button, input, select, textarea, [tabindex]';
 
 /** The card's own controls that can take focus now (a hidden menu's buttons cannot). */
-export function controlsOf(card: HTMLElement): HTMLElement[] {
+function controlsOf(card: HTMLElement): HTMLElement[] {
   return [...card.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
     (node) => !(node as HTMLButtonElement).disabled && node.getClientRects().length > 0 && getComputedStyle(node).visibility !== 'hidden',
   );
