@@ -90,7 +90,7 @@ describe('retention confirmation and the shortcut sheet', { skip: missingBrowser
       await page.keyboard.press('?');
       const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
       await sheet.waitFor();
-      for (const key of ['?', '/', 'j / k', 'Enter', 'f', 'Escape']) assert.equal(await sheet.locator('kbd', { hasText: key }).count() >= 1, true, key);
+      for (const key of ['?', '/', 'j / k', '← / →', 'Enter', 'f', 'Escape']) assert.equal(await sheet.locator('kbd', { hasText: key }).count() >= 1, true, key);
       assert.deepEqual(await axeViolations(page), []);
       await page.keyboard.press('Escape');
       await sheet.waitFor({ state: 'hidden' });

@@ -40,7 +40,7 @@ async function notify(org: TestOrg, project: string, fields: Record<string, unkn
 async function deliveries(org: TestOrg, destinationId: string) {
   const reply = await org.get(`/api/destinations/${destinationId}/deliveries`);
   assert.equal(reply.status, 200);
-  return reply.body.deliveries as Array<{ id: string; eventId: number; webhookId: string; status: string; attempts: Array<{ status: number | null; error: string | null; durationMs: number | null; response: string | null }> }>;
+  return reply.body.deliveries as Array<{ id: string; eventId: number; eventTitle: string | null; webhookId: string; status: string; attempts: Array<{ status: number | null; error: string | null; durationMs: number | null; response: string | null }> }>;
 }
 
 async function destinationOf(org: TestOrg, project: string, id: string) {
@@ -451,6 +451,24 @@ describe('test action, attempt log and replay', () => {
     assert.equal(new Set(eventIds).size, 23);
     const garbage = await org.get(`/api/destinations/${destination.id}/deliveries?cursor=nonsense`);
     assert.equal(garbage.body.deliveries.length, 20);
+  });
+
+  it("the attempt log names each delivery's event by its title; a Test delivery or a deleted event has none", async (tc) => {
+    const { org, project, receiver, destination } = await setup(tc, 'text');
+    worker(tc);
+    const kept = await notify(org, project, { title: 'Order #309 paid' });
+    const gone = await notify(org, project, { title: 'Soon deleted' });
+    await receiver.waitFor(2);
+    await settled(org, destination.id, 2);
+    assert.equal((await org.post(`/api/events/${gone.id}/delete`)).status, 200);
+    assert.equal((await org.post(`/api/destinations/${destination.id}/test`)).status, 200);
+    const log = await settled(org, destination.id, 3);
+    const titles = log.map((delivery) => [delivery.eventId, delivery.eventTitle]);
+    assert.deepEqual(titles, [
+      [0, null],
+      [gone.id, null],
+      [kept.id, 'Order #309 paid'],
+    ]);
   });
 
   it('replay queues the same body under the same webhook-id as a new log entry', async (tc) => {

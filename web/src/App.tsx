@@ -1,8 +1,9 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, Redirect, Route, Router, Switch } from 'wouter';
+import { ProjectTabs } from './components/ProjectTabs.tsx';
 import { ShortcutSheet } from './components/ShortcutSheet.tsx';
 import { Skeleton } from './components/Skeleton.tsx';
-import { NavLink, SkipLink, TopBar } from './components/TopBar.tsx';
+import { SkipLink, TopBar } from './components/TopBar.tsx';
 import { LiveProvider, useLiveStatus } from './live.tsx';
 import { AcceptPage } from './pages/Accept.tsx';
 import { AlertsPage } from './pages/Alerts.tsx';
@@ -145,17 +146,6 @@ function Home() {
   return <Redirect to={target ? `/p/${target.id}` : '/projects'} replace />;
 }
 
-const TABS = [
-  ['/', 'Feed'],
-  ['/insights', 'Insights'],
-  ['/users', 'Users'],
-  ['/charts', 'Charts'],
-  ['/alerts', 'Alerts'],
-  ['/funnels', 'Funnels'],
-  ['/playground', 'Playground'],
-  ['/settings', 'Settings'],
-] as const;
-
 function ProjectArea({ projectId }: { projectId: string }) {
   const { projects } = useProjects();
   const project = projects?.find((candidate) => candidate.id === projectId);
@@ -169,13 +159,7 @@ function ProjectArea({ projectId }: { projectId: string }) {
   return (
     <LiveProvider projectId={projectId}>
       <div className="project-bar">
-        <nav className="tabs" aria-label="Project">
-          {TABS.map(([href, label]) => (
-            <NavLink key={href} href={href} className="tab">
-              {label}
-            </NavLink>
-          ))}
-        </nav>
+        <ProjectTabs />
         <LiveIndicator />
       </div>
       <DisabledDestinationsWarning projectId={projectId} />

@@ -38,6 +38,7 @@ export async function listDeliveries({
     deliveries: page.map((row) => ({
       id: row.id,
       eventId: row.eventId,
+      eventTitle: row.eventTitle,
       webhookId: row.webhookId,
       status: row.status,
       attempts: attempts

@@ -130,6 +130,8 @@ export async function deleteDestination(
 interface DeliveryRow {
   id: string;
   eventId: number;
+  /** Null for a Test delivery, or once the event is deleted. */
+  eventTitle: string | null;
   webhookId: string;
   status: 'pending' | 'succeeded' | 'failed';
   createdMicros: string;
@@ -144,15 +146,19 @@ interface AttemptRow {
   response: string | null;
 }
 
-/** Newest first, along (destination_id, created_at DESC, id DESC). */
+/**
+ * Newest first, along (destination_id, created_at DESC, id DESC), each with its event's title so
+ * the log names what was sent. Events and deliveries share the organization's shard.
+ */
 export function listDeliveries(
   sql: Db,
   q: { organizationId: string; destinationId: string; before?: { micros: bigint; id: string }; limit: number },
 ): Promise<DeliveryRow[]> {
   return sql<DeliveryRow[]>`
-    SELECT l.id, l.event_id AS "eventId", l.webhook_id AS "webhookId", l.status,
+    SELECT l.id, l.event_id AS "eventId", e.title AS "eventTitle", l.webhook_id AS "webhookId", l.status,
            (extract(epoch FROM l.created_at) * 1000000)::bigint::text AS "createdMicros"
     FROM deliveries l
+    LEFT JOIN events e ON e.organization_id = l.organization_id AND e.id = l.event_id
     WHERE l.organization_id = ${q.organizationId} AND l.destination_id = ${q.destinationId}
     ${q.before ? sql`AND (l.created_at, l.id) < (timestamptz 'epoch' + ${q.before.micros.toString()}::int8 * interval '1 microsecond', ${q.before.id})` : sql``}
     ORDER BY l.created_at DESC, l.id DESC LIMIT ${q.limit}`;

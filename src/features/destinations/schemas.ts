@@ -78,6 +78,7 @@ const Attempt = Type.Object({
 const Delivery = Type.Object({
   id: Type.String(),
   eventId: Type.Integer({ description: '0 for a Test delivery' }),
+  eventTitle: Type.Union([Type.String(), Type.Null()], { description: "The event's title; null for a Test delivery or a deleted event" }),
   webhookId: Type.String({ description: 'The webhook-id header: the same on every attempt and replay' }),
   status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')]),
   attempts: Type.Array(Attempt),

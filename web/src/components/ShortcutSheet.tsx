@@ -5,7 +5,9 @@ import './shortcutSheet.css';
 const SHORTCUTS: Array<[string, string]> = [
   ['?', 'Show this list of shortcuts'],
   ['/', 'Search the feed'],
-  ['j / k', 'Next / previous event in the feed'],
+  ['Tab', 'Reach the feed once, on the selected event (Tab again leaves the list)'],
+  ['j / k, ↓ / ↑', 'Next / previous event in the feed'],
+  ['← / →', "Move among the focused event's links and buttons"],
   ['Enter', 'Open the selected event'],
   ['f', 'Favorite the selected event'],
   ['Escape', 'Clear the selection, close a dialog'],

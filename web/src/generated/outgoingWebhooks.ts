@@ -128,6 +128,8 @@ export type ListDeliveriesResponse = {
     id: string;
     /** 0 for a Test delivery */
     eventId: number;
+    /** The event's title; null for a Test delivery or a deleted event */
+    eventTitle: string | null;
     /** The webhook-id header: the same on every attempt and replay */
     webhookId: string;
     status: "pending" | "succeeded" | "failed";

@@ -6,7 +6,8 @@ import { CategoryPanel } from './feed/CategoryPanel.tsx';
 import { EventDetail } from './feed/EventDetail.tsx';
 import { EventList } from './feed/EventList.tsx';
 import { FeedHeader } from './feed/FeedHeader.tsx';
-import { FilterChips, useFeedQuery } from './feed/FeedFilters.tsx';
+import { FilterChips, NO_FILTERS, hasFilters, narrowsCategories, useFeedQuery } from './feed/FeedFilters.tsx';
+import { FilterSummary } from './feed/FilterSummary.tsx';
 import { tagSearchText } from './feed/feedLinks.ts';
 import { NotifyToasts } from './feed/NotifyToasts.tsx';
 import { useCategories } from './feed/useCategories.ts';
@@ -83,7 +84,13 @@ export function FeedPage({ projectId }: { projectId: string }) {
     [updateQuery],
   );
 
-  const filtered = Boolean(query.category || query.search || query.tags.length || query.userId || query.favorited || query.range || until);
+  const filtersOn = hasFilters(query);
+  const filtered = filtersOn || until !== null;
+  const clearAll = () => {
+    setSearchInput('');
+    updateQuery(NO_FILTERS);
+    window.scrollTo({ top: 0 });
+  };
   const pending = live.pending;
 
   return (
@@ -103,6 +110,7 @@ export function FeedPage({ projectId }: { projectId: string }) {
       <div className="feed-layout">
         <section className="feed" aria-labelledby="feed-title">
           <FilterChips query={query} update={updateQuery} />
+          {filtersOn && <FilterSummary feed={feed} onClearAll={clearAll} />}
 
           {/* A zero-height sticky anchor: the pill floats over the list without moving it. */}
           <div className="pill-anchor">
@@ -144,6 +152,7 @@ export function FeedPage({ projectId }: { projectId: string }) {
             filtered={filtered}
             linkedId={linked.linkedId}
             selectedId={selectedId}
+            onSelect={setSelectedId}
             onOpen={openDetail}
             onFavorite={(event) => void actions.toggleFavorite(event)}
             onDelete={actions.askDelete}
@@ -152,7 +161,7 @@ export function FeedPage({ projectId }: { projectId: string }) {
             onCategory={chooseCategory}
           />
         </section>
-        <CategoryPanel categories={categories} selected={query.category} onSelect={chooseCategory} />
+        <CategoryPanel categories={categories} selected={query.category} onSelect={chooseCategory} totalsOnly={narrowsCategories(query)} />
       </div>
 
       <EventDetail event={detail} onClose={() => setDetailId(null)} onFavorite={(event) => void actions.toggleFavorite(event)} onDelete={actions.askDelete} />

@@ -127,7 +127,7 @@ export function MembersPage() {
       {members === null && !error && <Skeleton what="members" />}
       {members && (
         <div className="table-wrap">
-          <table className="table" aria-label="Members">
+          <table className="table members-table" aria-label="Members">
             <thead>
               <tr>
                 <th scope="col">Email</th>

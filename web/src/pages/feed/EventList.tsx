@@ -7,7 +7,7 @@ import { SkeletonRows } from './SkeletonRows.tsx';
 import type { EventFeed } from './useEventFeed.ts';
 import './feed.css';
 
-type RowHandlers = Pick<EventRowProps, 'onOpen' | 'onFavorite' | 'onDelete' | 'onCopyLink' | 'onTag' | 'onCategory'>;
+type RowHandlers = Pick<EventRowProps, 'onSelect' | 'onOpen' | 'onFavorite' | 'onDelete' | 'onCopyLink' | 'onTag' | 'onCategory'>;
 
 interface EventListProps extends RowHandlers {
   feed: EventFeed;
@@ -21,7 +21,8 @@ interface EventListProps extends RowHandlers {
 export function EventList({ feed, projectId, filtered, linkedId, selectedId, ...handlers }: EventListProps) {
   const { events, status, nextCursor, loadingMore, loadMore } = feed;
   const groups = groupByDay(events);
-  // Tab reaches one row, the selected one or else the first; j/k move from there.
+  // Tab reaches one row, the selected one or else the first; Up/Down or j/k move from there,
+  // Left/Right among the row's own controls (rovingFocus.ts).
   const tabbableId = selectedId !== null && events.some((event) => event.id === selectedId) ? selectedId : (events[0]?.id ?? null);
 
   // Infinite scroll. A new observer per page fires at once when the sentinel is still in view.
@@ -49,7 +50,7 @@ export function EventList({ feed, projectId, filtered, linkedId, selectedId, ...
               <time dateTime={group.key}>{group.label}</time>
             </h2>
             {group.items.map((event: EventItem) => (
-              <EventRow key={event.id} event={event} linked={event.id === linkedId} selected={event.id === selectedId} tabbable={event.id === tabbableId} {...handlers} />
+              <EventRow key={event.id} event={event} linked={event.id === linkedId} selected={event.id === selectedId} tabbable={event.id === tabbableId} roving {...handlers} />
             ))}
           </section>
         ))}

@@ -1,10 +1,11 @@
-import { memo, useState } from 'react';
+import { memo, useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { BellIcon, StarIcon, TrashIcon } from '../../components/Icons.tsx';
 import { Markup, safeHref } from '../../components/Markup.tsx';
 import { exactTime } from '../../components/Time.tsx';
 import type { EventItem } from '../../types.ts';
 import { clockTime } from './dayLabel.ts';
+import { removeFromTabOrder, stepWithinCard } from './rovingFocus.ts';
 import './feed.css';
 
 export interface EventRowProps {
@@ -14,6 +15,12 @@ export interface EventRowProps {
   /** The keyboard selection (j/k); it is also the row Tab reaches. */
   selected: boolean;
   tabbable: boolean;
+  /**
+   * Part of the feed's roving tab index (rovingFocus.ts): the card's controls leave the Tab order
+   * and are reached with Left/Right; focusing the card selects it.
+   */
+  roving?: boolean;
+  onSelect?: (id: number) => void;
   onOpen: (event: EventItem) => void;
   onFavorite: (event: EventItem) => void;
   onDelete: (event: EventItem) => void;
@@ -46,8 +53,26 @@ export function EventTitle({ title, href }: { title: string; href: string | null
 }
 
 /** One compact row of the feed; its actions show on hover or focus, or behind "…" on touch screens. */
-export const EventRow = memo(function EventRow({ event, linked, selected, tabbable, onOpen, onFavorite, onDelete, onCopyLink, onTag, onCategory }: EventRowProps) {
+export const EventRow = memo(function EventRow({
+  event,
+  linked,
+  selected,
+  tabbable,
+  roving = false,
+  onSelect,
+  onOpen,
+  onFavorite,
+  onDelete,
+  onCopyLink,
+  onTag,
+  onCategory,
+}: EventRowProps) {
   const [menuOpen, setMenuOpen] = useState(false);
+  const card = useRef<HTMLElement>(null);
+  // After every render: the description's markup can bring links of its own.
+  useLayoutEffect(() => {
+    if (roving && card.current) removeFromTabOrder(card.current);
+  });
   const href = safeHref(event.url);
   const titleId = `event-${event.id}-title`;
   const created = new Date(event.createdAt);
@@ -60,6 +85,7 @@ export const EventRow = memo(function EventRow({ event, linked, selected, tabbab
   };
   return (
     <article
+      ref={card}
       className={className}
       aria-labelledby={titleId}
       aria-current={linked || undefined}
@@ -68,10 +94,18 @@ export const EventRow = memo(function EventRow({ event, linked, selected, tabbab
       onClick={(click) => {
         if (!isControl(click.target)) onOpen(event);
       }}
+      onFocus={() => {
+        if (roving && !selected) onSelect?.(event.id);
+      }}
       onKeyDown={(key) => {
         if (key.key === 'Escape' && menuOpen) {
           key.stopPropagation();
           setMenuOpen(false);
+        }
+        const modified = key.altKey || key.ctrlKey || key.metaKey || key.shiftKey;
+        if (roving && !modified && (key.key === 'ArrowRight' || key.key === 'ArrowLeft') && card.current) {
+          key.preventDefault();
+          stepWithinCard(card.current, key.key === 'ArrowRight' ? 1 : -1);
         }
       }}
     >

@@ -53,6 +53,19 @@ export function useFeedQuery(): [FeedQuery, (change: Partial<FeedQuery>, options
   return [query, update];
 }
 
+/** The query with every filter off: what "Clear all" sets. */
+export const NO_FILTERS: FeedQuery = { category: null, search: '', tags: [], userId: null, favorited: false, range: null };
+
+/** Whether any filter narrows the feed (the category too: it is a filter like the others). */
+export function hasFilters(query: FeedQuery): boolean {
+  return Boolean(query.category || query.search || query.tags.length || query.userId || query.favorited || query.range);
+}
+
+/** Whether a filter besides the category is on: the category totals then ignore something. */
+export function narrowsCategories(query: FeedQuery): boolean {
+  return Boolean(query.search || query.tags.length || query.userId || query.favorited || query.range);
+}
+
 /** The API parameters of the query's filters (besides project, category, search and cursor). */
 export function filterParams(query: FeedQuery): URLSearchParams {
   const params = new URLSearchParams();
@@ -63,12 +76,15 @@ export function filterParams(query: FeedQuery): URLSearchParams {
   return params;
 }
 
-/** Chips for the active filters (each removable), the favorites toggle and the time range. */
+/**
+ * Chips for the active filters (each removable), the favorites toggle and the time range. Every
+ * control of the row is one chip of the same height, whatever is inside it.
+ */
 export function FilterChips({ query, update }: { query: FeedQuery; update: (change: Partial<FeedQuery>) => void }) {
   return (
-    <div className="filter-chips" aria-label="Filters">
+    <div className="filter-chips" role="group" aria-label="Filters">
       {query.tags.map((tag) => (
-        <button key={tag} type="button" className="chip tag" aria-label={`Remove filter tag ${tag}`} onClick={() => update({ tags: query.tags.filter((t) => t !== tag) })}>
+        <button key={tag} type="button" className="chip" aria-label={`Remove filter tag ${tag}`} onClick={() => update({ tags: query.tags.filter((t) => t !== tag) })}>
           {tag} ×
         </button>
       ))}

@@ -19,9 +19,13 @@ function focusRow(id: number) {
   row?.scrollIntoView({ block: 'nearest' });
 }
 
+/** Whether the key was pressed with focus on an event card or one of its controls. */
+const inCard = (target: EventTarget | null) => target instanceof Element && target.closest('article.event[data-event-id]') !== null;
+
 /**
- * The feed's keys: "/" search, j/k move the selection, Enter opens it, f favorites it, Escape
- * clears it. Never while typing in a field, with a modifier held, or while a dialog is open
+ * The feed's keys: "/" search, j/k (or Down/Up with focus in the list) move the selection, Enter
+ * opens it, f favorites it, Escape clears it. Left/Right inside a card are the card's own
+ * (EventRow, rovingFocus.ts). Never while typing in a field, with a modifier held, or while a dialog is open
  * (the dialog closes itself on Escape).
  */
 export function useFeedKeyboard(options: KeyboardOptions): void {
@@ -54,6 +58,13 @@ export function useFeedKeyboard(options: KeyboardOptions): void {
         case 'k':
           key.preventDefault();
           move(-1);
+          return;
+        // Arrows only inside the list: elsewhere they keep scrolling the page.
+        case 'ArrowDown':
+        case 'ArrowUp':
+          if (!inCard(key.target) || key.shiftKey) return;
+          key.preventDefault();
+          move(key.key === 'ArrowDown' ? 1 : -1);
           return;
         case 'Enter':
           // Enter on a button or link inside a row keeps its own meaning.

@@ -1,10 +1,12 @@
-import { useCallback, useEffect, useState } from 'react';
+import { Fragment, useCallback, useEffect, useState } from 'react';
+import { Link } from 'wouter';
 import { describeError, get, post, withQuery } from '../../api.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { RelativeTime } from '../../components/Time.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { useToast } from '../../components/Toasts.tsx';
 import type { DeliveryPage, Destination } from '../../types.ts';
+import './deliveryLog.css';
 
 /** A destination's recent deliveries with every attempt, and a Replay button for each. */
 export function DeliveryLog({ destination, onClose }: { destination: Destination | null; onClose: () => void }) {
@@ -74,7 +76,7 @@ export function DeliveryLog({ destination, onClose }: { destination: Destination
           <li key={delivery.id} className="delivery">
             <div className="row-head">
               <span className={`status status-${delivery.status}`}>{delivery.status}</span>
-              <span>{delivery.eventId ? `Event #${delivery.eventId}` : 'Test delivery'}</span>
+              <DeliveredEvent eventId={delivery.eventId} title={delivery.eventTitle} />
               {delivery.webhookId && (
                 <code className="small" title="webhook-id header">
                   {delivery.webhookId}
@@ -109,11 +111,11 @@ export function DeliveryLog({ destination, onClose }: { destination: Destination
                       </td>
                       <td>{attempt.status ?? '—'}</td>
                       <td className="num">{attempt.durationMs === null ? '—' : `${attempt.durationMs} ms`}</td>
-                      <td className="break">
-                        {attempt.error}
+                      <td className="attempt-outcome">
+                        {attempt.error && <WithAddresses text={attempt.error} />}
                         {attempt.response && (
                           <code className="answer" title={attempt.response}>
-                            {attempt.response.length > 120 ? `${attempt.response.slice(0, 120)}…` : attempt.response}
+                            <WithAddresses text={attempt.response.length > 120 ? `${attempt.response.slice(0, 120)}…` : attempt.response} />
                           </code>
                         )}
                       </td>
@@ -131,5 +133,39 @@ export function DeliveryLog({ destination, onClose }: { destination: Destination
         </button>
       )}
     </Dialog>
+  );
+}
+
+/** What a delivery sent: a link to its event in the feed, by title when the event still exists. */
+function DeliveredEvent({ eventId, title }: { eventId: number; title: string | null }) {
+  if (!eventId) return <span className="delivery-event">Test delivery</span>;
+  return (
+    <Link href={`/?event=${eventId}`} className="delivery-event" title={`Open event #${eventId} in the feed`}>
+      {title ?? `Event #${eventId} (deleted)`}
+    </Link>
+  );
+}
+
+/** host:port, or a URL: never broken in the middle (say of the port) by the column's wrapping. */
+const ADDRESS = /(\b[a-z][a-z0-9+.-]*:\/\/\S+|\[[0-9a-f:.]+\](?::\d{1,5})?|\b(?:\d{1,3}(?:\.\d{1,3}){3}|localhost|[a-z0-9-]+(?:\.[a-z0-9-]+)+):\d{1,5}\b)/gi;
+
+/**
+ * An error text whose addresses are kept whole: each is one unbreakable piece, cut with an
+ * ellipsis when it is wider than the column, with the full address in its tooltip.
+ */
+function WithAddresses({ text }: { text: string }) {
+  const parts = text.split(ADDRESS);
+  return (
+    <>
+      {parts.map((part, index) =>
+        index % 2 === 1 ? (
+          <span key={index} className="address" title={part}>
+            {part}
+          </span>
+        ) : (
+          <Fragment key={index}>{part}</Fragment>
+        ),
+      )}
+    </>
   );
 }
