@@ -80,6 +80,8 @@ describe('every target is at least 24×24 CSS px', { skip: missingBrowser }, () 
     await createUser({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
     browser = await openBrowser({ viewport: SIZES.desktop, timeoutMs: 10_000 });
     page = browser.page;
+    // Feed cards fade in; axe measures contrast on the settled page, not halfway through the fade.
+    await page.emulateMedia({ reducedMotion: 'reduce' });
     await signIn(page, base, email);
   });
 

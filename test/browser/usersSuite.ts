@@ -67,6 +67,11 @@ export function usersSuite(size: string, viewport: { width: number; height: numb
       assert.deepEqual(await names(), ['Ann Smith', 'bob']);
       const ann = page.locator('.user-list li', { has: page.getByRole('link', { name: 'Ann Smith' }) });
       assert.match(await ann.innerText(), /u-4821 · 2 events/);
+      // Properties are one short line, not a pile of chips: the name is the title, long values are cut.
+      assert.equal(await ann.locator('.chip').count(), 0);
+      const summary = ann.getByTestId('user-property-summary');
+      assert.deepEqual(await summary.locator('.user-property').allInnerTexts(), ['plan pro', `website ${LONG_VALUE}`, 'seats 12']);
+      assert.equal(await summary.locator('.user-property').nth(1).evaluate((el) => el.scrollWidth > el.clientWidth), true);
       assert.deepEqual(await axeViolations(page), []);
       assert.equal(await noSidewaysScroll(), true);
     });

@@ -102,7 +102,7 @@ export function UsersPage({ projectId }: { projectId: string }) {
                 {user.eventCount.toLocaleString()} events · {sort === 'firstSeen' ? 'first seen' : 'last seen'}{' '}
                 <RelativeTime iso={sort === 'firstSeen' ? user.firstSeen : user.lastSeen} />
               </span>
-              <PropertyList properties={user.properties} />
+              <PropertySummary properties={user.properties} />
             </li>
           ))}
         </ul>
@@ -122,17 +122,29 @@ export function userTitle(user: Pick<AppUser, 'userId' | 'properties'>): string 
   return typeof name === 'string' && name.trim() !== '' ? name.trim() : user.userId;
 }
 
-function PropertyList({ properties }: { properties: AppUser['properties'] }) {
-  const entries = Object.entries(properties);
+/** Properties a list row shows; the profile has them all, as a table. */
+const SUMMARY_PROPERTIES = 3;
+
+/**
+ * A short line of the user's properties in the list: the first few as "key value", the name left
+ * out (it is the row's title), long values cut with an ellipsis, and how many more the profile has.
+ */
+function PropertySummary({ properties }: { properties: AppUser['properties'] }) {
+  const entries = Object.entries(properties).filter(([key]) => key !== 'name');
   if (entries.length === 0) return null;
+  const shown = entries.slice(0, SUMMARY_PROPERTIES);
+  const more = entries.length - shown.length;
   return (
-    <span className="event-tags">
-      {entries.map(([key, value]) => (
-        <span key={key} className="chip tag">
-          <span className="tag-key">{key}</span>
-          <span className="tag-value">{String(value)}</span>
-        </span>
-      ))}
-    </span>
+    <p className="user-property-summary small" data-testid="user-property-summary">
+      {shown.map(([key, value]) => {
+        const text = typeof value === 'string' ? value : JSON.stringify(value);
+        return (
+          <span key={key} className="user-property" title={`${key}: ${text}`}>
+            <span className="muted">{key}</span> {text}
+          </span>
+        );
+      })}
+      {more > 0 && <span className="muted">+{more} more</span>}
+    </p>
   );
 }
