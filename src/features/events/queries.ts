@@ -2,6 +2,7 @@ import type { Db, TransactionSql } from '../../db/client.ts';
 import { MAX_ID } from '../../lib/idSpace.ts';
 import { MAX_USER_ID } from '../../lib/limits.ts';
 import { codePointLength } from '../../lib/text.ts';
+import { countTagValues } from './tagRollupWrites.ts';
 import type { EventDraft } from './validateEventInput.ts';
 
 /**
@@ -246,7 +247,7 @@ async function writeRows(
              AS t(ord int, project_id text)
       JOIN projects p ON p.organization_id = ${org} AND p.id = t.project_id`);
   }
-  await Promise.all(statements);
+  await Promise.all([...statements, countTagValues(tx, org, drafts, nowMicros, timeZone)]);
 }
 
 /**
@@ -273,21 +274,6 @@ export async function toggleFavorite(
       AND NOT EXISTS (SELECT 1 FROM projects p WHERE p.organization_id = e.organization_id AND p.id = e.project_id AND p.deleted_at IS NOT NULL)
     RETURNING e.id, e.favorited, e.project_id AS "projectId"`;
   return row;
-}
-
-/** Every category of the project with its all-time count, read from the per-day counts. */
-export function categoryCounts(
-  sql: Db,
-  organizationId: string,
-  projectId: string,
-): Promise<Array<{ name: string; count: number }>> {
-  return sql<Array<{ name: string; count: number }>>`
-    SELECT c.name, coalesce(sum(d.count), 0)::int AS count
-    FROM categories c
-    LEFT JOIN event_daily_counts d
-      ON d.organization_id = c.organization_id AND d.project_id = c.project_id AND d.category = c.name
-    WHERE c.organization_id = ${organizationId} AND c.project_id = ${projectId}
-    GROUP BY c.name ORDER BY c.name`;
 }
 
 /** One of the organization's events, unless its project is deleted; undefined otherwise. */
