@@ -5,7 +5,7 @@ import { tagRollupLockName } from '../../lib/tagRollupLock.ts';
 // key, backfilling it, reading it. Ingest and deletes keep it in events/queries.ts and
 // events/deleteQueries.ts, the time-zone rebuild in syncChartTimeZone.ts.
 
-export interface TagKeyState {
+interface TagKeyState {
   /** Ingest counts the events above this id; the backfill those up to it. */
   countedAfterId: number;
   backfilledUpTo: number;
