@@ -36,3 +36,7 @@ CREATE TABLE tag_daily_counts (
 
 ALTER TABLE tag_daily_counts ADD CONSTRAINT tag_daily_counts_project_fkey
   FOREIGN KEY (organization_id, project_id) REFERENCES projects (organization_id, id) ON DELETE CASCADE;
+
+-- Set on an organization's event counter row when it registers its first key: ingest reads it with
+-- its ids and writes the counts by tag value only then, so other organizations pay nothing.
+ALTER TABLE id_counters ADD COLUMN rolls_up_tags boolean NOT NULL DEFAULT false;

@@ -14,7 +14,10 @@ import { type TestOrg, useTestApp } from '../helpers.ts';
 // Breakdowns by tag served from the per-day counts by tag value (decision 131): the same answers
 // as reading the events, after every kind of write.
 
-const t = useTestApp();
+/** The statements sent while `recording` is set. */
+const recorded: string[] = [];
+let recording = false;
+const t = useTestApp({}, { onQuery: (query) => void (recording && recorded.push(query)) });
 type Series = Record<string, Array<{ day: string; count: number }>>;
 
 async function setup(): Promise<{ org: TestOrg; project: string }> {
@@ -232,6 +235,24 @@ describe('GET /api/charts groupBy served by the per-day counts by tag value', ()
     const state = await keyState(org, project, 'v');
     assert.ok(state && state.backfilledUpTo === state.countedAfterId && state.countedAfterId > 0);
     await assertSameAsScan(org, project, 'v');
+  });
+
+  it('sends ingest nothing more for an organization that rolls up no key, one statement once it does', async () => {
+    const { org, project } = await setup();
+    const ingest = async () => {
+      recorded.length = 0;
+      recording = true;
+      try {
+        assert.equal((await org.post('/api/events', { project, category: 'c', title: 't', tags: { plan: 'pro' } })).status, 201);
+      } finally {
+        recording = false;
+      }
+      return recorded.filter((query) => /tag_daily_counts|tag_rollup_keys/.test(query)).length;
+    };
+    assert.equal(await ingest(), 0);
+    await rollUp(org, project, 'plan');
+    assert.equal(await ingest(), 1);
+    assert.deepEqual(await chart(org, project, 'groupBy=tag:plan'), { pro: [{ day: await today(0), count: 2 }] });
   });
 
   it('reads the events for keys it does not roll up: too long, or past the per-project limit', async () => {

@@ -111,6 +111,23 @@ describe('every hot statement on Citus runs on one shard', { skip: !onCitus && '
   it('delete: an event', async () => {
     await assertRouted('POST /api/events/:id/delete', async () => assert.equal((await org.post(`/api/events/${eventId}/delete`)).status, 200));
   });
+
+  it('breakdown by tag: registering and backfilling the key, ingest into it, reading it, a delete', async () => {
+    await assertRouted('GET /api/charts?groupBy (registers, backfills)', async () => {
+      assert.equal((await org.get(`/api/charts?project=${project}&groupBy=tag:plan`)).status, 200);
+      await t.services.tagRollups.backfill(org.id, project, 'plan');
+    });
+    let id = 0;
+    await assertRouted('POST /api/events (rolled-up key)', async () => {
+      const reply = await org.post('/api/events', { project, category: 'signup', title: 'Two', tags: { plan: 'free' } });
+      assert.equal(reply.status, 201);
+      id = reply.body.id as number;
+    });
+    await assertRouted('GET /api/charts?groupBy (from the rollup)', async () => {
+      assert.deepEqual(Object.keys((await org.get(`/api/charts?project=${project}&groupBy=tag:plan`)).body).sort(), ['(none)', 'free']);
+    });
+    await assertRouted('POST /api/events/:id/delete (rolled-up key)', async () => assert.equal((await org.post(`/api/events/${id}/delete`)).status, 200));
+  });
 });
 
 describe('the alert engine on Citus runs on one shard per organization', { skip: !onCitus && 'the store is not Citus' }, () => {

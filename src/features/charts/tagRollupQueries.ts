@@ -26,9 +26,10 @@ export async function countTagKeys(sql: Db, q: { organizationId: string; project
 
 /**
  * Registers the key, ingest counting from the organization's next event id on. The counter row is
- * locked first (the no-op upsert also creates it): every ingest transaction holds it from taking
- * its ids to its commit, so those that took ids up to `counted_after_id` have committed without
- * seeing the key, and those after it read the keys once they hold the counter, so see this one.
+ * locked first, and marked `rolls_up_tags` (the upsert also creates it): every ingest transaction
+ * holds it from taking its ids to its commit, so those that took ids up to `counted_after_id` have
+ * committed without seeing the key, and those after it read the mark with their ids and join the
+ * keys, this one included.
  * The backfill counts the first, ingest the second: each event exactly once. The advisory lock
  * waits for the organization's deletes in flight and holds new ones until the key is committed,
  * so every delete that could remove an event the backfill counts sees the key (holdTagRollupKeys).
@@ -36,8 +37,8 @@ export async function countTagKeys(sql: Db, q: { organizationId: string; project
 export async function registerTagKey(tx: TransactionSql, q: { organizationId: string; projectId: string; tagKey: string }): Promise<void> {
   await tx`SELECT pg_advisory_xact_lock(hashtextextended(${tagRollupLockName(q.organizationId)}, 0))`;
   const [counter] = await tx<{ lastId: number }[]>`
-    INSERT INTO id_counters AS c (organization_id, kind, last_id) VALUES (${q.organizationId}, 'event', 0)
-    ON CONFLICT (organization_id, kind) DO UPDATE SET last_id = c.last_id
+    INSERT INTO id_counters AS c (organization_id, kind, last_id, rolls_up_tags) VALUES (${q.organizationId}, 'event', 0, true)
+    ON CONFLICT (organization_id, kind) DO UPDATE SET rolls_up_tags = true
     RETURNING c.last_id::int AS "lastId"`;
   await tx`
     INSERT INTO tag_rollup_keys (organization_id, project_id, tag_key, counted_after_id)
