@@ -24,6 +24,9 @@ export async function countTagKeys(sql: Db, q: { organizationId: string; project
   return row?.keys ?? 0;
 }
 
+/** How long registering a key waits for the organization's counter and deletes in flight. */
+const REGISTRATION_WAIT = '2s';
+
 /**
  * Registers the key, ingest counting from the organization's next event id on. The counter row is
  * locked first, and marked `rolls_up_tags` (the upsert also creates it): every ingest transaction
@@ -35,6 +38,11 @@ export async function countTagKeys(sql: Db, q: { organizationId: string; project
  * so every delete that could remove an event the backfill counts sees the key (holdTagRollupKeys).
  */
 export async function registerTagKey(tx: TransactionSql, q: { organizationId: string; projectId: string; tagKey: string }): Promise<void> {
+  // An import holds the counter for its whole transaction: the chart then reads the events and
+  // registers the key on a later request (a lock_not_available error after REGISTRATION_WAIT).
+  // Citus passes a SET LOCAL on to the workers, where the counter row is, only when told to.
+  await tx`SELECT set_config('citus.propagate_set_commands', 'local', true)`;
+  await tx.unsafe(`SET LOCAL lock_timeout = '${REGISTRATION_WAIT}'`);
   await tx`SELECT pg_advisory_xact_lock(hashtextextended(${tagRollupLockName(q.organizationId)}, 0))`;
   const [counter] = await tx<{ lastId: number }[]>`
     INSERT INTO id_counters AS c (organization_id, kind, last_id, rolls_up_tags) VALUES (${q.organizationId}, 'event', 0, true)

@@ -2,6 +2,9 @@ import type { Ctx } from '../../context.ts';
 import { withTransaction } from '../../db/client.ts';
 import { countTagKeys, findTagKey, registerTagKey } from './tagRollupQueries.ts';
 
+/** PostgreSQL's error when registerTagKey waited longer than its lock timeout. */
+const LOCK_NOT_AVAILABLE = '55P03';
+
 /** A longer tag key is broken down by reading the events: the rollup's key is held in a btree entry. */
 export const MAX_ROLLED_UP_KEY_LENGTH = 200;
 /** Each rolled-up key adds a row write per batch, day, category and value on ingest: a project gets this many. */
@@ -18,7 +21,12 @@ export async function tagRollupReady(ctx: Ctx, projectId: string, tagKey: string
   let state = await findTagKey(ctx.services.sql, q);
   if (!state) {
     if ((await countTagKeys(ctx.services.sql, q)) >= MAX_ROLLED_UP_KEYS) return false;
-    await withTransaction(ctx.services.sql, (tx) => registerTagKey(tx, q));
+    try {
+      await withTransaction(ctx.services.sql, (tx) => registerTagKey(tx, q));
+    } catch (error) {
+      if ((error as { code?: string }).code === LOCK_NOT_AVAILABLE) return false;
+      throw error;
+    }
     state = await findTagKey(ctx.services.sql, q);
     if (!state) return false;
   }
