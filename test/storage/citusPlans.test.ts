@@ -18,11 +18,11 @@ const t = useTestApp({}, { onQuery: (query, parameters) => sent.push({ query, pa
 /** What makes a plan more than one shard's. */
 const SPREAD = [/Task Count: (?!1\b)\d+/, /Distributed Subplan/, /pull to coordinator/, /repartition/i, /Citus MERGE/];
 
-/** The statements `request` sent, without transaction control and catalog reads. */
+/** The statements `request` sent, without transaction control (SET LOCAL included: it has no plan) and catalog reads. */
 async function statementsOf(request: () => Promise<unknown>): Promise<Array<{ query: string; parameters: unknown[] }>> {
   sent.length = 0;
   await request();
-  return sent.filter(({ query }) => !/^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|select pg_notify|SELECT pg_notify)/i.test(query));
+  return sent.filter(({ query }) => !/^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|SET |select pg_notify|SELECT pg_notify)/i.test(query));
 }
 
 /** Every statement explained on the coordinator; the ones whose plan spreads, with the plan. */
