@@ -304,7 +304,8 @@ function chartCases(ctx: Context): ReadCase[] {
 /**
  * Funnels and breakdowns (extensions.md, "Funnels and breakdowns"): a 3-step, 30-day funnel over
  * the data set's users (60% of events carry one of 50,000 user ids), and charts of 30 days by a
- * tag (half the events are tagged) and filtered by one.
+ * tag (half the events are tagged; read from the per-day counts by tag value, backfilled first by
+ * rollUpTag) and filtered by one (read from the events).
  */
 function analyticsCases(ctx: Context): ReadCase[] {
   const project = `project=${ctx.dataset.projectId}`;
@@ -319,7 +320,7 @@ function analyticsCases(ctx: Context): ReadCase[] {
       target: 'p50 ≤ 500 ms at 10M',
       check: steps,
     },
-    { id: 'charts.30.groupBy', label: 'Charts, 30 days, by tag plan', path: `/api/charts?${project}&days=30&groupBy=tag:plan`, target: 'p50 ≤ 50 ms at 10M', check: isObject },
+    { id: 'charts.30.groupBy', label: 'Charts, 30 days, by tag plan', path: `/api/charts?${project}&days=30&groupBy=tag:plan`, target: 'p50 ≤ 50 ms at 10M', limit: 50, check: isObject },
     { id: 'charts.30.tag', label: 'Charts, 30 days, one tag', path: `/api/charts?${project}&days=30&tag=plan:pro`, check: isObject },
   ];
 }
