@@ -305,7 +305,8 @@ function chartCases(ctx: Context): ReadCase[] {
 /**
  * Funnels and breakdowns (extensions.md, "Funnels and breakdowns"): a 3-step, 30-day funnel over
  * the data set's users (60% of events carry one of 50,000 user ids), and charts of 30 days by a
- * tag (half the events are tagged) and filtered by one.
+ * tag (half the events are tagged; read from the per-day counts by tag value, backfilled first by
+ * rollUpTag) and filtered by one (read from the events).
  */
 function analyticsCases(ctx: Context): ReadCase[] {
   const project = `project=${ctx.dataset.projectId}`;
@@ -320,9 +321,46 @@ function analyticsCases(ctx: Context): ReadCase[] {
       target: 'p50 ≤ 500 ms at 10M',
       check: steps,
     },
-    { id: 'charts.30.groupBy', label: 'Charts, 30 days, by tag plan', path: `/api/charts?${project}&days=30&groupBy=tag:plan`, target: 'p50 ≤ 50 ms at 10M', check: isObject },
+    { id: 'charts.30.groupBy', label: 'Charts, 30 days, by tag plan', path: `/api/charts?${project}&days=30&groupBy=tag:plan`, target: 'p50 ≤ 50 ms at 10M', limit: 50, check: isObject },
     { id: 'charts.30.tag', label: 'Charts, 30 days, one tag', path: `/api/charts?${project}&days=30&tag=plan:pro`, check: isObject },
   ];
+}
+
+/**
+ * Rolls the breakdown's tag key up before it is timed (decision 131): its first chart registers it
+ * and starts the backfill in the server, which is then awaited; a chart every few seconds resumes
+ * it should it stop. The row reports how long the backfill took (or that the data set had it).
+ */
+async function rollUpTag(ctx: Context, tagKey: string): Promise<void> {
+  const { server, dataset, sql } = ctx;
+  const poke = () => api(server.origin, dataset.key, 'GET', `/api/charts?project=${dataset.projectId}&days=1&groupBy=tag:${tagKey}`);
+  const state = async () =>
+    (await sql<{ upTo: number; target: number }[]>`
+      SELECT backfilled_up_to AS "upTo", counted_after_id AS target FROM tag_rollup_keys
+      WHERE organization_id = ${dataset.organizationId} AND project_id = ${dataset.projectId} AND tag_key = ${tagKey}`)[0];
+  const before = await state();
+  const started = performance.now();
+  await poke();
+  let now = await state();
+  if (!now) throw new Error(`groupBy=tag:${tagKey} did not register the key for the rollup`);
+  let lastLog = started;
+  while (now.upTo < now.target) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    if (performance.now() - lastLog > 5000) {
+      lastLog = performance.now();
+      log(`tag rollup backfill of ${tagKey}: ${thousands(now.upTo)} / ${thousands(now.target)} event ids`);
+      await poke();
+    }
+    now = (await state())!;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const fresh = !before || before.upTo < before.target;
+  ctx.rows.push({
+    id: 'charts.groupBy.backfill',
+    label: `Tag rollup backfill of ${tagKey}`,
+    result: fresh ? `${seconds.toFixed(1)} s (${thousands(now.target)} event ids)` : 'already rolled up',
+    data: { seconds: fresh ? seconds : null, eventIds: now.target },
+  });
 }
 
 /** Runs `once` up to `runs` times (fewer when one run is long) and returns each run's figures. */
@@ -566,7 +604,10 @@ async function benchStore(options: BenchOptions, externalUrl: string | undefined
     if (options.sections.has('search')) await readSection(ctx, searchCases(ctx));
     if (options.sections.has('charts')) await readSection(ctx, chartCases(ctx));
     if (options.sections.has('filters')) await readSection(ctx, filterCases(ctx));
-    if (options.sections.has('analytics')) await readSection(ctx, analyticsCases(ctx));
+    if (options.sections.has('analytics')) {
+      await rollUpTag(ctx, 'plan');
+      await readSection(ctx, analyticsCases(ctx));
+    }
     if (options.sections.has('transfer')) {
       // Export first: the import's parse leaves a large heap behind that would hide whether the
       // export's memory stays flat.

@@ -18,7 +18,7 @@ FROM unnest(ARRAY[
   'push_jobs', 'sessions', 'idempotency_keys', 'invitations', 'event_search', 'search_progress',
   'alerts', 'alert_transitions', 'alert_schedules',
   'password_resets', 'digest_settings', 'mail_jobs',
-  'browser_event_counts', 'audit_entries'
+  'browser_event_counts', 'audit_entries', 'tag_rollup_keys', 'tag_daily_counts'
 ]) WITH ORDINALITY AS tables(t, position)
 WHERE to_regclass(t) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = t::regclass)
 ORDER BY position;

@@ -3,7 +3,7 @@ import type { Config } from './config.ts';
 import type { Bus } from './db/bus.ts';
 import type { Db, Sql } from './db/client.ts';
 import type { DatabaseHealth } from './db/health.ts';
-import type { ApiKeys, Deliveries, EventIngest, HookTokens, Mail, ProjectPurge } from './ports.ts';
+import type { ApiKeys, Deliveries, EventIngest, HookTokens, Mail, ProjectPurge, TagRollups } from './ports.ts';
 
 /** Long-lived things a verb may use. Built once per process by buildApp's caller. */
 export interface Services {
@@ -25,6 +25,8 @@ export interface Services {
   deliveries: Deliveries;
   /** Removes deleted projects' rows in the background; the server starts its sweep. */
   purger: ProjectPurge;
+  /** Backfills tag keys newly rolled up for breakdowns, in the background. */
+  tagRollups: TagRollups;
   /** Outgoing email through SMTP_URL; `configured` is false without it. */
   mailer: Mail;
 }

@@ -132,6 +132,12 @@ export interface ProjectPurge {
   sweep(): Promise<void>;
 }
 
+/** Backfills the per-day counts of a newly rolled-up tag key (decision 131). */
+export interface TagRollups {
+  /** Counts the key's events up to where ingest took over; a second call while one runs joins it. Never rejects. */
+  backfill(organizationId: string, projectId: string, tagKey: string): Promise<void>;
+}
+
 /** One email as the mail transport sends it (email/mailer.ts). */
 export interface OutgoingMail {
   to: string[];

@@ -12,6 +12,7 @@ import { HookResolver } from './features/hooks/hookResolver.ts';
 import { KeyAuthenticator } from './features/keys/keyAuthenticator.ts';
 import { Mailer } from './features/email/mailer.ts';
 import { ProjectPurger } from './features/projects/projectPurger.ts';
+import { TagRollupBackfiller } from './features/charts/tagRollupBackfiller.ts';
 
 /** Wires the long-lived services around an open pool; `listen` subscribes to other processes. */
 export async function createServices(
@@ -47,12 +48,14 @@ export async function createServices(
   // Built here, started by the server only: a command or a test must not send anyone's webhooks.
   const deliveries = new DeliveryWorker({ sql: backgroundSql, bus, config, log, mailer });
   const purger = new ProjectPurger(backgroundSql, log);
-  const services: Services = { sql, bus, config, log, health, ingest, hookIngest, hooks, keys, deliveries, purger, mailer };
+  const tagRollups = new TagRollupBackfiller(backgroundSql, log, config.timeZone);
+  const services: Services = { sql, bus, config, log, health, ingest, hookIngest, hooks, keys, deliveries, purger, mailer, tagRollups };
   return {
     services,
     close: async () => {
       await deliveries.stop();
       await purger.stop();
+      await tagRollups.stop();
       mailer.close();
       await Promise.all([ingest.drain(), hookIngest.drain()]);
       keys.close();

@@ -18,11 +18,11 @@ const t = useTestApp({}, { onQuery: (query, parameters) => sent.push({ query, pa
 /** What makes a plan more than one shard's. */
 const SPREAD = [/Task Count: (?!1\b)\d+/, /Distributed Subplan/, /pull to coordinator/, /repartition/i, /Citus MERGE/];
 
-/** The statements `request` sent, without transaction control and catalog reads. */
+/** The statements `request` sent, without transaction control (SET LOCAL included: it has no plan) and catalog reads. */
 async function statementsOf(request: () => Promise<unknown>): Promise<Array<{ query: string; parameters: unknown[] }>> {
   sent.length = 0;
   await request();
-  return sent.filter(({ query }) => !/^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|select pg_notify|SELECT pg_notify)/i.test(query));
+  return sent.filter(({ query }) => !/^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|SET |select pg_notify|SELECT pg_notify)/i.test(query));
 }
 
 /** Every statement explained on the coordinator; the ones whose plan spreads, with the plan. */
@@ -110,6 +110,23 @@ describe('every hot statement on Citus runs on one shard', { skip: !onCitus && '
 
   it('delete: an event', async () => {
     await assertRouted('POST /api/events/:id/delete', async () => assert.equal((await org.post(`/api/events/${eventId}/delete`)).status, 200));
+  });
+
+  it('breakdown by tag: registering and backfilling the key, ingest into it, reading it, a delete', async () => {
+    await assertRouted('GET /api/charts?groupBy (registers, backfills)', async () => {
+      assert.equal((await org.get(`/api/charts?project=${project}&groupBy=tag:plan`)).status, 200);
+      await t.services.tagRollups.backfill(org.id, project, 'plan');
+    });
+    let id = 0;
+    await assertRouted('POST /api/events (rolled-up key)', async () => {
+      const reply = await org.post('/api/events', { project, category: 'signup', title: 'Two', tags: { plan: 'free' } });
+      assert.equal(reply.status, 201);
+      id = reply.body.id as number;
+    });
+    await assertRouted('GET /api/charts?groupBy (from the rollup)', async () => {
+      assert.deepEqual(Object.keys((await org.get(`/api/charts?project=${project}&groupBy=tag:plan`)).body).sort(), ['(none)', 'free']);
+    });
+    await assertRouted('POST /api/events/:id/delete (rolled-up key)', async () => assert.equal((await org.post(`/api/events/${id}/delete`)).status, 200));
   });
 });
 

@@ -5,6 +5,8 @@ import { parseFeedFilters } from '../events/feedFilters.ts';
 import { requireProject } from '../projects/requireProject.ts';
 import { NO_TAG, seriesDocument, tagValueKey } from './breakdown.ts';
 import { scanDaySeries, selectCategorySeries } from './queries.ts';
+import { tagRollupReady } from './tagRollupReady.ts';
+import { selectTagSeries } from './tagRollupQueries.ts';
 import type { ChartsQuery } from './schemas.ts';
 
 const DEFAULT_DAYS = 30;
@@ -39,8 +41,12 @@ export async function getCharts({ ctx, input }: VerbArgs<Static<typeof ChartsQue
   const tagKey = parseGroupBy(input.groupBy);
   await requireProject(ctx, input.project);
   const category = input.category || undefined;
+  if (tagKey !== undefined && tags.length === 0 && (await tagRollupReady(ctx, input.project, tagKey))) {
+    const counted = await selectTagSeries(ctx.services.sql, { organizationId: ctx.organizationId, projectId: input.project, tagKey, days, category });
+    return seriesDocument(counted.map((row) => ({ key: tagValueKey(row.type, row.text), day: row.day, count: row.count })));
+  }
   if (tags.length > 0 || tagKey !== undefined) {
-    // The rollup counts by category only: tag filters and breakdowns read the range's events.
+    // Tag filters, and breakdowns whose key is not rolled up (yet), read the range's events.
     const scanned = await scanDaySeries(ctx.services.sql, { organizationId: ctx.organizationId, projectId: input.project, days, category, tags, tagKey });
     return seriesDocument(
       scanned.map((row) => ({ key: tagKey === undefined ? (row.category ?? NO_TAG) : tagValueKey(row.type, row.text), day: row.day, count: row.count })),

@@ -1,6 +1,7 @@
 import { type Sql, withTransaction } from '../../db/client.ts';
 import { readSetting, writeSetting } from '../../db/settings.ts';
 import { anyEventExists, clearDayCounts, countDayRange, lockDayCounts, lastEventIds } from './queries.ts';
+import { restartTagBackfills } from './tagRollupQueries.ts';
 
 /** Any constant: it names the advisory lock that serialises this step across processes. */
 const CHART_ZONE_LOCK = 7_427_004;
@@ -13,7 +14,8 @@ const PROGRESS_EVERY_MS = 2000;
  * Startup step, after migrations. `event_daily_counts.day` is bucketed in the time zone of the
  * connection that wrote it; when the configured zone is not the recorded one (or none is
  * recorded but events exist), the rollup is recounted from `events` in the new zone and the
- * zone recorded, all in one transaction. The advisory lock makes processes that start together
+ * zone recorded, all in one transaction; the counts by tag value are emptied, their keys to be
+ * backfilled again (decision 131). The advisory lock makes processes that start together
  * do this once: the others wait, then find the zone already recorded. The table lock makes
  * event writers of running processes wait, so no write is counted twice or missed.
  * `idsPerStep` is the range of event ids each statement recounts. Returns whether it rebuilt.
@@ -39,6 +41,7 @@ export async function syncChartTimeZone(
     await clearDayCounts(tx);
     // Maintenance over the whole installation, one organization at a time.
     const organizations = await lastEventIds(tx);
+    await restartTagBackfills(tx, organizations);
     const totalIds = organizations.reduce((sum, org) => sum + org.lastId, 0);
     let counted = 0;
     let idsDone = 0;

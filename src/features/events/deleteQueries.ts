@@ -1,18 +1,19 @@
-import type { Db } from '../../db/client.ts';
+import { type Db, withTransaction } from '../../db/client.ts';
+import { forgetDeletedTagValues, holdTagRollupKeys } from './tagRollupDeletes.ts';
 
 // Deleting events (one by the API, many by retention) and the counts that must follow them.
 
 /**
  * What a statement that deletes events must also do, as CTEs over its `gone` CTE (organization_id,
- * id, project_id, category, day, user_id, created_at): take them out of the per-day counts and out
- * of their users' counts, and move a user's first/last event time when it was a deleted one. The
+ * id, project_id, category, day, user_id, created_at, tags): take them out of the per-day counts,
+ * of the counts by tag value when the organization rolls up tag keys, and of their users' counts, and move a user's first/last event time when it was a deleted one. The
  * subqueries see the statement's snapshot, where the deleted rows still exist, so they skip them
  * by id. Rows are locked in key order first, as the insert does, so that a delete or a prune and a
  * concurrent batch cannot deadlock. Every table is also filtered by the organization itself, not
  * only joined to `gone`: so Citus routes the whole statement to the organization's shard (it
  * refuses a FOR UPDATE it would have to run on several).
  */
-const forgetDeletedEvents = (sql: Db, organizationId: string) => sql`
+const forgetDeletedEvents = (sql: Db, organizationId: string, rolledUp: boolean) => sql`
     gone_days AS (
       SELECT organization_id, project_id, day, category, count(*)::int AS n FROM gone GROUP BY 1, 2, 3, 4
     ),
@@ -52,7 +53,7 @@ const forgetDeletedEvents = (sql: Db, organizationId: string) => sql`
             AND e.id NOT IN (SELECT id FROM gone)) END
       FROM locked_users g
       WHERE u.organization_id = ${organizationId} AND u.organization_id = g.organization_id AND u.project_id = g.project_id AND u.user_id = g.user_id
-    )`;
+    )${rolledUp ? sql`, ${forgetDeletedTagValues(sql, organizationId)}` : sql``}`;
 
 /**
  * Deletes the caller's event and takes it out of the per-day counts and its user's counts in the
@@ -64,16 +65,19 @@ export async function deleteEvent(
   q: { organizationId: string; eventId: number; timeZone: string },
 ): Promise<{ id: number; projectId: string } | undefined> {
   const { organizationId, eventId } = q;
-  const [row] = await sql<{ id: number; projectId: string }[]>`
+  return withTransaction(sql, async (tx) => {
+    const rolledUp = await holdTagRollupKeys(tx, organizationId);
+    const [row] = await tx<{ id: number; projectId: string }[]>`
     WITH gone AS (
       DELETE FROM events e
       WHERE e.organization_id = ${organizationId} AND e.id = ${eventId}
         AND NOT EXISTS (SELECT 1 FROM projects p WHERE p.organization_id = e.organization_id AND p.id = e.project_id AND p.deleted_at IS NOT NULL)
       RETURNING e.organization_id, e.id, e.project_id, e.category, (e.created_at AT TIME ZONE ${q.timeZone})::date AS day,
-                e.user_id, e.created_at
-    ), ${forgetDeletedEvents(sql, organizationId)}
+                e.user_id, e.created_at, e.tags
+    ), ${forgetDeletedEvents(tx, organizationId, rolledUp)}
     SELECT id, project_id AS "projectId" FROM gone`;
-  return row;
+    return row;
+  });
 }
 
 /**
@@ -86,7 +90,9 @@ export async function pruneEvents(
   sql: Db,
   q: { organizationId: string; projectId: string; retentionDays: number; batch: number; timeZone: string },
 ): Promise<number> {
-  const [row] = await sql<{ pruned: number }[]>`
+  return withTransaction(sql, async (tx) => {
+    const rolledUp = await holdTagRollupKeys(tx, q.organizationId, q.projectId);
+    const [row] = await tx<{ pruned: number }[]>`
     WITH batch AS (
       SELECT e.organization_id, e.id FROM events e
       WHERE e.organization_id = ${q.organizationId} AND e.project_id = ${q.projectId}
@@ -97,10 +103,11 @@ export async function pruneEvents(
       DELETE FROM events e USING batch b
       WHERE e.organization_id = ${q.organizationId} AND e.organization_id = b.organization_id AND e.id = b.id
       RETURNING e.organization_id, e.id, e.project_id, e.category, (e.created_at AT TIME ZONE ${q.timeZone})::date AS day,
-                e.user_id, e.created_at
-    ), ${forgetDeletedEvents(sql, q.organizationId)}
+                e.user_id, e.created_at, e.tags
+    ), ${forgetDeletedEvents(tx, q.organizationId, rolledUp)}
     SELECT count(*)::int AS pruned FROM gone`;
-  return row?.pruned ?? 0;
+    return row?.pruned ?? 0;
+  });
 }
 
 /** Every project with a retention period, across organizations: the pruner's work list. */

@@ -1,7 +1,7 @@
 import type { VerbArgs } from '../../context.ts';
 import { NotFound } from '../../lib/errors.ts';
 import { requireProject } from '../projects/requireProject.ts';
-import { categoryCounts } from './feedQueries.ts';
+import { categoryCounts } from './categoryQueries.ts';
 
 /** The dashboard's category sidebar: every category of a project with its event count. */
 export async function listCategories({ ctx, input }: VerbArgs<{ project?: string }>): Promise<Array<{ name: string; count: number }>> {

@@ -3,6 +3,7 @@ import type { Db, TransactionSql } from '../../db/client.ts';
 import { MAX_ID } from '../../lib/idSpace.ts';
 import { MAX_USER_ID } from '../../lib/limits.ts';
 import { codePointLength } from '../../lib/text.ts';
+import { countTagValues } from './tagRollupWrites.ts';
 import type { EventDraft } from './validateEventInput.ts';
 
 /**
@@ -162,18 +163,18 @@ export async function insertEvents(sql: Db, organizationId: string, drafts: Even
             ON CONFLICT (organization_id, month) DO UPDATE SET events = u.events + excluded.events, cap = excluded.cap
             ${usage === 'capped' ? tx`WHERE u.events::int8 + excluded.events <= excluded.cap` : tx``}
             RETURNING true AS ok`,
-        tx<{ lastId: number }[]>`
+        tx<{ lastId: number; rollsUpTags: boolean }[]>`
           INSERT INTO id_counters AS c (organization_id, kind, last_id) VALUES (${org}, 'event', ${wanted})
           ON CONFLICT (organization_id, kind) DO UPDATE SET last_id = c.last_id + excluded.last_id
           WHERE c.last_id + excluded.last_id <= ${MAX_ID}
-          RETURNING last_id::int AS "lastId"`,
+          RETURNING last_id::int AS "lastId", rolls_up_tags AS "rollsUpTags"`,
       ]);
       if (admitted.length === 0) throw new Refused('cap');
       if (!counter[0]) throw new Refused('ids');
       const firstId = counter[0].lastId - wanted + 1;
       written = valid.map((ord) => drafts[ord]!);
       const newCategories = knownCategories ? written.some((d) => !knownCategories.has(org, d.projectId, d.category)) : true;
-      await writeRows(tx, org, written, firstId, tenant.nowMicros, { timeZone, fanOut, newCategories });
+      await writeRows(tx, org, written, firstId, tenant.nowMicros, { timeZone, fanOut, newCategories, rollsUpTags: counter[0].rollsUpTags });
       return {
         inserted: valid.map((ord, i) => ({ ord, id: firstId + i, createdMicros: drafts[ord]!.createdAtMicros?.toString() ?? tenant.nowMicros })),
         refused: [],
@@ -203,7 +204,7 @@ async function writeRows(
   drafts: EventDraft[],
   firstId: number,
   nowMicros: string,
-  { timeZone, fanOut, newCategories }: { timeZone: string; fanOut: boolean; newCategories: boolean },
+  { timeZone, fanOut, newCategories, rollsUpTags }: { timeZone: string; fanOut: boolean; newCategories: boolean; rollsUpTags: boolean },
 ): Promise<void> {
   const events = eventsDocument(drafts, nowMicros);
   const rollup = rollupDocument(drafts, nowMicros);
@@ -258,6 +259,7 @@ async function writeRows(
              AS t(ord int, project_id text)
       JOIN projects p ON p.organization_id = ${org} AND p.id = t.project_id`);
   }
+  if (rollsUpTags) statements.push(countTagValues(tx, org, drafts, nowMicros, timeZone));
   await Promise.all(statements);
 }
 
