@@ -350,9 +350,23 @@ export async function removeScratch(sql: Sql, scratchOrganizationId: string, log
   if (projects.length === 0) return;
   const started = Date.now();
   const org = scratchOrganizationId;
-  await sql`DELETE FROM notify_outbox WHERE organization_id = ${org} AND project_id = ANY(${projects}::text[])`;
-  const deleted = await sql`DELETE FROM events WHERE organization_id = ${org} AND project_id = ANY(${projects}::text[])`;
-  await sql`DELETE FROM projects WHERE organization_id = ${org} AND id = ANY(${projects}::text[])`;
+  // The server's search indexer may be writing entries of these events: a deadlock is retried.
+  const deleted = await retryDeadlock(async () => {
+    await sql`DELETE FROM notify_outbox WHERE organization_id = ${org} AND project_id = ANY(${projects}::text[])`;
+    const rows = await sql`DELETE FROM events WHERE organization_id = ${org} AND project_id = ANY(${projects}::text[])`;
+    await sql`DELETE FROM projects WHERE organization_id = ${org} AND id = ANY(${projects}::text[])`;
+    return rows;
+  });
   if (deleted.count > 0) await sql.unsafe('VACUUM (ANALYZE) events');
   log(`removed ${deleted.count.toLocaleString('en-US')} bench-written events in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+async function retryDeadlock<T>(work: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if ((error as { code?: string }).code !== '40P01' || attempt >= attempts) throw error;
+    }
+  }
 }
