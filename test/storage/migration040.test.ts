@@ -242,6 +242,7 @@ const UNTOUCHED_TABLES = [
 const NEW_TABLES = [
   'id_counters', 'credentials', 'user_emails', 'app_users', 'idempotency_keys', 'invitations', 'event_search', 'search_progress',
   'alerts', 'alert_transitions', 'alert_schedules', 'password_resets', 'digest_settings', 'mail_jobs', 'browser_event_counts', 'audit_entries',
+  'tag_rollup_keys', 'tag_daily_counts',
 ];
 
 interface Snapshot {
