@@ -95,7 +95,7 @@ function runPass(store, databaseUrl) {
     );
     running.on('close', (code, signal) => {
       running = undefined;
-      resolve({ store, status: code ?? (signal ? 1 : 0), seconds: Math.round((Date.now() - started) / 1000), ...totals(tapFile) });
+      resolve({ store, status: code ?? (signal ? 1 : 0), seconds: Math.round((Date.now() - started) / 1000), ...totals(tapFile), failures: failures(tapFile) });
     });
   });
 }
@@ -111,6 +111,43 @@ function totals(tapFile) {
   }
   for (const match of text.matchAll(/^# (tests|pass|fail|cancelled|skipped|todo) (\d+)$/gm)) counts[match[1]] = Number(match[2]);
   return counts;
+}
+
+/**
+ * Each failed test of a TAP stream (not the suites that failed because of it): its name, where it
+ * is, the first lines of its error and the first stack frame in the repository. The summary repeats
+ * them so that the end of a long run's output says why it failed.
+ */
+function failures(tapFile) {
+  let lines;
+  try {
+    lines = fs.readFileSync(tapFile, 'utf8').split('\n');
+  } catch {
+    return [];
+  }
+  const found = [];
+  for (let i = 0; i < lines.length; i++) {
+    const heading = /^(\s*)not ok \d+ - (.*)$/.exec(lines[i]);
+    if (!heading) continue;
+    const indent = heading[1].length + 2;
+    const block = [];
+    for (let j = i + 2; j < lines.length && !/^\s*\.\.\.$/.test(lines[j]); j++) block.push(lines[j].slice(indent));
+    const field = (name) => block.find((line) => line.startsWith(`${name}: `))?.slice(name.length + 2) ?? '';
+    if (field('failureType') === "'subtestsFailed'") continue;
+    const errorAt = block.findIndex((line) => line.startsWith('error: '));
+    let error = errorAt < 0 ? [] : [block[errorAt].slice(7)];
+    if (error[0] === '|-') {
+      error = [];
+      for (const line of block.slice(errorAt + 1)) {
+        if (line && !line.startsWith('  ')) break;
+        error.push(line.slice(2));
+      }
+    }
+    const stackAt = block.findIndex((line) => line.startsWith('stack: '));
+    const frame = stackAt < 0 ? undefined : block.slice(stackAt + 1).map((line) => line.trim()).find((line) => line.includes(root) && !line.includes('node_modules'));
+    found.push({ name: heading[2], location: field('location').replace(/^'|'$/g, ''), error: error.filter((line) => line.trim()).slice(0, 8), frame });
+  }
+  return found;
 }
 
 function describe(pass) {
@@ -218,6 +255,13 @@ try {
 console.log('\n# summary');
 for (const pass of passes) console.log(`#   ${pass.store.padEnd(8)} ${describe(pass)}`);
 for (const line of skipped) console.log(`#   ${line}`);
+for (const pass of passes) {
+  for (const failure of pass.failures) {
+    console.log(`# ${pass.store} failed: ${failure.name}`);
+    console.log(`#     at ${path.relative(root, failure.frame?.replace(/^.*\(|\)$/g, '') ?? failure.location) || failure.location}`);
+    for (const line of failure.error) console.log(`#     ${line.slice(0, 200)}`);
+  }
+}
 const failed = stopping || passes.some((pass) => pass.status !== 0);
 console.log(`# result: ${failed ? 'FAILED' : 'passed'}`);
 process.exit(failed ? 1 : 0);

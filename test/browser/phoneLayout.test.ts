@@ -111,7 +111,11 @@ describe('phone layout of members, project tabs and the attempt log', { skip: mi
         await page.getByRole('heading', { name: 'Feed', exact: true }).waitFor();
         await page.waitForFunction(() => document.querySelector('.project-tabs') !== null);
         if (size === 'phone') {
-          await page.waitForFunction(() => document.querySelector('.project-tabs')?.classList.contains('more-after') === true);
+          // The cue fades in (a 0.15 s transition): wait for it to be fully shown.
+          await page.waitForFunction(() => {
+            const row = document.querySelector('.project-tabs');
+            return row !== null && getComputedStyle(row, '::after').opacity === '1';
+          });
           assert.deepEqual(await cues(), { before: false, after: true }, 'Feed: more tabs to the right');
         } else {
           assert.deepEqual(await cues(), { before: false, after: false }, 'every tab fits');
@@ -122,7 +126,10 @@ describe('phone layout of members, project tabs and the attempt log', { skip: mi
         await page.getByRole('button', { name: 'Attempt log' }).waitFor();
         assert.equal(await activeInView(), true, 'the Settings tab is scrolled into view');
         if (size === 'phone') {
-          await page.waitForFunction(() => document.querySelector('.project-tabs')?.classList.contains('more-before') === true);
+          await page.waitForFunction(() => {
+            const row = document.querySelector('.project-tabs');
+            return row !== null && getComputedStyle(row, '::before').opacity === '1' && getComputedStyle(row, '::after').opacity === '0';
+          });
           assert.deepEqual(await cues(), { before: true, after: false }, 'Settings: more tabs to the left');
         }
         // The page itself never scrolls sideways.
