@@ -319,6 +319,7 @@ function analyticsCases(ctx: Context): ReadCase[] {
       path: '/api/funnels',
       body: { project: ctx.dataset.projectId, steps: [{ category: 'signups' }, { category: 'logins' }, { category: 'payments', tags: { plan: 'pro' } }] },
       target: 'p50 ≤ 500 ms at 10M',
+      limit: 500,
       check: steps,
     },
     { id: 'charts.30.groupBy', label: 'Charts, 30 days, by tag plan', path: `/api/charts?${project}&days=30&groupBy=tag:plan`, target: 'p50 ≤ 50 ms at 10M', limit: 50, check: isObject },

@@ -153,6 +153,40 @@ describe('POST /api/funnels', () => {
     assert.deepEqual(await funnel(org, { project, steps: [{ category: 'pay', tags: { plan: 'pro' } }, {}] }), [1, 0]);
   });
 
+  it('takes a later step with a category and tags from its earliest event that has both, within the window', async () => {
+    const { org, project } = await setup();
+    await events(org, project, [
+      // ann: a pay event without the tag first, then one with it: reaches step 3 through the second.
+      { category: 'signup', user: 'ann', at: base },
+      { category: 'activate', user: 'ann', at: base + HOUR },
+      { category: 'pay', user: 'ann', at: base + 2 * HOUR, tags: { plan: 'free' } },
+      { category: 'pay', user: 'ann', at: base + 3 * HOUR, tags: { plan: 'pro' } },
+      { category: 'refund', user: 'ann', at: base + 4 * HOUR },
+      // bob: the tagged pay event comes before activating: it does not count for step 3.
+      { category: 'signup', user: 'bob', at: base },
+      { category: 'pay', user: 'bob', at: base + HOUR, tags: { plan: 'pro' } },
+      { category: 'activate', user: 'bob', at: base + 2 * HOUR },
+      { category: 'pay', user: 'bob', at: base + 3 * HOUR, tags: { plan: 'free' } },
+      // cat: the tagged pay event is past the window of her signup.
+      { category: 'signup', user: 'cat', at: base },
+      { category: 'activate', user: 'cat', at: base + HOUR },
+      { category: 'pay', user: 'cat', at: base + 2 * DAY, tags: { plan: 'pro' } },
+      // dan: the tags match on another category only.
+      { category: 'signup', user: 'dan', at: base },
+      { category: 'activate', user: 'dan', at: base + HOUR },
+      { category: 'upgrade', user: 'dan', at: base + 2 * HOUR, tags: { plan: 'pro' } },
+      // Without a user, never.
+      { category: 'pay', at: base + 2 * HOUR, tags: { plan: 'pro' } },
+    ]);
+    const steps = [{ category: 'signup' }, { category: 'activate' }, { category: 'pay', tags: { plan: 'pro' } }];
+    assert.deepEqual(await funnel(org, { project, steps, windowSeconds: DAY }), [4, 4, 1]);
+    // The step after it starts from ann's tagged event, not from her first pay event.
+    const four = [...steps, { category: 'refund' }];
+    assert.deepEqual(await funnel(org, { project, steps: four, windowSeconds: DAY }), [4, 4, 1, 1]);
+    const late = [...steps.slice(0, 2), { category: 'pay', tags: { plan: 'pro' } }, { category: 'pay', tags: { plan: 'free' } }];
+    assert.deepEqual(await funnel(org, { project, steps: late, windowSeconds: DAY }), [4, 4, 1, 0]);
+  });
+
   it('answers 400 for every bad field, 404 for another organization\'s project', async () => {
     const { org, project } = await setup();
     const two = [{ category: 'a' }, { category: 'b' }];

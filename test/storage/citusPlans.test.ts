@@ -128,6 +128,11 @@ describe('every hot statement on Citus runs on one shard', { skip: !onCitus && '
     });
     await assertRouted('POST /api/events/:id/delete (rolled-up key)', async () => assert.equal((await org.post(`/api/events/${id}/delete`)).status, 200));
   });
+
+  it('funnels: steps by category, by tags, and a later step with both (read through the primary key)', async () => {
+    const steps = [{ category: 'signup' }, { tags: { plan: 'free' } }, { category: 'signup', tags: { plan: 'free' } }];
+    await assertRouted('POST /api/funnels', async () => assert.equal((await org.post('/api/funnels', { project, steps })).status, 200));
+  });
 });
 
 describe('the alert engine on Citus runs on one shard per organization', { skip: !onCitus && 'the store is not Citus' }, () => {
