@@ -1,5 +1,4 @@
 import type postgres from 'postgres';
-import { isConnectionLost } from '../lib/databaseErrors.ts';
 import type { Db, TransactionSql } from './client.ts';
 
 /** What a pipelined transaction gives its work besides the transaction itself. */
@@ -39,36 +38,26 @@ export async function pipelinedTransaction<T>(sql: Db, work: (tx: TransactionSql
   const reserved = await sql.reserve();
   let open = true;
   try {
-    return await runPipelined(reserved, work, () => (open = false));
-  } catch (error) {
-    // A lost connection took its transaction with it. A ROLLBACK would only wait for the driver
-    // to reconnect (seconds while the database restarts), and the callers with it.
-    if (isConnectionLost(error)) open = false;
-    throw error;
+    const begun = reserved`BEGIN`.then(() => undefined);
+    // Heard through `begun` by the work; never an unhandled rejection of its own.
+    begun.catch(() => {});
+    return await work(reserved as unknown as TransactionSql, {
+      begun,
+      async commitWith(statements) {
+        const settled = await Promise.allSettled([...statements, reserved`COMMIT`]);
+        // Whatever happened, the COMMIT (or a lost connection) has ended the transaction: after a
+        // failed statement PostgreSQL answers the COMMIT with ROLLBACK, without an error.
+        open = false;
+        const failed = settled.find((outcome) => outcome.status === 'rejected');
+        if (failed) throw failed.reason;
+        const commit = settled[settled.length - 1] as PromiseFulfilledResult<postgres.RowList<postgres.Row[]>>;
+        if (commit.value.command !== 'COMMIT') throw new Error(`the transaction ended in ${commit.value.command}, not COMMIT`);
+      },
+    });
   } finally {
     // A connection goes back to the pool only outside a transaction: a later autocommit write
     // on it would otherwise be lost with this one's rollback (decision 030).
     if (open) await reserved`ROLLBACK`.catch(() => {});
     reserved.release();
   }
-}
-
-/** The work on a reserved connection: BEGIN sent ahead of its first statement, COMMIT with its last. */
-function runPipelined<T>(reserved: postgres.ReservedSql, work: (tx: TransactionSql, steps: TransactionSteps) => Promise<T>, ended: () => void): Promise<T> {
-  const begun = reserved`BEGIN`.then(() => undefined);
-  // Heard through `begun` by the work; never an unhandled rejection of its own.
-  begun.catch(() => {});
-  return work(reserved as unknown as TransactionSql, {
-    begun,
-    async commitWith(statements) {
-      const settled = await Promise.allSettled([...statements, reserved`COMMIT`]);
-      // Whatever happened, the COMMIT (or a lost connection) has ended the transaction: after a
-      // failed statement PostgreSQL answers the COMMIT with ROLLBACK, without an error.
-      ended();
-      const failed = settled.find((outcome) => outcome.status === 'rejected');
-      if (failed) throw failed.reason;
-      const commit = settled[settled.length - 1] as PromiseFulfilledResult<postgres.RowList<postgres.Row[]>>;
-      if (commit.value.command !== 'COMMIT') throw new Error(`the transaction ended in ${commit.value.command}, not COMMIT`);
-    },
-  });
 }

@@ -24,11 +24,3 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && UNAVAILABLE_CODES.has(code);
 }
-
-/**
- * The error says the query's connection is gone (so is any transaction it had open). A statement
- * timeout (57014) is not: the connection lives on, inside its transaction.
- */
-export function isConnectionLost(error: unknown): boolean {
-  return isDatabaseUnavailable(error) && (error as { code: string }).code !== '57014';
-}
