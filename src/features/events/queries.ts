@@ -1,7 +1,5 @@
 import type { KnownCategories } from './knownCategories.ts';
-import type { PendingQuery, Row } from 'postgres';
 import type { Db, TransactionSql } from '../../db/client.ts';
-import { pipelinedTransaction } from '../../db/pipelinedTransaction.ts';
 import { MAX_ID } from '../../lib/idSpace.ts';
 import { MAX_USER_ID } from '../../lib/limits.ts';
 import { codePointLength } from '../../lib/text.ts';
@@ -133,25 +131,21 @@ class Refused extends Error {
  * routes each one, writes included, to the organization's shard (an INSERT in a CTE is never
  * routed, nor an INSERT ... SELECT whose distribution column is a constant: docs/scaling.md;
  * test/storage/citusPlans.test.ts checks the plans). The statements of a step are sent together,
- * the BEGIN with the first and the COMMIT with the last (pipelinedTransaction), so the
- * transaction takes three round trips whatever the batch holds.
+ * so the transaction takes three round trips whatever the batch holds.
  */
 export async function insertEvents(sql: Db, organizationId: string, drafts: EventDraft[], options: InsertOptions): Promise<BatchResult> {
   const { timeZone, fanOut = true, usage = 'count', knownCategories } = options;
   const org = organizationId;
   let written: EventDraft[] = [];
   try {
-    const result = await pipelinedTransaction(sql, async (tx, { begun, commitWith }) => {
-      const [[tenant]] = await Promise.all([
-        tx<{ cap: string; lastSeen: number; nowMicros: string; projects: string[] }[]>`
-          SELECT coalesce(o.monthly_event_cap, ${MAX_ID})::text AS cap,
-                 coalesce((SELECT c.last_id FROM id_counters c WHERE c.organization_id = ${org} AND c.kind = 'event'), 0)::int AS "lastSeen",
-                 (extract(epoch FROM now()) * 1000000)::int8::text AS "nowMicros",
-                 array(SELECT p.id FROM projects p WHERE p.organization_id = ${org} AND p.deleted_at IS NULL
-                         AND p.id IN ${tx([...new Set(drafts.map((d) => d.projectId))])}) AS projects
-          FROM organizations o WHERE o.id = ${org}`,
-        begun,
-      ]);
+    const result = await inTransaction(sql, async (tx) => {
+      const [tenant] = await tx<{ cap: string; lastSeen: number; nowMicros: string; projects: string[] }[]>`
+        SELECT coalesce(o.monthly_event_cap, ${MAX_ID})::text AS cap,
+               coalesce((SELECT c.last_id FROM id_counters c WHERE c.organization_id = ${org} AND c.kind = 'event'), 0)::int AS "lastSeen",
+               (extract(epoch FROM now()) * 1000000)::int8::text AS "nowMicros",
+               array(SELECT p.id FROM projects p WHERE p.organization_id = ${org} AND p.deleted_at IS NULL
+                       AND p.id IN ${tx([...new Set(drafts.map((d) => d.projectId))])}) AS projects
+        FROM organizations o WHERE o.id = ${org}`;
       if (!tenant) return { inserted: [], refused: [] };
       const live = new Set(tenant.projects);
       const valid = [...drafts.keys()].filter((ord) => live.has(drafts[ord]!.projectId));
@@ -180,7 +174,7 @@ export async function insertEvents(sql: Db, organizationId: string, drafts: Even
       const firstId = counter[0].lastId - wanted + 1;
       written = valid.map((ord) => drafts[ord]!);
       const newCategories = knownCategories ? written.some((d) => !knownCategories.has(org, d.projectId, d.category)) : true;
-      await commitWith(writeRows(tx, org, written, firstId, tenant.nowMicros, { timeZone, fanOut, newCategories, rollsUpTags: counter[0].rollsUpTags }));
+      await writeRows(tx, org, written, firstId, tenant.nowMicros, { timeZone, fanOut, newCategories, rollsUpTags: counter[0].rollsUpTags });
       return {
         inserted: valid.map((ord, i) => ({ ord, id: firstId + i, createdMicros: drafts[ord]!.createdAtMicros?.toString() ?? tenant.nowMicros })),
         refused: [],
@@ -194,20 +188,24 @@ export async function insertEvents(sql: Db, organizationId: string, drafts: Even
   }
 }
 
+/** A transaction of its own, or a savepoint in the caller's (a test's, an import's). */
+function inTransaction<T>(sql: Db, work: (tx: TransactionSql) => Promise<T>): Promise<T> {
+  return 'savepoint' in sql ? (sql.savepoint(work) as Promise<T>) : (sql.begin(work) as Promise<T>);
+}
+
 /**
  * The rows of an admitted batch, ids firstId.. in batch order: events, categories, day counts,
  * application users and outbox, each statement a join of its document with the organization's
- * projects. Rollup rows are written sorted, so concurrent batches lock them in one order. The
- * statements are returned unsent, for the caller to send with its COMMIT.
+ * projects. Rollup rows are written sorted, so concurrent batches lock them in one order.
  */
-function writeRows(
+async function writeRows(
   tx: TransactionSql,
   org: string,
   drafts: EventDraft[],
   firstId: number,
   nowMicros: string,
   { timeZone, fanOut, newCategories, rollsUpTags }: { timeZone: string; fanOut: boolean; newCategories: boolean; rollsUpTags: boolean },
-): Array<PendingQuery<Row[]>> {
+): Promise<void> {
   const events = eventsDocument(drafts, nowMicros);
   const rollup = rollupDocument(drafts, nowMicros);
   const rollupInput = tx`
@@ -262,7 +260,7 @@ function writeRows(
       JOIN projects p ON p.organization_id = ${org} AND p.id = t.project_id`);
   }
   if (rollsUpTags) statements.push(countTagValues(tx, org, drafts, nowMicros, timeZone));
-  return statements;
+  await Promise.all(statements);
 }
 
 /**
