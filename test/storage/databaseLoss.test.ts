@@ -56,11 +56,11 @@ describe('the embedded PostgreSQL dies under a running server', () => {
           method: 'POST',
           headers,
           body: JSON.stringify({ project: projectId, category: 'loss', title: `w${n}-${i}` }),
-        }).catch((): Awaited<ReturnType<typeof timed>> => ({ status: 0, ms: 0, body: {} }));
+        }).catch((error: Error): Awaited<ReturnType<typeof timed>> => ({ status: 0, ms: 0, body: { failed: `${error.name}: ${error.message} ${(error.cause as Error | undefined)?.message ?? ''}` } }));
         statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
         slowest = Math.max(slowest, reply.ms);
         if (reply.status === 201) acknowledged.push(Number(reply.body.id));
-        else assert.deepEqual(Object.keys(reply.body), ['error'], `a ${reply.status} is a JSON {error}`);
+        else assert.deepEqual(Object.keys(reply.body), ['error'], `a ${reply.status} is a JSON {error}: ${JSON.stringify(reply.body)}`);
         if (reply.status !== 201) await new Promise((resolve) => setTimeout(resolve, 20));
       }
     };
