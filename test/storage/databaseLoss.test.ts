@@ -31,9 +31,9 @@ function childrenOf(parent: number): number[] {
 }
 
 /** How long a request took, and what it answered. */
-async function timed(url: string, init?: RequestInit) {
+async function timed(url: string, init?: RequestInit, timeoutMs = 10_000) {
   const started = Date.now();
-  const reply = await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
+  const reply = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   const text = await reply.text();
   return { status: reply.status, ms: Date.now() - started, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
@@ -56,7 +56,7 @@ describe('the embedded PostgreSQL dies under a running server', () => {
           method: 'POST',
           headers,
           body: JSON.stringify({ project: projectId, category: 'loss', title: `w${n}-${i}` }),
-        }).catch((error: Error): Awaited<ReturnType<typeof timed>> => ({ status: 0, ms: 0, body: { failed: `${error.name}: ${error.message} ${(error.cause as Error | undefined)?.message ?? ''}` } }));
+        }, 30_000).catch((error: Error): Awaited<ReturnType<typeof timed>> => ({ status: 0, ms: 0, body: { failed: `${error.name}: ${error.message} ${(error.cause as Error | undefined)?.message ?? ''}` } }));
         statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
         slowest = Math.max(slowest, reply.ms);
         if (reply.status === 201) acknowledged.push(Number(reply.body.id));
@@ -89,10 +89,13 @@ describe('the embedded PostgreSQL dies under a running server', () => {
     assert.notEqual(postmasterPid(dataDir), postmaster);
     assert.equal(readClusterFile(dataDir).ownerPid, server.pid);
     // A request whose connection was being opened while PostgreSQL restarted can wait out the
-    // driver's 5 s connect_timeout once (seen on loaded CI machines); the bug this guards against
-    // was requests hanging 15 s and more.
+    // driver's 5 s connect_timeout, and now and then twice (seen in about one run in five, when
+    // the writers still gave up at 10 s; likely the driver trying a second connect for a query
+    // still queued after the first timed out). The bug this guards against was requests hanging 15 s
+    // and more; the writers wait up to 30 s for an answer, so a longer hang is measured, not
+    // cut short.
     tc.diagnostic(`the slowest request took ${slowest} ms`);
-    assert.ok(slowest <= 6500, `the slowest request took ${slowest} ms`);
+    assert.ok(slowest <= 11_500, `the slowest request took ${slowest} ms`);
     assert.deepEqual([...statuses.keys()].filter((status) => status !== 201 && status !== 503), [], JSON.stringify([...statuses]));
 
     const sql = postgres(readClusterFile(dataDir) && { host: '127.0.0.1', port: readClusterFile(dataDir).port, user: 'eventlog', password: readClusterFile(dataDir).password, database: 'eventlog', max: 1, onnotice: () => {} });
