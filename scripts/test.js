@@ -77,6 +77,7 @@ function runPass(store, databaseUrl) {
   const left = files.length - passFiles.length;
   console.log(`\n# store: ${store} (${passFiles.length} test files${left ? `; the ${left} browser test files run on the other stores` : ''})\n`);
   const tapFile = path.join(workDir, `${store}.tap`);
+  const timesFile = path.join(workDir, `${store}.times`);
   const started = Date.now();
   return new Promise((resolve) => {
     // The timeout applies to each file as a whole too: the browser files take about 60 s on a quiet
@@ -87,6 +88,7 @@ function runPass(store, databaseUrl) {
         '--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000',
         '--test-reporter=spec', '--test-reporter-destination=stdout',
         '--test-reporter=tap', `--test-reporter-destination=${tapFile}`,
+        `--test-reporter=${path.join(root, 'scripts', 'fileTimesReporter.js')}`, `--test-reporter-destination=${timesFile}`,
         ...passFiles,
       ],
       {
@@ -97,7 +99,7 @@ function runPass(store, databaseUrl) {
     );
     running.on('close', (code, signal) => {
       running = undefined;
-      resolve({ store, status: code ?? (signal ? 1 : 0), seconds: Math.round((Date.now() - started) / 1000), ...totals(tapFile), failures: failures(tapFile) });
+      resolve({ store, status: code ?? (signal ? 1 : 0), seconds: Math.round((Date.now() - started) / 1000), ...totals(tapFile), failures: failures(tapFile), slowest: slowestFiles(timesFile) });
     });
   });
 }
@@ -150,6 +152,23 @@ function failures(tapFile) {
     found.push({ name: heading[2], location: field('location').replace(/^'|'$/g, ''), error: error.filter((line) => line.trim()).slice(0, 8), frame });
   }
   return found;
+}
+
+/** Seconds spent in each test file (its top-level tests and suites, hooks included), slowest first. */
+function slowestFiles(timesFile, count = 8) {
+  let lines;
+  try {
+    lines = fs.readFileSync(timesFile, 'utf8').split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+  const seconds = new Map();
+  for (const line of lines) {
+    const { file, seconds: spent } = JSON.parse(line);
+    const name = path.relative(root, file);
+    seconds.set(name, (seconds.get(name) ?? 0) + spent);
+  }
+  return [...seconds].sort((a, b) => b[1] - a[1]).slice(0, count);
 }
 
 function describe(pass) {
@@ -257,6 +276,10 @@ try {
 console.log('\n# summary');
 for (const pass of passes) console.log(`#   ${pass.store.padEnd(8)} ${describe(pass)}`);
 for (const line of skipped) console.log(`#   ${line}`);
+for (const pass of passes) {
+  const files = pass.slowest.map(([file, seconds]) => `${file} ${Math.round(seconds)} s`).join(', ');
+  if (files) console.log(`# ${pass.store} slowest files: ${files}`);
+}
 for (const pass of passes) {
   for (const failure of pass.failures) {
     console.log(`# ${pass.store} failed: ${failure.name}`);
