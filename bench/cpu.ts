@@ -93,9 +93,12 @@ export function measureCpu(pids: { server: number; ceiling?: number; externalDat
       if (pids.externalDatabase) {
         for (const [pid, info] of after) if (info.command === 'postgres' && !serverTree.has(pid)) external.add(pid);
       }
+      const databaseProcesses = [...serverTree, ...external].filter((pid) => pid !== pids.server);
+      const background = databaseProcesses.filter(isBackgroundProcess);
       const groups = {
         server: used(pids.server),
-        database: sum(serverTree) - used(pids.server) + sum(external),
+        database: sum(databaseProcesses) - sum(background),
+        'database background': sum(background),
         ceiling: sum(ceilingTree),
         // Load generators exit before the meter stops: their time is in this process's child time.
         'load generator':
@@ -109,6 +112,21 @@ export function measureCpu(pids: { server: number; ceiling?: number; externalDat
       return shares;
     },
   };
+}
+
+/**
+ * A PostgreSQL process that serves no connection: autovacuum, the checkpointer, the writers, the
+ * postmaster. Their work follows earlier writes as much as the measured ones (autovacuum wakes up
+ * after enough rows changed), so it is shown apart from the backends'.
+ */
+function isBackgroundProcess(pid: number): boolean {
+  try {
+    const title = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+    // A backend's title is "postgres: <user> <database> <address> <activity>".
+    return !/^postgres: \S+ \S+ (\d|\[local\])/.test(title);
+  } catch {
+    return false;
+  }
 }
 
 /** Median per group over several runs. */

@@ -56,7 +56,7 @@ export function formatTable(header: Header, rows: Row[]): string {
   lines.push(line(titles), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.map(line));
   const withCpu = rows.filter((row) => row.cpu);
   if (withCpu.length) {
-    lines.push('', `CPU during each measurement, in cores of ${header.machine.cores} (server: the Node process; database: PostgreSQL; other: the rest of the machine):`);
+    lines.push('', `CPU during each measurement, in cores of ${header.machine.cores} (server: the Node process; database: PostgreSQL's connections; database background: autovacuum, the checkpointer and writers; other: the rest of the machine):`);
     const width = Math.max(...withCpu.map((row) => [...row.label].length));
     for (const row of withCpu) {
       const shares = Object.entries(row.cpu!).map(([name, cores]) => `${name} ${cores.toFixed(2)}`).join(', ');

@@ -1,0 +1,85 @@
+// The ingest batcher's group commit: one statement for an organization's rows at a time, the
+// rows that arrive meanwhile written together next, other organizations never held up by it.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { IngestBatcher } from '../../src/features/events/ingestBatcher.ts';
+import { validateEventInput } from '../../src/features/events/validateEventInput.ts';
+import { type TestOrg, useTestApp } from '../helpers.ts';
+
+const t = useTestApp();
+
+const nextTurns = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+/**
+ * Holds the organization's event counter row locked from another connection, so that a batch of
+ * its rows stays in flight until `release` is called.
+ */
+async function holdCounter(org: TestOrg): Promise<{ release(): Promise<void> }> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let locked!: () => void;
+  const isLocked = new Promise<void>((resolve) => (locked = resolve));
+  const transaction = t.services.sql.begin(async (tx) => {
+    await tx`SELECT last_id FROM id_counters WHERE organization_id = ${org.id} AND kind = 'event' FOR UPDATE`;
+    locked();
+    await released;
+  });
+  await isLocked;
+  return {
+    async release() {
+      release();
+      await transaction;
+    },
+  };
+}
+
+async function organizationWithEvents(): Promise<{ org: TestOrg; draft: ReturnType<typeof validateEventInput> & { organizationId: string } }> {
+  const org = await t.org();
+  const project = await org.project();
+  // The first event makes the counter row the tests hold.
+  assert.equal((await org.post('/api/events', { project, category: 'c', title: 'first' })).status, 201);
+  return { org, draft: { ...validateEventInput({ project, category: 'c', title: 'batched' }), organizationId: org.id } };
+}
+
+describe('group commit (the ingest batcher)', () => {
+  it('writes the rows that arrive while an organization has a statement in flight as one batch after it', async () => {
+    const { org, draft } = await organizationWithEvents();
+    const batcher = new IngestBatcher(t.services.sql, { timeZone: t.services.config.timeZone });
+    const held = await holdCounter(org);
+    const first = batcher.insert(draft);
+    const later = [];
+    for (let i = 0; i < 5; i++) {
+      await nextTurns();
+      later.push(batcher.insert(draft));
+    }
+    await held.release();
+    const [one, ...rest] = (await Promise.all([first, ...later])) as Array<{ id: number; createdMicros: string }>;
+    // Rows of one transaction share its time; two transactions' times differ.
+    assert.equal(new Set(rest.map((row) => row.createdMicros)).size, 1, 'the five later rows were written by one statement');
+    assert.notEqual(rest[0]!.createdMicros, one!.createdMicros);
+    assert.deepEqual(
+      rest.map((row) => row.id),
+      [2, 3, 4, 5, 6].map((n) => n + one!.id - 1),
+    );
+    await batcher.drain();
+  });
+
+  it('writes another organization\'s rows while one organization waits', async () => {
+    const waiting = await organizationWithEvents();
+    const other = await organizationWithEvents();
+    const batcher = new IngestBatcher(t.services.sql, { timeZone: t.services.config.timeZone });
+    const held = await holdCounter(waiting.org);
+    let waitingDone = false;
+    const blocked = batcher.insert(waiting.draft).then((row) => {
+      waitingDone = true;
+      return row;
+    });
+    await nextTurns();
+    const written = (await batcher.insert(other.draft)) as { id: number };
+    assert.equal(written.id, 2);
+    assert.equal(waitingDone, false);
+    await held.release();
+    assert.equal(((await blocked) as { id: number }).id, 2);
+    await batcher.drain();
+  });
+});
