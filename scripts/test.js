@@ -91,14 +91,13 @@ function runPass(store, databaseUrl) {
       [
         '--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000',
         '--test-reporter=spec', '--test-reporter-destination=stdout',
-        '--test-reporter=tap', `--test-reporter-destination=${tapFile}`,
-        `--test-reporter=${path.join(root, 'scripts', 'fileTimesReporter.js')}`, `--test-reporter-destination=${timesFile}`,
+        `--test-reporter=${path.join(root, 'scripts', 'tapWithFileTimes.js')}`, `--test-reporter-destination=${tapFile}`,
         ...passFiles,
       ],
       {
         cwd: root,
         stdio: ['ignore', 'inherit', 'inherit'],
-        env: { ...process.env, DATABASE_URL: databaseUrl, EVENTLOG_TEST_STORE: store, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
+        env: { ...process.env, DATABASE_URL: databaseUrl, EVENTLOG_TEST_STORE: store, EVENTLOG_TEST_TIMES: timesFile, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
       },
     );
     running.on('close', (code, signal) => {
