@@ -24,3 +24,15 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && UNAVAILABLE_CODES.has(code);
 }
+
+/**
+ * Codes that say no new connection can be made now (not that one connection broke): a connect
+ * that timed out or was refused, or PostgreSQL shutting down or starting up.
+ */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'CONNECT_TIMEOUT', '57P01', '57P02', '57P03']);
+
+/** The error says a new connection would fail too, whatever the query was. */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && UNREACHABLE_CODES.has(code);
+}

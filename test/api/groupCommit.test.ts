@@ -1,7 +1,9 @@
 // The ingest batcher's group commit: one statement for an organization's rows at a time, the
 // rows that arrive meanwhile written together next, other organizations never held up by it.
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { describe, it } from 'node:test';
+import postgres from 'postgres';
 import { IngestBatcher } from '../../src/features/events/ingestBatcher.ts';
 import { validateEventInput } from '../../src/features/events/validateEventInput.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
@@ -62,6 +64,39 @@ describe('group commit (the ingest batcher)', () => {
       [2, 3, 4, 5, 6].map((n) => n + one!.id - 1),
     );
     await batcher.drain();
+  });
+
+  it('fails the rows queued behind a statement that could not connect at once, instead of trying again for each', async () => {
+    const { draft } = await organizationWithEvents();
+    // A server that takes connections and never answers: each connect times out after 1 s.
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as net.AddressInfo).port;
+    const unreachable = postgres({ host: '127.0.0.1', port, user: 'nobody', database: 'none', connect_timeout: 1, max: 4, onnotice: () => {} });
+    try {
+      const batcher = new IngestBatcher(unreachable, { timeZone: t.services.config.timeZone });
+      const settled = (row: Promise<unknown>) => row.then(() => 'written', (error: { code?: string }) => ({ code: error.code, at: performance.now() }));
+      const first = settled(batcher.insert(draft));
+      const later = [];
+      for (let i = 0; i < 3; i++) {
+        await nextTurns();
+        later.push(settled(batcher.insert(draft)));
+      }
+      const [one, ...rest] = (await Promise.all([first, ...later])) as Array<{ code: string; at: number }>;
+      assert.equal(one!.code, 'CONNECT_TIMEOUT');
+      for (const row of rest) {
+        assert.equal(row.code, 'CONNECT_TIMEOUT');
+        assert.ok(row.at - one!.at < 500, `a queued row failed ${Math.round(row.at - one!.at)} ms after the first`);
+      }
+    } finally {
+      await unreachable.end({ timeout: 1 });
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it('writes another organization\'s rows while one organization waits', async () => {

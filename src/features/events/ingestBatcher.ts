@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable } from '../../lib/databaseErrors.ts';
+import { isDatabaseUnavailable, isDatabaseUnreachable } from '../../lib/databaseErrors.ts';
 import type { Sql } from '../../db/client.ts';
 import { isIdWarning } from '../../lib/idSpace.ts';
 import { type BatchResult, type InsertedEvent, type Refusal, type UsageMode, insertEvents } from './queries.ts';
@@ -151,6 +151,8 @@ export class IngestBatcher {
       // A lost database fails every row alike: retrying them one by one would only wait longer.
       else if (batch.length === 1 || isDatabaseUnavailable(error)) for (const pending of batch) pending.reject(error);
       else await Promise.all(batch.map((pending) => this.writeOrganization([pending])));
+      // The rows that queued up meanwhile would wait out the same connect attempt again.
+      if (isDatabaseUnreachable(error)) this.failQueue(error);
       return;
     }
     this.cleaner?.wrote(batch.map((p) => p.draft));
@@ -166,6 +168,13 @@ export class IngestBatcher {
       else pending.resolve(reason ? { refused: reason } : null);
     });
     await Promise.all(retry.map((pending) => this.writeOrganization([pending])));
+  }
+
+  /** Fails every queued row (none of them was acknowledged): the client hears 503 at once. */
+  private failQueue(error: unknown): void {
+    const queued = this.queue;
+    this.queue = [];
+    for (const pending of queued) pending.reject(error);
   }
 
   private warnOfIdSpace(batch: Pending[], inserted: InsertedEvent[]): void {
