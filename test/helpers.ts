@@ -3,7 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { type App, buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { type Ctx, type InstallationCtx, OPERATOR, type Services } from '../src/context.ts';
-import { createClient } from '../src/db/client.ts';
+import { type Sql, createClient } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { syncChartTimeZone } from '../src/features/charts/syncChartTimeZone.ts';
 import { createKey } from '../src/features/keys/createKey.ts';
@@ -143,6 +143,33 @@ export function useTestApp(
         },
       };
       return org;
+    },
+  };
+}
+
+/**
+ * Holds an organization's event counter row locked from another connection (as an import does),
+ * so that a write of its events waits until `release`. Released after 10 s whatever happens, so a
+ * test that waits on it fails instead of hanging.
+ */
+export async function holdEventCounter(sql: Sql, organizationId: string): Promise<{ release(): Promise<void> }> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+    setTimeout(resolve, 10_000).unref();
+  });
+  let locked!: () => void;
+  const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+  const holder = sql.begin(async (tx) => {
+    await tx`SELECT last_id FROM id_counters WHERE organization_id = ${organizationId} AND kind = 'event' FOR UPDATE`;
+    locked();
+    await held;
+  });
+  await lockTaken;
+  return {
+    async release() {
+      release();
+      await holder;
     },
   };
 }

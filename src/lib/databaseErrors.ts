@@ -19,10 +19,14 @@ const UNAVAILABLE_CODES = new Set([
   '57014',
 ]);
 
+function hasCodeIn(error: unknown, codes: Set<string>): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && codes.has(code);
+}
+
 /** The error says the database could not be reached or went away, whatever the query was. */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && UNAVAILABLE_CODES.has(code);
+  return hasCodeIn(error, UNAVAILABLE_CODES);
 }
 
 /**
@@ -33,6 +37,5 @@ const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'CONNECT_TIMEOUT', '57P01', '
 
 /** The error says a new connection would fail too, whatever the query was. */
 export function isDatabaseUnreachable(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && UNREACHABLE_CODES.has(code);
+  return hasCodeIn(error, UNREACHABLE_CODES);
 }

@@ -9,7 +9,7 @@ import { RetentionPruner } from '../../src/features/events/retentionPruner.ts';
 import { insertEvents } from '../../src/features/events/queries.ts';
 import { type EventDraft, validateEventInput } from '../../src/features/events/validateEventInput.ts';
 import { withTransaction } from '../../src/db/client.ts';
-import { type TestOrg, useTestApp } from '../helpers.ts';
+import { type TestOrg, holdEventCounter, useTestApp } from '../helpers.ts';
 
 // Breakdowns by tag served from the per-day counts by tag value (decision 131): the same answers
 // as reading the events, after every kind of write.
@@ -258,26 +258,13 @@ describe('GET /api/charts groupBy served by the per-day counts by tag value', ()
   it('reads the events, and registers the key later, while an import holds the organization\'s event counter', async () => {
     const { org, project } = await setup();
     await write(org, [await draft(project, 0, 'c', '{"plan":"pro"}')]);
-    let release!: () => void;
     // Released after 10 s whatever happens, so that a registration that waits on fails the test instead of hanging it.
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-      setTimeout(resolve, 10_000).unref();
-    });
-    let locked!: () => void;
-    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
-    const holder = t.services.sql.begin(async (tx) => {
-      await tx`SELECT last_id FROM id_counters WHERE organization_id = ${org.id} AND kind = 'event' FOR UPDATE`;
-      locked();
-      await held;
-    });
-    await lockTaken;
+    const held = await holdEventCounter(t.services.sql, org.id);
     try {
       assert.deepEqual(await chart(org, project, 'groupBy=tag:plan'), { pro: [{ day: await today(0), count: 1 }] });
       assert.equal(await keyState(org, project, 'plan'), undefined);
     } finally {
-      release();
-      await holder;
+      await held.release();
     }
     await rollUp(org, project, 'plan');
     await assertSameAsScan(org, project, 'plan');

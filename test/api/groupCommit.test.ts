@@ -6,34 +6,11 @@ import { describe, it } from 'node:test';
 import postgres from 'postgres';
 import { IngestBatcher } from '../../src/features/events/ingestBatcher.ts';
 import { validateEventInput } from '../../src/features/events/validateEventInput.ts';
-import { type TestOrg, useTestApp } from '../helpers.ts';
+import { type TestOrg, holdEventCounter, useTestApp } from '../helpers.ts';
 
 const t = useTestApp();
 
 const nextTurns = () => new Promise((resolve) => setTimeout(resolve, 20));
-
-/**
- * Holds the organization's event counter row locked from another connection, so that a batch of
- * its rows stays in flight until `release` is called.
- */
-async function holdCounter(org: TestOrg): Promise<{ release(): Promise<void> }> {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let locked!: () => void;
-  const isLocked = new Promise<void>((resolve) => (locked = resolve));
-  const transaction = t.services.sql.begin(async (tx) => {
-    await tx`SELECT last_id FROM id_counters WHERE organization_id = ${org.id} AND kind = 'event' FOR UPDATE`;
-    locked();
-    await released;
-  });
-  await isLocked;
-  return {
-    async release() {
-      release();
-      await transaction;
-    },
-  };
-}
 
 async function organizationWithEvents(): Promise<{ org: TestOrg; draft: ReturnType<typeof validateEventInput> & { organizationId: string } }> {
   const org = await t.org();
@@ -47,7 +24,7 @@ describe('group commit (the ingest batcher)', () => {
   it('writes the rows that arrive while an organization has a statement in flight as one batch after it', async () => {
     const { org, draft } = await organizationWithEvents();
     const batcher = new IngestBatcher(t.services.sql, { timeZone: t.services.config.timeZone });
-    const held = await holdCounter(org);
+    const held = await holdEventCounter(t.services.sql, org.id);
     const first = batcher.insert(draft);
     const later = [];
     for (let i = 0; i < 5; i++) {
@@ -103,7 +80,7 @@ describe('group commit (the ingest batcher)', () => {
     const waiting = await organizationWithEvents();
     const other = await organizationWithEvents();
     const batcher = new IngestBatcher(t.services.sql, { timeZone: t.services.config.timeZone });
-    const held = await holdCounter(waiting.org);
+    const held = await holdEventCounter(t.services.sql, waiting.org.id);
     let waitingDone = false;
     const blocked = batcher.insert(waiting.draft).then((row) => {
       waitingDone = true;
