@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { SearchIndexer } from '../../src/features/events/searchIndexer.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
 
@@ -139,5 +140,28 @@ describe('the search table and its indexer', () => {
     await indexer().runUntilIdle();
     assert.equal(await progress(org.id), 2500);
     assert.deepEqual(await titles(org, project, 'axolotl'), ['the axolotl']);
+  });
+
+  it('indexes while writes go on without a pause as long as its nudge delay', async () => {
+    // Started after the backlog of other tests' organizations is indexed, so that its first
+    // pass is short and its next sweep (10 s) is not due during the writes below.
+    await indexer().runUntilIdle();
+    const running = indexer();
+    running.start(t.services.bus);
+    try {
+      const org = await t.org();
+      const project = await org.project();
+      // A write every 50 ms, inside the 200 ms the indexer waits after being told of one.
+      const giveUpAt = Date.now() + 8_000;
+      let written = 0;
+      while ((await progress(org.id)) === null && Date.now() < giveUpAt) {
+        await post(org, project, `steady ${written++}`);
+        await sleep(50);
+      }
+      const through = await progress(org.id);
+      assert.ok(through !== null && through > 0, `nothing was indexed during ${written} writes`);
+    } finally {
+      await running.stop();
+    }
   });
 });

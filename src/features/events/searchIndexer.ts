@@ -50,8 +50,12 @@ export class SearchIndexer {
     this.stopped = false;
     this.unsubscribe = bus?.subscribe((announcement) => {
       if (announcement.type !== 'event.created') return;
+      const firstSincePass = this.nudged.size === 0;
       this.nudged.add(announcement.organizationId);
-      if (!this.running && this.nudged.size === 1) this.schedule(NUDGE_DELAY_MS);
+      // Only the first write since the last pass sets the timer: were every write to set it
+      // again, writes that never pause for NUDGE_DELAY_MS would put the pass off for as long as
+      // they last, and search would scan ever more unindexed events.
+      if (firstSincePass && !this.running) this.schedule(NUDGE_DELAY_MS);
     });
     this.schedule(0);
   }
