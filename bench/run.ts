@@ -182,6 +182,33 @@ async function ingestSection(ctx: Context): Promise<void> {
       data: { ...ceilingSummary, runsDetail: runs.ceiling },
     });
   }
+  // Issue targets read as ratios of the same run: CPU time per event against the ceiling's, and
+  // incoming hooks against the API.
+  const apiCpu = cpuPerEvent(runs.api, cpu.api);
+  const hookCpu = cpuPerEvent(runs.hook, cpu.hook);
+  const ceilingCpu = cpuPerEvent(runs.ceiling, cpu.ceiling);
+  if (apiCpu !== undefined && ceilingCpu !== undefined) {
+    ctx.rows.push({
+      id: 'ingest.cpuVersusCeiling',
+      label: 'CPU per event, POST /api/events',
+      result: `${Math.round(apiCpu)} µs = ${(apiCpu / ceilingCpu).toFixed(2)}× the ceiling's ${Math.round(ceilingCpu)} µs`,
+      target: '≤ 1.0× ceiling',
+      met: apiCpu <= ceilingCpu,
+      data: { apiMicros: apiCpu, ceilingMicros: ceilingCpu },
+    });
+  }
+  if (apiCpu !== undefined && hookCpu !== undefined) {
+    const rate = summarize(runs.hook).rps / summarize(runs.api).rps;
+    const cost = hookCpu / apiCpu;
+    ctx.rows.push({
+      id: 'ingest.hookVersusApi',
+      label: 'Incoming hook against the API',
+      result: `${rate.toFixed(2)}× its events/s, ${cost.toFixed(2)}× its CPU per event`,
+      target: 'within 10%',
+      met: rate >= 0.9 && cost <= 1.1,
+      data: { rateRatio: rate, cpuRatio: cost },
+    });
+  }
   if (rss > 0) {
     const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
     const reference = [`${mb(ctx.idleRss)} idle before`, ceilingRss ? `ceiling process ${mb(ceilingRss)}` : ''].filter(Boolean).join('; ');
@@ -194,6 +221,22 @@ async function ingestSection(ctx: Context): Promise<void> {
       data: { bytes: rss, idleBytes: ctx.idleRss, ceilingBytes: ceilingRss },
     });
   }
+}
+
+/**
+ * CPU time per event of each run, in µs, median over the runs: every group the report totals
+ * (the server, the database, the ceiling), not the load generator or the rest of the machine.
+ */
+function cpuPerEvent(loads: LoadResult[], shares: Array<CpuShares | null>): number | undefined {
+  const values = loads.flatMap((load, i) => {
+    const run = shares[i];
+    if (!run || !(load.rps > 0)) return [];
+    const cores = Object.entries(run)
+      .filter(([group]) => group !== 'other' && group !== 'load generator')
+      .reduce((sum, [, value]) => sum + value, 0);
+    return [(cores * 1e6) / load.rps];
+  });
+  return values.length ? median(values) : undefined;
 }
 
 interface ReadCase {

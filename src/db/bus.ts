@@ -101,7 +101,7 @@ export class Bus {
       const previous = this.sending;
       this.sending = (async () => {
         await previous;
-        await this.sql`SELECT pg_notify(${CHANNEL}, payload) FROM unnest(${payloads}::text[]) AS payload`.then(
+        await this.sql`SELECT pg_notify(${CHANNEL}, payload) FROM json_array_elements_text(${JSON.stringify(payloads)}::text::json) AS payload`.then(
           () => {},
           (error: unknown) => this.logError(error, 'announcing a write failed'),
         );

@@ -16,7 +16,7 @@ export async function createEvent({ ctx, input }: VerbArgs<EventInput>): Promise
   const inserted = acceptedEvent(await ctx.services.ingest.insert({ ...draft, organizationId: ctx.organizationId }));
   countEventsCreated(ctx.actor.kind === 'user' ? 'dashboard' : 'api');
   announceCreated(ctx.services.bus, { organizationId: ctx.organizationId, projectId: draft.projectId, id: inserted.id, notify: draft.notify });
-  return eventFromDraft(draft, inserted.id, inserted.createdMicros);
+  return eventFromDraft(draft, inserted.id, inserted.createdMicros, input);
 }
 
 /** The written row, or the error its refusal means to the client. */

@@ -24,8 +24,17 @@ export function eventFromRow(row: EventRow): EventObject {
   };
 }
 
-/** The reply to a create, built from what was written without reading it back. */
-export function eventFromDraft(draft: EventDraft, id: number, createdMicros: string): EventObject {
+/**
+ * The reply to a create, built from what was written without reading it back. `parsed` is the
+ * request's own tags and metadata, whose JSON text the draft holds: the reply takes them as they
+ * are rather than parsing that text again.
+ */
+export function eventFromDraft(
+  draft: EventDraft,
+  id: number,
+  createdMicros: string,
+  parsed: { tags?: Record<string, unknown> | null; metadata?: unknown },
+): EventObject {
   return {
     id,
     projectId: draft.projectId,
@@ -33,8 +42,8 @@ export function eventFromDraft(draft: EventDraft, id: number, createdMicros: str
     title: draft.title,
     description: draft.description,
     icon: draft.icon,
-    tags: draft.tags === null ? null : (JSON.parse(draft.tags) as Record<string, unknown>),
-    metadata: draft.metadata === null ? null : JSON.parse(draft.metadata),
+    tags: parsed.tags ?? null,
+    metadata: parsed.metadata ?? null,
     url: draft.url,
     user_id: draft.userId,
     notify: draft.notify,

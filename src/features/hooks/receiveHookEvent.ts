@@ -22,9 +22,10 @@ export async function receiveHookEvent({
 }): Promise<EventObject> {
   const { services } = ctx;
   const { hook } = input;
-  const draft = validateEventInput(hookEventInput({ projectId: hook.projectId, category: hook.category, template: hook.template }, input.request));
+  const fields = hookEventInput({ projectId: hook.projectId, category: hook.category, template: hook.template }, input.request);
+  const draft = validateEventInput(fields);
   const inserted = acceptedEvent(await services.hookIngest.insert({ ...draft, organizationId: hook.organizationId }));
   countEventsCreated('hook');
   announceCreated(services.bus, { organizationId: hook.organizationId, projectId: hook.projectId, id: inserted.id, notify: draft.notify });
-  return eventFromDraft(draft, inserted.id, inserted.createdMicros);
+  return eventFromDraft(draft, inserted.id, inserted.createdMicros, fields);
 }
