@@ -129,6 +129,14 @@ function isBackgroundProcess(pid: number): boolean {
   }
 }
 
+/**
+ * The groups a measurement's own CPU is made of: every group but the load generator and the rest
+ * of the machine (the report's total, and the CPU per event the issue targets compare).
+ */
+export function ownGroups(shares: CpuShares): Array<[string, number]> {
+  return Object.entries(shares).filter(([group]) => group !== 'other' && group !== 'load generator');
+}
+
 /** Median per group over several runs. */
 export function medianShares(runs: Array<CpuShares | null>): CpuShares | null {
   const present = runs.filter((run): run is CpuShares => run !== null);

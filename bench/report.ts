@@ -1,3 +1,5 @@
+import { ownGroups } from './cpu.ts';
+
 /** One line of the results table. Figures are medians over the runs. */
 export interface Row {
   id: string;
@@ -68,7 +70,7 @@ export function formatTable(header: Header, rows: Row[]): string {
       lines.push('', 'CPU time per request, in µs (less sensitive to other work on the machine than req/s):');
       for (const row of perRequest) {
         const rps = row.data!.rps as number;
-        const groups = Object.entries(row.cpu!).filter(([name]) => name !== 'other' && name !== 'load generator');
+        const groups = ownGroups(row.cpu!);
         const total = groups.reduce((sum, [, cores]) => sum + cores, 0);
         const parts = groups.filter(([, cores]) => cores > 0.005).map(([name, cores]) => `${name} ${Math.round((cores * 1e6) / rps)}`);
         const loadGenerator = row.cpu!['load generator'] ?? 0;

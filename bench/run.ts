@@ -13,7 +13,7 @@ import { attachToRunningCluster } from '../src/db/embedded.ts';
 import { METRICS_TOKEN, alertsSection } from './alerts.ts';
 import { importDocument } from './bodies.ts';
 import { type Dataset, api, createProject, cursorAt, ensureDataset, removeScratch } from './dataset.ts';
-import { type CpuShares, measureCpu, medianShares } from './cpu.ts';
+import { type CpuShares, measureCpu, medianShares, ownGroups } from './cpu.ts';
 import { type LoadResult, type LoadSpec, ROOT, median, runLoad, summarize } from './measure.ts';
 import { startCitusCluster } from './citusCluster.ts';
 import { diskRow } from './disk.ts';
@@ -231,9 +231,7 @@ function cpuPerEvent(loads: LoadResult[], shares: Array<CpuShares | null>): numb
   const values = loads.flatMap((load, i) => {
     const run = shares[i];
     if (!run || !(load.rps > 0)) return [];
-    const cores = Object.entries(run)
-      .filter(([group]) => group !== 'other' && group !== 'load generator')
-      .reduce((sum, [, value]) => sum + value, 0);
+    const cores = ownGroups(run).reduce((sum, [, value]) => sum + value, 0);
     return [(cores * 1e6) / load.rps];
   });
   return values.length ? median(values) : undefined;
