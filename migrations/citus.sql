@@ -7,6 +7,11 @@
 -- organizations, keyed by organization_id first); test/storage/citusDistribution.test.ts fails
 -- while a table of the schema is neither here nor named as coordinator-local.
 
+-- Run as one transaction (as the server does), Citus would refuse the function at the end after
+-- the tables' parallel shard commands; one connection per worker throughout avoids that. (Run
+-- statement by statement, as psql does, this line only warns.)
+SET LOCAL citus.multi_shard_modify_mode TO 'sequential';
+
 SELECT create_distributed_table('organizations', 'id')
 WHERE NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'organizations'::regclass);
 
@@ -31,3 +36,10 @@ WHERE NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'user_ema
 
 SELECT create_reference_table('settings')
 WHERE NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'settings'::regclass);
+
+-- Ingest's function runs where its organization's shards are: a call outside a transaction block
+-- is sent whole to that node, whose statements then read and write its local shards (decision 165).
+SELECT create_distributed_function(f, 'p_org', colocate_with => 'organizations')
+FROM (SELECT to_regprocedure('ingest_events(text,text,text,text,boolean,boolean,boolean,text,integer)') AS f) AS functions
+WHERE f IS NOT NULL
+  AND NOT EXISTS (SELECT 1 FROM pg_dist_object WHERE classid = 'pg_proc'::regclass AND objid = f AND distribution_argument_index IS NOT NULL);

@@ -46,17 +46,25 @@ export async function migrate(
  * leave it local by accident. Its own transaction, after the migrations': Citus distributes a
  * table with the rows it already has. Nothing happens on plain PostgreSQL.
  */
+/** The functions migrations/citus.sql distributes (a migration may add one to a schema already distributed). */
+const DISTRIBUTED_FUNCTIONS = ['ingest_events(text,text,text,text,boolean,boolean,boolean,text,integer)'];
+
 async function distributeOnCitus(sql: Sql, log: (message: string) => void): Promise<void> {
   if (!(await isCitus(sql))) return;
   const statements = await fs.readFile(path.join(MIGRATIONS_DIR, 'citus.sql'), 'utf8');
   await sql.begin(async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
-    const [pending] = await tx<{ count: number }[]>`
-      SELECT count(*)::int AS count FROM pg_tables t
-      WHERE t.schemaname = 'public' AND t.tablename <> 'schema_migrations'
-        AND NOT EXISTS (SELECT 1 FROM pg_dist_partition p WHERE p.logicalrelid = format('%I', t.tablename)::regclass)`;
-    if (!pending?.count) return;
-    log(`distributing ${pending.count} tables on Citus (migrations/citus.sql)`);
+    const [pending] = await tx<{ tables: number; functions: number }[]>`
+      SELECT (SELECT count(*)::int FROM pg_tables t
+              WHERE t.schemaname = 'public' AND t.tablename <> 'schema_migrations'
+                AND NOT EXISTS (SELECT 1 FROM pg_dist_partition p WHERE p.logicalrelid = format('%I', t.tablename)::regclass)) AS tables,
+             (SELECT count(*)::int FROM unnest(${DISTRIBUTED_FUNCTIONS}::text[]) AS f(signature)
+              WHERE to_regprocedure(f.signature) IS NOT NULL
+                AND NOT EXISTS (SELECT 1 FROM pg_dist_object d
+                                WHERE d.classid = 'pg_proc'::regclass AND d.objid = to_regprocedure(f.signature)
+                                  AND d.distribution_argument_index IS NOT NULL)) AS functions`;
+    if (!pending || pending.tables + pending.functions === 0) return;
+    log(`distributing ${pending.tables} tables and ${pending.functions} functions on Citus (migrations/citus.sql)`);
     await tx.unsafe(statements);
   });
 }

@@ -76,6 +76,22 @@ describe('every hot statement on Citus runs on one shard', { skip: !onCitus && '
     });
   });
 
+  it("ingest: the batch's function is sent whole to its organization's node, so its statements run on local shards", async () => {
+    // Its inner statements are not sent by the driver; on the worker, one that is not local to the
+    // organization's shard would fail (Citus refuses a distributed query from a delegated call).
+    const statements = await statementsOf(async () => assert.equal((await org.post('/api/events', { project, category: 'c', title: 'Delegated' })).status, 201));
+    const call = statements.find(({ query }) => /ingest_events\(/.test(query));
+    assert.ok(call, 'the batch is written by ingest_events');
+    const explain = postgres(t.databaseUrl, { max: 1, onnotice: () => {} });
+    try {
+      const plan = (await explain.unsafe(`EXPLAIN (COSTS OFF) ${call.query}`, call.parameters as never[])) as Array<Record<string, string>>;
+      const text = plan.map((row) => row['QUERY PLAN']).join('\n');
+      assert.match(text, /Custom Scan \(Citus Adaptive\)[\s\S]*Task Count: 1\b/, `not delegated:\n${text}`);
+    } finally {
+      await explain.end({ timeout: 5 });
+    }
+  });
+
   it('reads: feed, filters, search, charts, users', async () => {
     const reads = [
       `/api/events?project=${project}`,

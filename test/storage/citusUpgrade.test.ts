@@ -21,7 +21,7 @@ describe('upgrading an installation already distributed on Citus', { skip: !onCi
   let own: OwnDatabase | undefined;
   after(() => own?.drop());
 
-  it(`applies every migration after ${LAST_OF_EARLIER_RELEASE} to distributed tables, then distributes the new tables`, async () => {
+  it(`applies every migration after ${LAST_OF_EARLIER_RELEASE} to distributed tables, then distributes the new tables and functions`, async () => {
     own = await createOwnDatabase(t.databaseUrl, { prefix: 'eventlog_upgrade' });
     const db = createClient(own.url, { max: 1 });
     try {
@@ -33,6 +33,10 @@ describe('upgrading an installation already distributed on Citus', { skip: !onCi
         SELECT tablename AS name FROM pg_tables t WHERE schemaname = 'public' AND tablename <> 'schema_migrations'
           AND NOT EXISTS (SELECT 1 FROM pg_dist_partition p WHERE p.logicalrelid = format('%I', t.tablename)::regclass)`;
       assert.deepEqual([...local], [], 'every table is distributed after the upgrade');
+      const [ingest] = await db<{ delegated: boolean }[]>`
+        SELECT distribution_argument_index IS NOT NULL AS delegated FROM pg_dist_object
+        WHERE classid = 'pg_proc'::regclass AND objid = to_regprocedure('ingest_events(text,text,text,text,boolean,boolean,boolean,text,integer)')`;
+      assert.equal(ingest?.delegated, true, "ingest's function is distributed by organization after the upgrade");
     } finally {
       await db.end({ timeout: 5 });
     }
