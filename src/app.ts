@@ -16,6 +16,7 @@ import { registerDatabaseGate } from './http/databaseGate.ts';
 import { DATABASE_UNAVAILABLE, registerErrorHandling } from './http/errorHandler.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerRequestLog } from './http/requestLog.ts';
+import { registerRouteOf } from './http/routeOf.ts';
 import { registerSecurityHeaders } from './http/securityHeaders.ts';
 import { type UploadLimits, registerUploadLimits } from './http/uploads.ts';
 
@@ -75,6 +76,7 @@ export async function buildApp({
     http: { headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: CONNECTION_CHECK_MS, requestTimeout: 0 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  registerRouteOf(app);
   registerErrorHandling(app, (error) => services.health.reportFailure(error));
   registerDatabaseGate(app, services.health);
   registerMetrics(app, services);

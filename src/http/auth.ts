@@ -3,6 +3,7 @@ import type { Actor, Ctx, Services } from '../context.ts';
 import type { ApiKeys, KeyPrincipal } from '../ports.ts';
 import { Forbidden, Unauthorized } from '../lib/errors.ts';
 import { refuseAccess, refuseOtherProjects, refuseOverBrowserLimit } from './routeScope.ts';
+import { routeOf } from './routeOf.ts';
 
 /** Resolves a request without an Authorization header (a dashboard session), or null. */
 export type SessionAuthenticator = (
@@ -39,7 +40,7 @@ export function registerAuth(
   app.decorateRequest('ctx', null as unknown as Ctx);
   app.decorateRequest('apiKey', null);
   app.addHook('onRequest', async (request) => {
-    const route = request.routeOptions;
+    const route = routeOf(request);
     const logSnagCompatible = route.url?.startsWith('/v1/') ?? false;
     if (route.config?.public || (!route.url?.startsWith('/api/') && !logSnagCompatible)) return;
     const header = request.headers.authorization;
@@ -70,12 +71,15 @@ export function registerAuth(
   });
   // After validation, so the project a body names is known: a key limited to some projects meets
   // every other project as another organization's (404), and a browser key's events are counted.
-  app.addHook('preHandler', async (request) => {
+  // A callback hook: most requests come with a key limited to no project and no origin, and need
+  // neither check nor a promise of their own.
+  app.addHook('preHandler', (request, _reply, done) => {
     const key = request.apiKey;
-    const scope = request.routeOptions.config?.scope;
-    if (!key || !scope) return;
-    await refuseOtherProjects(request, key, scope);
-    await refuseOverBrowserLimit(request, key, scope, (organizationId, address) => keys.takeBrowserEvent(organizationId, address));
+    const scope = routeOf(request).config?.scope;
+    if (!key || !scope || (key.projects === null && key.origins === null)) return done();
+    refuseOtherProjects(request, key, scope)
+      .then(() => refuseOverBrowserLimit(request, key, scope, (organizationId, address) => keys.takeBrowserEvent(organizationId, address)))
+      .then(() => done(), done);
   });
 }
 

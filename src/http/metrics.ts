@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../context.ts';
 import { httpDuration, registry, setQueueDepthSource } from '../metrics.ts';
 import { Unauthorized } from '../lib/errors.ts';
+import { routeOf } from './routeOf.ts';
 
 const METRICS_PATH = '/metrics';
 
@@ -17,7 +18,7 @@ export function registerMetrics(app: FastifyInstance, services: Services): void 
   setQueueDepthSource(() => services.deliveries.queueDepth());
 
   app.addHook('onResponse', (request, reply, next) => {
-    const route = request.routeOptions.url;
+    const route = routeOf(request).url;
     if (route !== METRICS_PATH) {
       httpDuration.observe(
         { method: request.method, route: route ?? 'unmatched', status_code: String(reply.statusCode) },

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { routeOf } from './routeOf.ts';
 
 /** Health probes and the dashboard's files: useful while debugging, noise otherwise. */
 const QUIET_ROUTES = new Set(['/healthz', '/', '/app', '/app/*']);
@@ -10,7 +11,7 @@ const QUIET_ROUTES = new Set(['/healthz', '/', '/app', '/app/*']);
  */
 export function registerRequestLog(app: FastifyInstance): void {
   app.addHook('onResponse', (request, reply, next) => {
-    const route = request.routeOptions.url;
+    const route = routeOf(request).url;
     const quiet = route !== undefined && QUIET_ROUTES.has(route) && reply.statusCode < 500;
     const level = reply.statusCode >= 500 ? 'error' : quiet ? 'debug' : 'info';
     request.log[level]({ req: request, statusCode: reply.statusCode, responseTime: reply.elapsedTime }, 'request completed');

@@ -1,5 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { routeOf } from './routeOf.ts';
 
 /** An ordinary request body (at most 1 MiB) must have arrived whole within this. */
 export const BODY_TIMEOUT_MS = 30_000;
@@ -48,7 +49,7 @@ export function registerUploadLimits(app: FastifyInstance, overrides: Partial<Up
 
   // Callback hooks, not async ones: they run on every request and need no promise of their own.
   app.addHook('onRequest', (request, reply, next) => {
-    if (!request.routeOptions.config?.largeUpload || !hasBody(request.headers)) return next();
+    if (!routeOf(request).config?.largeUpload || !hasBody(request.headers)) return next();
     if (largeUploads >= limits.maxLargeUploads) {
       // Answered here: `next` is not called.
       reply
@@ -82,7 +83,7 @@ export function registerUploadLimits(app: FastifyInstance, overrides: Partial<Up
 
   /** The body, cut off with a 408 when it misses its budget or stalls. */
   function watched(request: FastifyRequest, reply: FastifyReply, payload: Readable): Readable {
-    const budget = request.routeOptions.config?.largeUpload ? limits.largeBodyTimeoutMs : limits.bodyTimeoutMs;
+    const budget = routeOf(request).config?.largeUpload ? limits.largeBodyTimeoutMs : limits.bodyTimeoutMs;
     const body = new PassThrough();
     const cut = (error: Error) => {
       payload.unpipe(body);
