@@ -40,15 +40,15 @@ export async function migrate(
   return applied;
 }
 
-/**
- * On a Citus coordinator, distributes every table of the schema that is not yet distributed
- * (migrations/citus.sql, the file docs/scaling.md shows), so a release that adds a table cannot
- * leave it local by accident. Its own transaction, after the migrations': Citus distributes a
- * table with the rows it already has. Nothing happens on plain PostgreSQL.
- */
 /** The functions migrations/citus.sql distributes (a migration may add one to a schema already distributed). */
 const DISTRIBUTED_FUNCTIONS = ['ingest_events(text,text,text,text,boolean,boolean,boolean,text,integer)'];
 
+/**
+ * On a Citus coordinator, distributes every table of the schema that is not yet distributed, and
+ * ingest's function (migrations/citus.sql, the file docs/scaling.md shows), so a release that adds
+ * a table cannot leave it local by accident. Its own transaction, after the migrations': Citus distributes a
+ * table with the rows it already has. Nothing happens on plain PostgreSQL.
+ */
 async function distributeOnCitus(sql: Sql, log: (message: string) => void): Promise<void> {
   if (!(await isCitus(sql))) return;
   const statements = await fs.readFile(path.join(MIGRATIONS_DIR, 'citus.sql'), 'utf8');

@@ -64,7 +64,10 @@ function eventsDocument(drafts: EventDraft[]): string {
 /** Whether the event's user id makes an application user: at most MAX_USER_ID characters (code points, as char_length counts). */
 const countsAsUser = (userId: string | null): userId is string => userId !== null && codePointLength(userId) <= MAX_USER_ID;
 
-/** What the rollups and the outbox need of each event: a smaller document than the events' own, parsed by several statements. */
+/**
+ * What the rollups and the outbox need of each event: a smaller document than the events' own,
+ * since several of the function's statements parse it.
+ */
 function rollupDocument(drafts: EventDraft[]): string {
   return JSON.stringify(
     drafts.map((d, ord) => ({
