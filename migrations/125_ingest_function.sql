@@ -14,11 +14,12 @@
 -- Returns {firstId, nowMicros, ords}: the ords written (the drafts whose project is the
 -- organization's and not deleted) got ids firstId.. in that order, and nowMicros is the
 -- statement's clock; null when nothing was written. It is called as `SELECT ingest_events(...)`,
--- the form Citus sends whole to the node of the organization's shards. Refuses the whole batch by raising EL001 (the id space) or EL002
--- (the monthly cap), which rolls back what the call wrote.
+-- the form Citus sends whole to the node of the organization's shards. Refuses the whole batch by
+-- raising EL001 (the id space) or EL002 (the monthly cap), which rolls back what the call wrote.
 --
 -- Every statement names the organization and joins its input with the organization's projects,
 -- so that on Citus each one runs on the organization's shard (docs/scaling.md).
+--
 -- On a Citus schema already distributed, the migrations' transaction has run parallel commands
 -- on its shards, after which Citus refuses to send a CREATE FUNCTION to the workers in the same
 -- transaction; 'automatic' creates it on the coordinator only, and migrations/citus.sql then
@@ -77,7 +78,7 @@ BEGIN
 
   INSERT INTO id_counters AS c (organization_id, kind, last_id) VALUES (p_org, 'event', v_wanted)
   ON CONFLICT (organization_id, kind) DO UPDATE SET last_id = c.last_id + excluded.last_id
-  WHERE c.last_id + excluded.last_id <= p_max_id
+  WHERE c.last_id::int8 + excluded.last_id <= p_max_id
   RETURNING c.last_id, c.rolls_up_tags INTO v_last_id, v_rolls_up_tags;
   IF v_last_id IS NULL THEN RAISE EXCEPTION 'ids' USING ERRCODE = 'EL001'; END IF;
   first_id := v_last_id - v_wanted + 1;

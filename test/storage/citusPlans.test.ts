@@ -25,20 +25,25 @@ async function statementsOf(request: () => Promise<unknown>): Promise<Array<{ qu
   return sent.filter(({ query }) => !/^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|SET |select pg_notify|SELECT pg_notify)/i.test(query));
 }
 
-/** Every statement explained on the coordinator; the ones whose plan spreads, with the plan. */
-async function spreading(statements: Array<{ query: string; parameters: unknown[] }>): Promise<string[]> {
+/** Each statement explained on the coordinator with its parameters: its plan as text. */
+async function plansOf(statements: Array<{ query: string; parameters: unknown[] }>): Promise<string[]> {
   const explain = postgres(t.databaseUrl, { max: 1, onnotice: () => {} });
-  const found: string[] = [];
+  const plans: string[] = [];
   try {
     for (const { query, parameters } of statements) {
       const plan = (await explain.unsafe(`EXPLAIN (COSTS OFF) ${query}`, parameters as never[])) as Array<Record<string, string>>;
-      const text = plan.map((row) => row['QUERY PLAN']).join('\n');
-      if (SPREAD.some((pattern) => pattern.test(text))) found.push(`${query.trim()}\n--- plan ---\n${text}`);
+      plans.push(plan.map((row) => row['QUERY PLAN']).join('\n'));
     }
   } finally {
     await explain.end({ timeout: 5 });
   }
-  return found;
+  return plans;
+}
+
+/** Every statement explained on the coordinator; the ones whose plan spreads, with the plan. */
+async function spreading(statements: Array<{ query: string; parameters: unknown[] }>): Promise<string[]> {
+  const plans = await plansOf(statements);
+  return statements.flatMap(({ query }, i) => (SPREAD.some((pattern) => pattern.test(plans[i]!)) ? [`${query.trim()}\n--- plan ---\n${plans[i]}`] : []));
 }
 
 async function assertRouted(name: string, request: () => Promise<unknown>): Promise<void> {
@@ -82,14 +87,8 @@ describe('every hot statement on Citus runs on one shard', { skip: !onCitus && '
     const statements = await statementsOf(async () => assert.equal((await org.post('/api/events', { project, category: 'c', title: 'Delegated' })).status, 201));
     const call = statements.find(({ query }) => /ingest_events\(/.test(query));
     assert.ok(call, 'the batch is written by ingest_events');
-    const explain = postgres(t.databaseUrl, { max: 1, onnotice: () => {} });
-    try {
-      const plan = (await explain.unsafe(`EXPLAIN (COSTS OFF) ${call.query}`, call.parameters as never[])) as Array<Record<string, string>>;
-      const text = plan.map((row) => row['QUERY PLAN']).join('\n');
-      assert.match(text, /Custom Scan \(Citus Adaptive\)[\s\S]*Task Count: 1\b/, `not delegated:\n${text}`);
-    } finally {
-      await explain.end({ timeout: 5 });
-    }
+    const [plan] = await plansOf([call]);
+    assert.match(plan!, /Custom Scan \(Citus Adaptive\)[\s\S]*Task Count: 1\b/, `not delegated:\n${plan}`);
   });
 
   it('reads: feed, filters, search, charts, users', async () => {
