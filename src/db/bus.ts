@@ -7,6 +7,34 @@ export type { Announcement } from './announcements.ts';
 /** The one NOTIFY channel every process listens on. */
 const CHANNEL = 'eventlog';
 
+/**
+ * Largest notification payload the bus makes, in bytes: PostgreSQL refuses one of 8000 or more.
+ * A notification carries a JSON array of announcements (docs/decisions/166-packed-announcements.md).
+ */
+const MAX_PAYLOAD_BYTES = 7900;
+
+/**
+ * The announcements' JSON texts as notification payloads: JSON arrays of as many as fit in
+ * MAX_PAYLOAD_BYTES, in order.
+ */
+export function packAnnouncements(texts: readonly string[]): string[] {
+  const packed: string[] = [];
+  let members: string[] = [];
+  let bytes = 2;
+  for (const text of texts) {
+    const size = Buffer.byteLength(text) + 1;
+    if (members.length > 0 && bytes + size > MAX_PAYLOAD_BYTES) {
+      packed.push(`[${members.join(',')}]`);
+      members = [];
+      bytes = 2;
+    }
+    members.push(text);
+    bytes += size;
+  }
+  if (members.length > 0) packed.push(`[${members.join(',')}]`);
+  return packed;
+}
+
 type Listener = (announcement: Announcement) => void;
 
 /**
@@ -84,7 +112,9 @@ export class Bus {
    * Fire and forget: the caller has already committed its write. Announcements made in the same
    * turn of the event loop go out in one query: a group-commit batch resolves all of its requests
    * at once, and a query (and a commit) per event was the largest server cost of ingest
-   * (docs/decisions/037-coalesced-announcements.md).
+   * (docs/decisions/037-coalesced-announcements.md). The query packs them into as few
+   * notifications as fit (decision 166): every notification costs the database, and every
+   * listening process, a message.
    */
   announce(announcements: Announcement | Announcement[]): void {
     const list = Array.isArray(announcements) ? announcements : [announcements];
@@ -95,9 +125,10 @@ export class Bus {
 
   /** Sends what is pending; resolves once the query has ended (successfully or not). */
   private async send(): Promise<void> {
-    const payloads = this.pending;
+    const announced = this.pending;
     this.pending = [];
-    if (payloads.length > 0) {
+    if (announced.length > 0) {
+      const payloads = packAnnouncements(announced);
       const previous = this.sending;
       this.sending = (async () => {
         await previous;
@@ -111,12 +142,18 @@ export class Bus {
   }
 
   private dispatch(payload: string): void {
-    let announcement: Announcement;
+    let announced: Announcement | Announcement[];
     try {
-      announcement = JSON.parse(payload) as Announcement;
+      announced = JSON.parse(payload) as Announcement | Announcement[];
     } catch {
       return;
     }
+    // A single object is what a process from before decision 166 sends, during a rolling upgrade.
+    if (Array.isArray(announced)) for (const announcement of announced) this.deliver(announcement);
+    else this.deliver(announced);
+  }
+
+  private deliver(announcement: Announcement): void {
     for (const listener of this.listeners) {
       try {
         listener(announcement);

@@ -1,7 +1,7 @@
 // The bus that announces writes to every process (PostgreSQL NOTIFY), on a real database.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Announcement, Bus } from '../../src/db/bus.ts';
+import { type Announcement, Bus, packAnnouncements } from '../../src/db/bus.ts';
 import { type Sql, createClient } from '../../src/db/client.ts';
 import { EvictingCache } from '../../src/lib/evictingCache.ts';
 import { useTestApp } from '../helpers.ts';
@@ -61,6 +61,41 @@ describe('the bus', () => {
     bus.announce({ type: 'event.deleted', organizationId, projectId: 'p', id: 53 });
     await hear(organizationId, 53);
     assert.equal(sender.queries(), 2, 'a later turn sends its own query');
+  });
+
+  it("packs them into as few notifications as fit under PostgreSQL's 8000 bytes", async () => {
+    const organizationId = `bus-pack-${Date.now()}`;
+    const payloads: string[] = [];
+    const raw = await sql.listen('eventlog', (payload) => {
+      if (payload.includes(organizationId)) payloads.push(payload);
+    });
+    const bus = new Bus(t.services.sql, () => {});
+    // Announcements of about 120 bytes: 300 of them are about 36 KB, five notifications.
+    for (let id = 1; id <= 300; id++) bus.announce({ type: 'event.created', organizationId, projectId: 'project-with-a-long-name-é', id });
+    const mine = await hear(organizationId, 300);
+    assert.deepEqual(mine.map((announcement) => announcement.id), Array.from({ length: 300 }, (_, i) => i + 1));
+    const deadline = Date.now() + 5000;
+    while (payloads.reduce((sum, payload) => sum + (JSON.parse(payload) as unknown[]).length, 0) < 300) {
+      assert.ok(Date.now() < deadline, 'the raw listener heard every announcement');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await raw.unlisten();
+    assert.ok(payloads.length <= 6, `${payloads.length} notifications for 300 announcements`);
+    for (const payload of payloads) assert.ok(Buffer.byteLength(payload) < 8000, `a payload of ${Buffer.byteLength(payload)} bytes`);
+  });
+
+  it('packs in order, by bytes rather than characters, and never splits an announcement', () => {
+    const wide = JSON.stringify({ text: 'é'.repeat(3000) });
+    assert.deepEqual(packAnnouncements([]), []);
+    assert.deepEqual(packAnnouncements(['{"a":1}', '{"b":2}']), ['[{"a":1},{"b":2}]']);
+    const packed = packAnnouncements([wide, wide, '{"c":3}']);
+    assert.deepEqual(packed, [`[${wide}]`, `[${wide},{"c":3}]`]);
+  });
+
+  it('hears a notification of a single announcement, as a process from before packing sends it', async () => {
+    const organizationId = `bus-single-${Date.now()}`;
+    await t.services.sql`SELECT pg_notify('eventlog', ${JSON.stringify({ type: 'event.created', organizationId, projectId: 'p', id: 7 })})`;
+    assert.deepEqual((await hear(organizationId, 1)).map((announcement) => announcement.id), [7]);
   });
 
   it('sends what is still pending when it closes', async () => {
