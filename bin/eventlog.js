@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=4
+#!/usr/bin/env -S node --max-semi-space-size=8
 // The `eventlog` command. It runs the compiled server in dist/ when that matches the sources
 // (`npm start` and postinstall compile it), and otherwise the TypeScript sources through tsx.
 import { distIsCurrent } from '../scripts/serverBuild.js';

@@ -25,7 +25,7 @@ describe('compiled server fingerprint (bin/eventlog.js runs dist/ only when it m
 describe('Node flags of the server (docs/decisions/035-young-generation.md)', () => {
   it('are the same for `eventlog serve`, `npm start` and `npm run dev`', () => {
     const flags = serverNodeFlags();
-    assert.ok(flags.includes('--max-semi-space-size=4'), `flags: ${flags.join(' ')}`);
+    assert.ok(flags.includes('--max-semi-space-size=8'), `flags: ${flags.join(' ')}`);
     const scripts = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts as Record<string, string>;
     for (const name of ['start', 'dev']) {
       assert.ok(scripts[name]?.includes(`node ${flags.join(' ')} bin/eventlog.js serve`), `${name}: ${scripts[name]}`);
