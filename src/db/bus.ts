@@ -13,26 +13,38 @@ const CHANNEL = 'eventlog';
  */
 const MAX_PAYLOAD_BYTES = 7900;
 
+/** An announcement waiting to be sent: its JSON text, and whether it may share a notification. */
+export interface PendingAnnouncement {
+  text: string;
+  packable: boolean;
+}
+
 /**
- * The announcements' JSON texts as notification payloads: JSON arrays of as many as fit in
- * MAX_PAYLOAD_BYTES, in order.
+ * The payloads of the pending announcements, in order: each run of packable ones as JSON arrays
+ * of as many as fit in MAX_PAYLOAD_BYTES, every other one alone, as its JSON object.
  */
-export function packAnnouncements(texts: readonly string[]): string[] {
-  const packed: string[] = [];
+export function packAnnouncements(pending: readonly PendingAnnouncement[]): string[] {
+  const payloads: string[] = [];
   let members: string[] = [];
   let bytes = 2;
-  for (const text of texts) {
-    const size = Buffer.byteLength(text) + 1;
-    if (members.length > 0 && bytes + size > MAX_PAYLOAD_BYTES) {
-      packed.push(`[${members.join(',')}]`);
-      members = [];
-      bytes = 2;
+  const flush = () => {
+    if (members.length > 0) payloads.push(`[${members.join(',')}]`);
+    members = [];
+    bytes = 2;
+  };
+  for (const { text, packable } of pending) {
+    if (!packable) {
+      flush();
+      payloads.push(text);
+      continue;
     }
+    const size = Buffer.byteLength(text) + 1;
+    if (bytes + size > MAX_PAYLOAD_BYTES) flush();
     members.push(text);
     bytes += size;
   }
-  if (members.length > 0) packed.push(`[${members.join(',')}]`);
-  return packed;
+  flush();
+  return payloads;
 }
 
 type Listener = (announcement: Announcement) => void;
@@ -47,7 +59,7 @@ export class Bus {
   private readonly resumeListeners = new Set<() => void>();
   private unlisten: (() => Promise<void>) | undefined;
   /** Payloads announced in this turn of the event loop, sent together by one query. */
-  private pending: string[] = [];
+  private pending: PendingAnnouncement[] = [];
   private sending: Promise<void> | undefined;
 
   constructor(
@@ -112,15 +124,17 @@ export class Bus {
    * Fire and forget: the caller has already committed its write. Announcements made in the same
    * turn of the event loop go out in one query: a group-commit batch resolves all of its requests
    * at once, and a query (and a commit) per event was the largest server cost of ingest
-   * (docs/decisions/037-coalesced-announcements.md). The query packs them into as few
-   * notifications as fit (decision 166): every notification costs the database, and every
-   * listening process, a message.
+   * (docs/decisions/037-coalesced-announcements.md). The query packs new events' announcements
+   * into as few notifications as fit (decision 166): every notification costs the database, and
+   * every listening process, a message.
    */
   announce(announcements: Announcement | Announcement[]): void {
     const list = Array.isArray(announcements) ? announcements : [announcements];
     if (list.length === 0) return;
     if (this.pending.length === 0) setImmediate(() => void this.send());
-    for (const announcement of list) this.pending.push(JSON.stringify(announcement));
+    // Only new events are packed: every other announcement goes alone, in the form a process from
+    // before decision 166 understands, so a key revoked during an upgrade is heard everywhere.
+    for (const announcement of list) this.pending.push({ text: JSON.stringify(announcement), packable: announcement.type === 'event.created' });
   }
 
   /** Sends what is pending; resolves once the query has ended (successfully or not). */
@@ -148,7 +162,7 @@ export class Bus {
     } catch {
       return;
     }
-    // A single object is what a process from before decision 166 sends, during a rolling upgrade.
+    // A single object: any announcement but a new event's, and all of a process from before decision 166.
     if (Array.isArray(announced)) for (const announcement of announced) this.deliver(announcement);
     else this.deliver(announced);
   }

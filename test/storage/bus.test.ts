@@ -85,11 +85,17 @@ describe('the bus', () => {
   });
 
   it('packs in order, by bytes rather than characters, and never splits an announcement', () => {
+    const packed = (text: string) => ({ text, packable: true });
     const wide = JSON.stringify({ text: 'é'.repeat(3000) });
     assert.deepEqual(packAnnouncements([]), []);
-    assert.deepEqual(packAnnouncements(['{"a":1}', '{"b":2}']), ['[{"a":1},{"b":2}]']);
-    const packed = packAnnouncements([wide, wide, '{"c":3}']);
-    assert.deepEqual(packed, [`[${wide}]`, `[${wide},{"c":3}]`]);
+    assert.deepEqual(packAnnouncements([packed('{"a":1}'), packed('{"b":2}')]), ['[{"a":1},{"b":2}]']);
+    assert.deepEqual(packAnnouncements([packed(wide), packed(wide), packed('{"c":3}')]), [`[${wide}]`, `[${wide},{"c":3}]`]);
+  });
+
+  it("sends every announcement but a new event's alone, as the object itself, in its place", () => {
+    const event = (id: number) => ({ text: `{"id":${id}}`, packable: true });
+    const revoked = { text: '{"type":"key.revoked"}', packable: false };
+    assert.deepEqual(packAnnouncements([event(1), event(2), revoked, event(3)]), ['[{"id":1},{"id":2}]', '{"type":"key.revoked"}', '[{"id":3}]']);
   });
 
   it('hears a notification of a single announcement, as a process from before packing sends it', async () => {
