@@ -14,7 +14,7 @@ const CHANNEL = 'eventlog';
 const MAX_PAYLOAD_BYTES = 7900;
 
 /** An announcement waiting to be sent: its JSON text, and whether it may share a notification. */
-export interface PendingAnnouncement {
+interface PendingAnnouncement {
   text: string;
   packable: boolean;
 }
@@ -58,7 +58,7 @@ export class Bus {
   private readonly listeners = new Set<Listener>();
   private readonly resumeListeners = new Set<() => void>();
   private unlisten: (() => Promise<void>) | undefined;
-  /** Payloads announced in this turn of the event loop, sent together by one query. */
+  /** Announcements made in this turn of the event loop, sent together by one query. */
   private pending: PendingAnnouncement[] = [];
   private sending: Promise<void> | undefined;
 
