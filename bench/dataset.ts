@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout } from 'node:timers/promises';
 import type postgres from 'postgres';
 import { encodeCursor } from '../src/features/events/cursor.ts';
-import { searchDocument } from '../src/features/events/queries.ts';
+import { indexNextBatch } from '../src/features/events/searchIndexer.ts';
 import { ROOT } from './measure.ts';
 import {
   CATEGORIES, CHANNELS, DESCRIPTION_TEMPLATES, ICONS, NAMES, PLANS, RARE_TERM, REGIONS, TITLE_TEMPLATES,
@@ -190,40 +191,25 @@ async function intact(sql: Sql, dataset: Dataset, place: DatasetPlace): Promise<
 }
 
 /**
- * The search entries of the data set, as the server's indexer would write them over time
- * (migrations/090_search_table.sql), so that no measurement shares the machine with a backfill.
- * Large fills build the trigram index afterwards, which is much faster than inserting into it.
+ * The search blocks of the data set, written by the server's own indexing step
+ * (migrations/126_search_blocks.sql) before any measurement, so that none shares the machine with
+ * a backfill. The server's indexer may take turns with it (each transaction holds the
+ * organization); it waits for the watermark to reach the last event either way.
  */
 async function ensureSearchEntries(sql: Sql, dataset: Dataset, log: (m: string) => void): Promise<void> {
   const started = Date.now();
-  const [index] = await sql<{ definition: string | null }[]>`
-    SELECT pg_get_indexdef(to_regclass('event_search_document')) AS definition`;
-  const written = await sql.begin(async (tx) => {
-    // The progress row, locked first, keeps the server's indexer off this organization meanwhile.
-    await tx`
-      INSERT INTO search_progress (organization_id, indexed_through) VALUES (${dataset.organizationId}, 0)
-      ON CONFLICT (organization_id) DO NOTHING`;
-    const [progress] = await tx<{ through: number }[]>`
-      SELECT indexed_through AS through FROM search_progress WHERE organization_id = ${dataset.organizationId} FOR UPDATE`;
-    const through = progress?.through ?? 0;
-    if (through >= dataset.events) return 0;
-    const rebuild = dataset.events - through >= DROP_INDEXES_FROM && index?.definition;
-    if (rebuild) await tx`DROP INDEX event_search_document`;
-    await tx`
-      INSERT INTO event_search (organization_id, event_id, project_id, document)
-      SELECT e.organization_id, e.id, e.project_id, ${searchDocument(tx)} FROM events e
-      WHERE e.organization_id = ${dataset.organizationId} AND e.id > ${through}
-      ON CONFLICT DO NOTHING`;
-    await tx`UPDATE search_progress SET indexed_through = ${dataset.events} WHERE organization_id = ${dataset.organizationId}`;
-    if (rebuild) {
-      await tx`SET LOCAL maintenance_work_mem = '1GB'`;
-      await tx.unsafe(index.definition!);
-    }
-    return dataset.events - through;
-  });
+  let written = 0;
+  for (;;) {
+    const [progress] = await sql<{ through: number }[]>`
+      SELECT coalesce((SELECT indexed_through FROM search_progress WHERE organization_id = ${dataset.organizationId}), 0) AS through`;
+    if ((progress?.through ?? 0) >= dataset.events) break;
+    const indexed = await indexNextBatch(sql, dataset.organizationId);
+    if (indexed === 0) await setTimeout(100);
+    written += indexed;
+  }
   if (written === 0) return;
-  await sql.unsafe('VACUUM (ANALYZE) event_search');
-  log(`search entries of ${written.toLocaleString('en-US')} events written in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  await sql.unsafe('VACUUM (ANALYZE) search_blocks');
+  log(`search blocks of ${written.toLocaleString('en-US')} events written in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 /** Every index of `events` except the ones behind constraints (the primary key). */

@@ -1,6 +1,6 @@
 /**
  * Disk use per event of the data set: the events table (with its TOAST), its indexes, and the
- * search table with its trigram index (decision 090), each divided by the events in the table.
+ * search blocks with their trigram index (decisions 090, 167), each divided by the events in the table.
  * On Citus the shards are on the workers, so Citus's own size functions are used.
  */
 import type postgres from 'postgres';
@@ -18,12 +18,12 @@ export async function diskRow(sql: postgres.Sql, citus: boolean): Promise<Row> {
     ? await sql<Sizes[]>`
         SELECT citus_table_size('events')::float8 AS events,
                (citus_total_relation_size('events') - citus_table_size('events'))::float8 AS "eventIndexes",
-               citus_total_relation_size('event_search')::float8 AS search,
+               citus_total_relation_size('search_blocks')::float8 AS search,
                (SELECT count(*) FROM events)::float8 AS count`
     : await sql<Sizes[]>`
         SELECT pg_table_size('events')::float8 AS events,
                pg_indexes_size('events')::float8 AS "eventIndexes",
-               coalesce(pg_total_relation_size(to_regclass('event_search')), 0)::float8 AS search,
+               coalesce(pg_total_relation_size(to_regclass('search_blocks')), 0)::float8 AS search,
                (SELECT count(*) FROM events)::float8 AS count`;
   const { events, eventIndexes, search, count } = sizes!;
   const per = (bytes: number) => Math.round(bytes / Math.max(count, 1));

@@ -20,7 +20,7 @@ FROM unnest(ARRAY[
   'projects', 'api_keys', 'users', 'organization_usage', 'id_counters',
   'categories', 'events', 'event_daily_counts', 'app_users', 'insights', 'notify_outbox',
   'incoming_hooks', 'destinations', 'deliveries', 'delivery_attempts', 'push_subscriptions',
-  'push_jobs', 'sessions', 'idempotency_keys', 'invitations', 'event_search', 'search_progress',
+  'push_jobs', 'sessions', 'idempotency_keys', 'invitations', 'search_blocks', 'search_progress',
   'alerts', 'alert_transitions', 'alert_schedules',
   'password_resets', 'digest_settings', 'mail_jobs',
   'browser_event_counts', 'audit_entries', 'tag_rollup_keys', 'tag_daily_counts'

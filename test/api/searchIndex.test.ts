@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { pruneEvents } from '../../src/features/events/deleteQueries.ts';
 import { SearchIndexer } from '../../src/features/events/searchIndexer.ts';
+import { writeBlocks } from '../../src/features/events/searchQueries.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
 
-// Search entries are written after commit by the indexer (migrations/090_search_table.sql);
+// Search blocks are written after commit by the indexer (migrations/126_search_blocks.sql);
 // search must find the same events before, during and after it runs.
 const t = useTestApp();
 
@@ -28,10 +30,24 @@ async function progress(organizationId: string): Promise<number | null> {
   return row?.through ?? null;
 }
 
+interface BlockRow {
+  projectId: string;
+  first: number;
+  last: number;
+  ids: number[];
+  words: string;
+  stale: boolean;
+}
+
+async function blocks(organizationId: string): Promise<BlockRow[]> {
+  return t.services.sql<BlockRow[]>`
+    SELECT project_id AS "projectId", first_event_id AS first, last_event_id AS last, event_ids AS ids, words, stale
+    FROM search_blocks WHERE organization_id = ${organizationId} ORDER BY first_event_id`;
+}
+
+/** The events the blocks hold, in id order. */
 async function entries(organizationId: string): Promise<number[]> {
-  const rows = await t.services.sql<{ id: number }[]>`
-    SELECT event_id AS id FROM event_search WHERE organization_id = ${organizationId} ORDER BY event_id`;
-  return rows.map((row) => row.id);
+  return (await blocks(organizationId)).flatMap((block) => block.ids).sort((a, b) => a - b);
 }
 
 describe('the search table and its indexer', () => {
@@ -77,7 +93,15 @@ describe('the search table and its indexer', () => {
     assert.deepEqual(await titles(org, project, 'narwhal'), ['narwhal kept', 'narwhal to delete']);
     assert.equal((await org.post(`/api/events/${doomed}/delete`)).status, 200);
     assert.deepEqual(await titles(org, project, 'narwhal'), ['narwhal kept']);
+    // The delete marked its block; the indexer writes it again without the deleted event.
+    assert.deepEqual((await blocks(org.id)).map((block) => block.stale), [true, false]);
+    await indexer().runUntilIdle();
     assert.deepEqual(await entries(org.id), [2, 3]);
+    assert.deepEqual((await blocks(org.id)).map((block) => [block.ids, block.words, block.stale]), [
+      [[2], 'narwhal kept', false],
+      [[3], 'narwhal elsewhere', false],
+    ]);
+    assert.deepEqual(await titles(org, project, 'narwhal'), ['narwhal kept']);
   });
 
   it('moves past events deleted before it reached them, and past the last id', async () => {
@@ -96,25 +120,69 @@ describe('the search table and its indexer', () => {
     assert.equal(await progress(org.id), third);
   });
 
-  it('takes a batch again when an event of it is deleted while it is being indexed', async () => {
+  it('makes a delete wait for an indexer that may be writing its event, then marks the block', async () => {
     const org = await t.org();
     const project = await org.project();
     for (const title of ['one', 'two', 'three']) await post(org, project, title);
-    const deleter = await t.services.sql.reserve();
+    // An indexer in the middle of its transaction: the progress row locked, the block not yet written.
+    const indexing = await t.services.sql.reserve();
     try {
-      await deleter`BEGIN`;
-      await deleter`DELETE FROM events WHERE organization_id = ${org.id} AND id = 2`;
-      // The indexer reads event 2, then waits on the delete to check its entry's foreign key.
-      const run = indexer().runUntilIdle();
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      await deleter`COMMIT`;
-      await run;
+      await indexing`BEGIN`;
+      await indexing`INSERT INTO search_progress (organization_id, indexed_through) VALUES (${org.id}, 0)`;
+      let deleted = false;
+      const deleting = org.post('/api/events/2/delete').then((reply) => {
+        deleted = true;
+        return reply;
+      });
+      await sleep(300);
+      assert.equal(deleted, false, 'the delete did not wait for the indexer');
+      await writeBlocks(indexing, org.id, [{ projectId: project, firstEventId: 1, lastEventId: 3, eventIds: [1, 2, 3], words: 'one two three' }]);
+      await indexing`UPDATE search_progress SET indexed_through = 3 WHERE organization_id = ${org.id}`;
+      await indexing`COMMIT`;
+      assert.equal((await deleting).status, 200);
     } finally {
-      deleter.release();
+      indexing.release();
     }
+    assert.deepEqual((await blocks(org.id)).map((block) => block.stale), [true]);
     await indexer().runUntilIdle();
-    assert.equal(await progress(org.id), 3);
-    assert.deepEqual(await entries(org.id), [1, 3]);
+    assert.deepEqual((await blocks(org.id)).map((block) => [block.first, block.last, block.ids, block.words, block.stale]), [
+      [1, 3, [1, 3], 'one three', false],
+    ]);
+  });
+
+  it('removes a block whose events are all deleted, by the API or by retention', async () => {
+    const org = await t.org();
+    const project = await org.project();
+    for (const title of ['old one', 'old two']) await post(org, project, title);
+    const other = await org.project('Other');
+    await post(org, other, 'kept');
+    await indexer().runUntilIdle();
+    assert.equal((await blocks(org.id)).length, 2);
+    await org.post('/api/events/1/delete');
+    await t.services.sql`UPDATE events SET created_at = now() - interval '3 days' WHERE organization_id = ${org.id} AND id = 2`;
+    const pruned = await pruneEvents(t.services.sql, { organizationId: org.id, projectId: project, retentionDays: 1, batch: 100, timeZone: 'UTC' });
+    assert.equal(pruned, 1);
+    await indexer().runUntilIdle();
+    assert.deepEqual((await blocks(org.id)).map((block) => [block.projectId, block.ids, block.words]), [[other, [3], 'kept']]);
+  });
+
+  it('cuts blocks by project and by 64 events, and finds a match in any of them', async () => {
+    const org = await t.org();
+    const a = await org.project('A');
+    const b = await org.project('B');
+    const events = Array.from({ length: 150 }, (_, i) => ({
+      project: i % 3 === 0 ? b : a, category: 'c', title: i === 140 ? 'Order #12345 placed by Zoë' : `event ${i}`,
+    }));
+    for (const event of events) assert.equal((await org.post('/api/events', event)).status, 201);
+    await indexer().runUntilIdle();
+    const written = await blocks(org.id);
+    assert.deepEqual(written.map((block) => [block.projectId === a ? 'A' : 'B', block.ids.length]), [['B', 50], ['A', 64], ['A', 36]]);
+    assert.ok(written.every((block) => block.ids.every((id) => id >= block.first && id <= block.last)));
+    for (const search of ['ORDER #123', 'der #12345 pla', 'zoë', '#1', 'd by Z', 'Order #12345 placed by Zoë']) {
+      assert.deepEqual(await titles(org, a, search), ['Order #12345 placed by Zoë'], search);
+    }
+    assert.deepEqual(await titles(org, b, 'placed'), []);
+    assert.deepEqual(await titles(org, a, 'Order #12345  placed'), []);
   });
 
   it('lets several indexers run at once without writing an entry twice', async () => {

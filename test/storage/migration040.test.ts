@@ -10,6 +10,7 @@ import { createClient } from '../../src/db/client.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { createLogger } from '../../src/logger.ts';
 import { searchDocument } from '../../src/features/events/queries.ts';
+import { blockWords } from '../../src/features/events/searchWords.ts';
 import { SearchIndexer } from '../../src/features/events/searchIndexer.ts';
 import { createServices } from '../../src/services.ts';
 import { type OwnDatabase, createOwnDatabase } from '../ownDatabase.ts';
@@ -240,7 +241,7 @@ const UNTOUCHED_TABLES = [
 ];
 /** Made by 040, then by later migrations. */
 const NEW_TABLES = [
-  'id_counters', 'credentials', 'user_emails', 'app_users', 'idempotency_keys', 'invitations', 'event_search', 'search_progress',
+  'id_counters', 'credentials', 'user_emails', 'app_users', 'idempotency_keys', 'invitations', 'search_blocks', 'search_progress',
   'alerts', 'alert_transitions', 'alert_schedules', 'password_resets', 'digest_settings', 'mail_jobs', 'browser_event_counts', 'audit_entries',
   'tag_rollup_keys', 'tag_daily_counts',
 ];
@@ -472,10 +473,10 @@ describe(`migration ${MIGRATION} on an existing installation`, { skip }, () => {
       return;
     }
     assert.equal(searchIndexAfter040, searchIndexBefore, 'same definition as before 040');
-    // 090 moves search to a table of its own, filled after commit.
+    // 090 moves search to a table of its own, filled after commit; 126 makes its rows blocks of events.
     assert.equal(definition, null, 'events_search is gone after 090');
-    const [moved] = await db<{ def: string | null }[]>`SELECT pg_get_indexdef(to_regclass('event_search_document')) AS def`;
-    assert.match(moved?.def ?? '', /USING gin \(document gin_trgm_ops\)/);
+    const [moved] = await db<{ def: string | null }[]>`SELECT pg_get_indexdef(to_regclass('search_blocks_words')) AS def`;
+    assert.match(moved?.def ?? '', /USING gin \(words gin_trgm_ops\)/);
   });
 
   it('a second migrate is a no-op', async () => {
@@ -560,21 +561,29 @@ describe(`migration ${MIGRATION} on an existing installation`, { skip }, () => {
     });
   });
 
-  describe('then 090: search entries for the events the installation already had', () => {
-    it('the indexer writes one for every event, from id 1 of each organization, as search reads them', async () => {
-      const [written] = await db<{ n: number }[]>`SELECT count(*)::int AS n FROM event_search`;
+  describe('then 090 and 126: search blocks for the events the installation already had', () => {
+    it('the indexer puts every event in one block, from id 1 of each organization, with its words', async () => {
+      const [written] = await db<{ n: number }[]>`SELECT count(*)::int AS n FROM search_blocks`;
       assert.equal(written!.n, 0, 'nothing indexed by the migration itself');
       await new SearchIndexer(db, createLogger('silent')).runUntilIdle();
-      const [row] = await db<{ events: number; entries: number; same: number; behind: number }[]>`
-        SELECT (SELECT count(*)::int FROM events) AS events,
-               (SELECT count(*)::int FROM event_search) AS entries,
-               (SELECT count(*)::int FROM events e JOIN event_search s
-                  ON s.organization_id = e.organization_id AND s.event_id = e.id AND s.project_id = e.project_id
-                 WHERE s.document = ${searchDocument(db)}) AS same,
-               (SELECT count(*)::int FROM id_counters c LEFT JOIN search_progress p ON p.organization_id = c.organization_id
-                 WHERE c.kind = 'event' AND c.last_id > coalesce(p.indexed_through, 0)) AS behind`;
-      assert.ok(row!.events > 0);
-      assert.deepEqual({ ...row }, { events: row!.events, entries: row!.events, same: row!.events, behind: 0 });
+      const events = await db<{ organizationId: string; id: number; projectId: string; document: string }[]>`
+        SELECT e.organization_id AS "organizationId", e.id, e.project_id AS "projectId", ${searchDocument(db)} AS document
+        FROM events e`;
+      const blocks = await db<{ organizationId: string; projectId: string; ids: number[]; words: string }[]>`
+        SELECT organization_id AS "organizationId", project_id AS "projectId", event_ids AS ids, words FROM search_blocks`;
+      const blockOf = new Map(blocks.flatMap((block) => block.ids.map((id) => [`${block.organizationId}/${id}`, block] as const)));
+      assert.ok(events.length > 0);
+      assert.equal(blockOf.size, events.length, 'every event in one block');
+      for (const event of events) {
+        const block = blockOf.get(`${event.organizationId}/${event.id}`)!;
+        assert.equal(block.projectId, event.projectId);
+        const held = new Set(block.words.split(' '));
+        for (const word of blockWords([event.document]).split(' ')) if (word) assert.ok(held.has(word), `${word} of event ${event.id}`);
+      }
+      const [behind] = await db<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM id_counters c LEFT JOIN search_progress p ON p.organization_id = c.organization_id
+        WHERE c.kind = 'event' AND c.last_id > coalesce(p.indexed_through, 0)`;
+      assert.equal(behind!.n, 0);
     });
   });
 });

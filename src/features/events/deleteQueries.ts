@@ -1,4 +1,5 @@
 import { type Db, withTransaction } from '../../db/client.ts';
+import { holdSearchBlocks, markBlocksStale } from './searchQueries.ts';
 import { forgetDeletedTagValues, holdTagRollupKeys } from './tagRollupDeletes.ts';
 
 // Deleting events (one by the API, many by retention) and the counts that must follow them.
@@ -6,8 +7,9 @@ import { forgetDeletedTagValues, holdTagRollupKeys } from './tagRollupDeletes.ts
 /**
  * What a statement that deletes events must also do, as CTEs over its `gone` CTE (organization_id,
  * id, project_id, category, day, user_id, created_at, tags): take them out of the per-day counts,
- * of the counts by tag value when the organization rolls up tag keys, and of their users' counts, and move a user's first/last event time when it was a deleted one. The
- * subqueries see the statement's snapshot, where the deleted rows still exist, so they skip them
+ * of the counts by tag value when the organization rolls up tag keys, and of their users' counts,
+ * move a user's first/last event time when it was a deleted one, and mark their search blocks
+ * stale (the caller holds the blocks first: holdSearchBlocks). The subqueries see the statement's snapshot, where the deleted rows still exist, so they skip them
  * by id. Rows are locked in key order first, as the insert does, so that a delete or a prune and a
  * concurrent batch cannot deadlock. Every table is also filtered by the organization itself, not
  * only joined to `gone`: so Citus routes the whole statement to the organization's shard (it
@@ -53,7 +55,8 @@ const forgetDeletedEvents = (sql: Db, organizationId: string, rolledUp: boolean)
             AND e.id NOT IN (SELECT id FROM gone)) END
       FROM locked_users g
       WHERE u.organization_id = ${organizationId} AND u.organization_id = g.organization_id AND u.project_id = g.project_id AND u.user_id = g.user_id
-    )${rolledUp ? sql`, ${forgetDeletedTagValues(sql, organizationId)}` : sql``}`;
+    ),
+    ${markBlocksStale(sql, organizationId)}${rolledUp ? sql`, ${forgetDeletedTagValues(sql, organizationId)}` : sql``}`;
 
 /**
  * Deletes the caller's event and takes it out of the per-day counts and its user's counts in the
@@ -67,6 +70,7 @@ export async function deleteEvent(
   const { organizationId, eventId } = q;
   return withTransaction(sql, async (tx) => {
     const rolledUp = await holdTagRollupKeys(tx, organizationId);
+    await holdSearchBlocks(tx, organizationId);
     const [row] = await tx<{ id: number; projectId: string }[]>`
     WITH gone AS (
       DELETE FROM events e
@@ -92,6 +96,7 @@ export async function pruneEvents(
 ): Promise<number> {
   return withTransaction(sql, async (tx) => {
     const rolledUp = await holdTagRollupKeys(tx, q.organizationId, q.projectId);
+    await holdSearchBlocks(tx, q.organizationId);
     const [row] = await tx<{ pruned: number }[]>`
     WITH batch AS (
       SELECT e.organization_id, e.id FROM events e

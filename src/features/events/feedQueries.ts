@@ -58,18 +58,20 @@ export function searchRecent(sql: Db, q: FeedQuery & { pattern: string }, window
 }
 
 /**
- * Search, second step, for terms too rare to fill a page from the recent window: the matching
- * ids come from the search table's trigram index up to the organization's watermark, and from a
- * scan of the events above it, which the indexer has not reached yet (migrations/090). Each
- * source is MATERIALIZED, so the planner cannot walk the keyset index backwards through millions
- * of rows instead, and the scan above the watermark can only follow the primary key. Then only
- * the page's rows are read in full.
+ * Search, second step, for terms too rare to fill a page from the recent window: the candidates
+ * are the events of the search blocks whose words hold every word of the search text (the
+ * blocks' trigram index), up to the organization's watermark, and the events above it, which the
+ * indexer has not reached yet (migrations/126). Each source is MATERIALIZED, so the planner cannot
+ * walk the keyset index backwards through millions of rows instead, and the scan above the
+ * watermark can only follow the primary key. Every candidate is checked against its own text,
+ * then only the page's rows are read in full.
  */
-export function searchIndexed(sql: Db, q: FeedQuery & { pattern: string }): Promise<EventRow[]> {
+export function searchIndexed(sql: Db, q: FeedQuery & { pattern: string; blockPatterns: string[] }): Promise<EventRow[]> {
   return sql<EventRow[]>`
     WITH indexed AS MATERIALIZED (
-      SELECT s.event_id AS id FROM event_search s
-      WHERE s.organization_id = ${q.organizationId} AND s.project_id = ${q.projectId} AND s.document ILIKE ${q.pattern}
+      SELECT unnest(b.event_ids) AS id FROM search_blocks b
+      WHERE b.organization_id = ${q.organizationId} AND b.project_id = ${q.projectId}
+        ${q.blockPatterns.reduce((all, pattern) => sql`${all} AND b.words ILIKE ${pattern}`, sql``)}
     ), unindexed AS MATERIALIZED (
       -- Bounded on both sides by the watermark and the organization's last id: a range the
       -- planner walks by primary key, where an open-ended one made it scan every event.
@@ -77,11 +79,10 @@ export function searchIndexed(sql: Db, q: FeedQuery & { pattern: string }): Prom
       WHERE e.organization_id = ${q.organizationId}
         AND e.id > coalesce((SELECT p.indexed_through FROM search_progress p WHERE p.organization_id = ${q.organizationId}), 0)
         AND e.id <= (SELECT c.last_id FROM id_counters c WHERE c.organization_id = ${q.organizationId} AND c.kind = 'event')
-        AND ${searchDocument(sql)} ILIKE ${q.pattern}
     ), matches AS MATERIALIZED (
       SELECT e.id, e.created_at FROM (SELECT id FROM indexed UNION ALL SELECT id FROM unindexed) m
       JOIN events e ON e.organization_id = ${q.organizationId} AND e.id = m.id
-      WHERE ${feedFilter(sql, q)}
+      WHERE ${feedFilter(sql, q)} AND ${searchDocument(sql)} ILIKE ${q.pattern}
     ), page AS (
       SELECT id FROM matches ORDER BY created_at DESC, id DESC LIMIT ${q.limit}
     )

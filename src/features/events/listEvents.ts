@@ -7,6 +7,7 @@ import { eventFromRow } from './eventObject.ts';
 import { parseFeedFilters } from './feedFilters.ts';
 import { type FeedQuery, searchIndexed, searchRecent, selectFeed } from './feedQueries.ts';
 import type { EventRow } from './queries.ts';
+import { blockPatterns } from './searchWords.ts';
 import type { EventPage, ListEventsQuery } from './schemas.ts';
 
 const DEFAULT_PAGE_SIZE = 50;
@@ -44,7 +45,7 @@ export async function listEvents({ ctx, input }: VerbArgs<Static<typeof ListEven
   if (input.search) {
     const searchQuery = { ...query, pattern: likePattern(input.search) };
     rows = await searchRecent(sql, searchQuery, SEARCH_WINDOW);
-    if (rows.length <= limit) rows = await searchIndexed(sql, searchQuery);
+    if (rows.length <= limit) rows = await searchIndexed(sql, { ...searchQuery, blockPatterns: blockPatterns(input.search) });
   } else {
     rows = await selectFeed(sql, query);
   }

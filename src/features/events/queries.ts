@@ -6,8 +6,8 @@ import { codePointLength } from '../../lib/text.ts';
 import type { EventDraft } from './validateEventInput.ts';
 
 /**
- * The text search matches: what the search indexer stores as `event_search.document`
- * (migrations/090_search_table.sql), and what search scans above the indexer's watermark.
+ * The text search matches: what search checks every candidate against, and what the search
+ * indexer takes the words of a block from (migrations/126_search_blocks.sql).
  */
 export const searchDocument = (sql: Db) =>
   sql`(title || E'\\x1f' || coalesce(description, '') || E'\\x1f' || coalesce(tags::text, ''))`;

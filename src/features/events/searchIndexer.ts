@@ -1,10 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bus } from '../../db/bus.ts';
 import { type Sql, withTransaction } from '../../db/client.ts';
-import { advanceProgress, hasSearchIndex, indexEvents, lockProgress, organizationsBehind } from './searchQueries.ts';
+import {
+  type Block, type IndexedEvent, advanceProgress, deleteBlocks, eventsAbove, hasSearchIndex, lockProgress,
+  organizationsBehind, staleBlocks, writeBlocks,
+} from './searchQueries.ts';
+import { BLOCK_EVENTS, blockWords } from './searchWords.ts';
 
 /** Events indexed per transaction: long enough to be cheap, short enough to hold no lock for long. */
 const INDEX_BATCH = 2000;
+/** Stale blocks written again per transaction (each up to BLOCK_EVENTS events). */
+const STALE_BATCH = 50;
 /** Organizations looked at per pass. */
 const ORGANIZATIONS_PER_PASS = 100;
 /**
@@ -16,18 +22,18 @@ const SWEEP_MS = 10_000;
 /** Writes arrive in bursts: one pass per burst, not one per event. */
 const NUDGE_DELAY_MS = 200;
 /**
- * A batch that met a delete of one of its events (the entry's foreign key no longer finds the
- * event) or a deadlock with another writer of the table: nothing was written, and the next pass
- * simply takes the batch again without that event.
+ * A batch that met the delete of a project (a block's foreign key no longer finds it) or a
+ * deadlock: nothing was written, and the next pass simply takes the batch again.
  */
 const RACED = new Set(['23503', '40P01']);
 
 /**
- * Writes the search entries of committed events (migrations/090_search_table.sql), organization by
+ * Writes the search blocks of committed events (migrations/126_search_blocks.sql), organization by
  * organization, from each one's watermark. Every server process runs one; an organization is
  * indexed by one process at a time (its progress row, locked with SKIP LOCKED), and search scans
  * whatever is above the watermark, so a late or stopped indexer makes search slower, never
- * incomplete. Started by the server only. See docs/decisions/090-search-table.md.
+ * incomplete. It also writes again the blocks that deletes marked stale. Started by the server only.
+ * See docs/decisions/090-search-table.md and 167-search-blocks.md.
  */
 export class SearchIndexer {
   private timer: NodeJS.Timeout | undefined;
@@ -112,15 +118,7 @@ export class SearchIndexer {
   /** One batch of one organization; 0 when another process holds it, nothing was left, or it raced a delete. */
   private async indexBatch(organizationId: string): Promise<number> {
     try {
-      return await withTransaction(this.sql, async (tx) => {
-        const progress = await lockProgress(tx, organizationId);
-        if (!progress) return 0;
-        const taken = await indexEvents(tx, organizationId, { ...progress, batch: INDEX_BATCH });
-        // A short batch reached the last id: the ids up to it that it did not see were deleted.
-        const through = taken.count < INDEX_BATCH ? progress.lastId : taken.highest!;
-        if (through !== progress.through) await advanceProgress(tx, organizationId, through);
-        return taken.count;
-      });
+      return await indexNextBatch(this.sql, organizationId);
     } catch (error) {
       if (RACED.has((error as { code?: string }).code ?? '')) return 0;
       throw error;
@@ -140,4 +138,57 @@ export class SearchIndexer {
     }, delayMs);
     this.timer.unref();
   }
+}
+
+/**
+ * One transaction of indexing for one organization: its stale blocks written again from the
+ * events that remain, then the blocks of the next INDEX_BATCH events above its watermark, and the
+ * watermark moved past them. Returns how many events it wrote (0: nothing to do, or another
+ * process holds the organization).
+ */
+export function indexNextBatch(sql: Sql, organizationId: string): Promise<number> {
+  return withTransaction(sql, async (tx) => {
+    const progress = await lockProgress(tx, organizationId);
+    if (!progress) return 0;
+    const stale = await staleBlocks(tx, organizationId, STALE_BATCH);
+    const emptied = stale.filter((block) => block.events.length === 0).map((block) => block.firstEventId);
+    // A block keeps its key and range when written again, so ranges stay disjoint.
+    const rewritten = stale
+      .filter((block) => block.events.length > 0)
+      .map(({ projectId, firstEventId, lastEventId, events }) => ({ ...blockOf(events), projectId, firstEventId, lastEventId }));
+    const taken = await eventsAbove(tx, organizationId, { ...progress, batch: INDEX_BATCH });
+    await deleteBlocks(tx, organizationId, emptied);
+    await writeBlocks(tx, organizationId, [...rewritten, ...blocksOf(taken)]);
+    // A short batch reached the last id: the ids up to it that it did not see were deleted.
+    const through = taken.length < INDEX_BATCH ? progress.lastId : taken.at(-1)!.id;
+    if (through !== progress.through) await advanceProgress(tx, organizationId, through);
+    return taken.length + stale.length;
+  });
+}
+
+/** Events in id order, cut into blocks of up to BLOCK_EVENTS events of one project. */
+function blocksOf(events: IndexedEvent[]): Block[] {
+  const byProject = new Map<string, IndexedEvent[]>();
+  for (const event of events) {
+    const list = byProject.get(event.projectId);
+    if (list) list.push(event);
+    else byProject.set(event.projectId, [event]);
+  }
+  const blocks: Block[] = [];
+  for (const [projectId, list] of byProject) {
+    for (let start = 0; start < list.length; start += BLOCK_EVENTS) {
+      blocks.push({ projectId, ...blockOf(list.slice(start, start + BLOCK_EVENTS)) });
+    }
+  }
+  return blocks;
+}
+
+/** One block's range, events and words, from its events in id order. */
+function blockOf(events: IndexedEvent[]): Omit<Block, 'projectId'> {
+  return {
+    firstEventId: events[0]!.id,
+    lastEventId: events.at(-1)!.id,
+    eventIds: events.map((event) => event.id),
+    words: blockWords(events.map((event) => event.document)),
+  };
 }

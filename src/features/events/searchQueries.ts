@@ -1,23 +1,28 @@
 import type { Db } from '../../db/client.ts';
 import { searchDocument } from './queries.ts';
 
-// The search table (migrations/090_search_table.sql): entries written after the event's commit,
-// up to each organization's watermark. The indexer's SQL; search itself is in feedQueries.ts.
+// The search blocks (migrations/126_search_blocks.sql): written after the events' commit, up to
+// each organization's watermark. The indexer's SQL; search itself is in feedQueries.ts.
 
-/** Organizations with events above their watermark (at most `limit`). */
+/** Organizations with events above their watermark or blocks to write again (at most `limit`). */
 export async function organizationsBehind(sql: Db, limit: number): Promise<string[]> {
   const rows = await sql<{ organizationId: string }[]>`
-    SELECT c.organization_id AS "organizationId" FROM id_counters c
-    LEFT JOIN search_progress p ON p.organization_id = c.organization_id
-    WHERE c.kind = 'event' AND c.last_id > coalesce(p.indexed_through, 0)
+    SELECT organization_id AS "organizationId" FROM (
+      SELECT c.organization_id FROM id_counters c
+      LEFT JOIN search_progress p ON p.organization_id = c.organization_id
+      WHERE c.kind = 'event' AND c.last_id > coalesce(p.indexed_through, 0)
+      UNION
+      SELECT b.organization_id FROM search_blocks b WHERE b.stale
+    ) behind
     LIMIT ${limit}`;
   return rows.map((row) => row.organizationId);
 }
 
 /**
  * The organization's watermark and its last event id, its progress row locked for this
- * transaction; undefined when another process holds it (that one is indexing the organization).
- * Every event up to `lastId` is committed: the counter moves in the transaction that writes them.
+ * transaction; undefined when another process holds it (that one is indexing the organization,
+ * or a delete is marking its blocks). Every event up to `lastId` is committed: the counter moves
+ * in the transaction that writes them.
  */
 export async function lockProgress(sql: Db, organizationId: string): Promise<{ through: number; lastId: number } | undefined> {
   await sql`
@@ -33,35 +38,111 @@ export async function lockProgress(sql: Db, organizationId: string): Promise<{ t
 }
 
 /**
- * Entries for the next `batch` events above the watermark (up to `lastId`): how many events were
- * taken, and the highest id among them.
+ * Taken by a transaction that deletes events, before it deletes them: it waits for an indexer
+ * that may be writing their blocks, and keeps the next one off until it commits, so every block
+ * that holds a deleted event is one the delete can see and mark stale.
  */
-export async function indexEvents(
+export async function holdSearchBlocks(sql: Db, organizationId: string): Promise<void> {
+  await sql`
+    INSERT INTO search_progress (organization_id, indexed_through) VALUES (${organizationId}, 0)
+    ON CONFLICT (organization_id) DO NOTHING`;
+  await sql`SELECT 1 FROM search_progress WHERE organization_id = ${organizationId} FOR SHARE`;
+}
+
+/**
+ * For a statement that deletes events, as a CTE over its `gone` CTE (id, project_id): marks the
+ * block of each deleted event stale. The first block whose range ends at or after the id holds
+ * it if any does; marking a neighbour instead (the event was not in a block yet) only costs a
+ * rewrite.
+ */
+export const markBlocksStale = (sql: Db, organizationId: string) => sql`
+    stale_blocks AS (
+      UPDATE search_blocks b SET stale = true
+      WHERE b.organization_id = ${organizationId} AND NOT b.stale AND b.first_event_id IN (
+        SELECT (SELECT s.first_event_id FROM search_blocks s
+                WHERE s.organization_id = ${organizationId} AND s.project_id = g.project_id AND s.last_event_id >= g.id
+                ORDER BY s.last_event_id LIMIT 1)
+        FROM gone g)
+    )`;
+
+export interface IndexedEvent {
+  id: number;
+  projectId: string;
+  document: string;
+}
+
+/** The next `batch` events above the watermark (up to `lastId`), in id order, with their documents. */
+export function eventsAbove(
   sql: Db,
   organizationId: string,
   range: { through: number; lastId: number; batch: number },
-): Promise<{ count: number; highest: number | null }> {
-  const [row] = await sql<{ count: number; highest: number | null }[]>`
-    WITH taken AS MATERIALIZED (
-      SELECT e.organization_id, e.id, e.project_id, ${searchDocument(sql)} AS document
-      FROM events e
-      WHERE e.organization_id = ${organizationId} AND e.id > ${range.through} AND e.id <= ${range.lastId}
-      ORDER BY e.id LIMIT ${range.batch}
-    ), written AS (
-      INSERT INTO event_search (organization_id, event_id, project_id, document)
-      SELECT organization_id, id, project_id, document FROM taken
-      ON CONFLICT (organization_id, event_id) DO NOTHING
-    )
-    SELECT count(*)::int AS count, max(id) AS highest FROM taken`;
-  return row ?? { count: 0, highest: null };
+): Promise<IndexedEvent[]> {
+  return sql<IndexedEvent[]>`
+    SELECT e.id, e.project_id AS "projectId", ${searchDocument(sql)} AS document
+    FROM events e
+    WHERE e.organization_id = ${organizationId} AND e.id > ${range.through} AND e.id <= ${range.lastId}
+    ORDER BY e.id LIMIT ${range.batch}`;
+}
+
+export interface Block {
+  projectId: string;
+  firstEventId: number;
+  lastEventId: number;
+  eventIds: number[];
+  words: string;
+}
+
+/** Writes blocks, one statement; a block written again replaces its words and events. */
+export async function writeBlocks(sql: Db, organizationId: string, blocks: Block[]): Promise<void> {
+  if (blocks.length === 0) return;
+  await sql`
+    INSERT INTO search_blocks (organization_id, first_event_id, project_id, last_event_id, event_ids, words)
+    SELECT ${organizationId}, b.first_event_id, b.project_id, b.last_event_id, b.event_ids::int[], b.words
+    FROM unnest(${blocks.map((b) => b.firstEventId)}::int[], ${blocks.map((b) => b.projectId)}::text[],
+                ${blocks.map((b) => b.lastEventId)}::int[], ${blocks.map((b) => `{${b.eventIds.join(',')}}`)}::text[],
+                ${blocks.map((b) => b.words)}::text[])
+      AS b(first_event_id, project_id, last_event_id, event_ids, words)
+    ON CONFLICT (organization_id, first_event_id) DO UPDATE
+      SET project_id = excluded.project_id, last_event_id = excluded.last_event_id,
+          event_ids = excluded.event_ids, words = excluded.words, stale = false`;
 }
 
 export async function advanceProgress(sql: Db, organizationId: string, through: number): Promise<void> {
   await sql`UPDATE search_progress SET indexed_through = ${through} WHERE organization_id = ${organizationId}`;
 }
 
-/** Whether the search table has its trigram index (pg_trgm may be missing; then search scans). */
+/** Up to `limit` stale blocks, with the events of theirs that remain and those events' documents. */
+export async function staleBlocks(
+  sql: Db,
+  organizationId: string,
+  limit: number,
+): Promise<Array<{ firstEventId: number; lastEventId: number; projectId: string; events: IndexedEvent[] }>> {
+  const blocks = await sql<Array<{ firstEventId: number; lastEventId: number; projectId: string; eventIds: number[] }>>`
+    SELECT first_event_id AS "firstEventId", last_event_id AS "lastEventId", project_id AS "projectId", event_ids AS "eventIds"
+    FROM search_blocks WHERE organization_id = ${organizationId} AND stale
+    ORDER BY first_event_id LIMIT ${limit}`;
+  if (blocks.length === 0) return [];
+  const events = await sql<IndexedEvent[]>`
+    SELECT e.id, e.project_id AS "projectId", ${searchDocument(sql)} AS document
+    FROM events e
+    WHERE e.organization_id = ${organizationId} AND e.id = ANY(${blocks.flatMap((b) => b.eventIds)}::int[])`;
+  const byId = new Map(events.map((event) => [event.id, event]));
+  return blocks.map((block) => ({
+    ...block,
+    events: block.eventIds.flatMap((id) => byId.get(id) ?? []),
+  }));
+}
+
+/** Removes blocks whose events are all gone. */
+export async function deleteBlocks(sql: Db, organizationId: string, firstEventIds: number[]): Promise<void> {
+  if (firstEventIds.length === 0) return;
+  await sql`
+    DELETE FROM search_blocks
+    WHERE organization_id = ${organizationId} AND first_event_id = ANY(${firstEventIds}::int[])`;
+}
+
+/** Whether the blocks have their trigram index (pg_trgm may be missing; then search scans). */
 export async function hasSearchIndex(sql: Db): Promise<boolean> {
-  const [row] = await sql<{ present: boolean }[]>`SELECT to_regclass('event_search_document') IS NOT NULL AS present`;
+  const [row] = await sql<{ present: boolean }[]>`SELECT to_regclass('search_blocks_words') IS NOT NULL AS present`;
   return row?.present ?? false;
 }
