@@ -63,8 +63,8 @@ export function searchRecent(sql: Db, q: FeedQuery & { pattern: string }, window
  * blocks' trigram index), up to the organization's watermark, and the events above it, which the
  * indexer has not reached yet (migrations/126). Each source is MATERIALIZED, so the planner cannot
  * walk the keyset index backwards through millions of rows instead, and the scan above the
- * watermark can only follow the primary key. Every candidate is checked against its own text,
- * then only the page's rows are read in full.
+ * watermark can only follow the primary key. Every candidate is read by its key and checked
+ * against its own text, then only the page's rows are read in full.
  */
 export function searchIndexed(sql: Db, q: FeedQuery & { pattern: string; blockPatterns: string[] }): Promise<EventRow[]> {
   return sql<EventRow[]>`
@@ -80,9 +80,11 @@ export function searchIndexed(sql: Db, q: FeedQuery & { pattern: string; blockPa
         AND e.id > coalesce((SELECT p.indexed_through FROM search_progress p WHERE p.organization_id = ${q.organizationId}), 0)
         AND e.id <= (SELECT c.last_id FROM id_counters c WHERE c.organization_id = ${q.organizationId} AND c.kind = 'event')
     ), matches AS MATERIALIZED (
-      SELECT e.id, e.created_at FROM (SELECT id FROM indexed UNION ALL SELECT id FROM unindexed) m
-      JOIN events e ON e.organization_id = ${q.organizationId} AND e.id = m.id
-      WHERE ${feedFilter(sql, q)} AND ${searchDocument(sql)} ILIKE ${q.pattern}
+      -- The candidates as an array of keys: joined instead, the planner trusted the text check
+      -- to leave few events and scanned all of them to hash-join a handful of candidates.
+      SELECT e.id, e.created_at FROM events e
+      WHERE e.id = ANY(ARRAY(SELECT id FROM indexed UNION ALL SELECT id FROM unindexed))
+        AND ${feedFilter(sql, q)} AND ${searchDocument(sql)} ILIKE ${q.pattern}
     ), page AS (
       SELECT id FROM matches ORDER BY created_at DESC, id DESC LIMIT ${q.limit}
     )

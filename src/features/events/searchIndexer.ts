@@ -7,8 +7,11 @@ import {
 } from './searchQueries.ts';
 import { BLOCK_EVENTS, blockWords } from './searchWords.ts';
 
-/** Events indexed per transaction: long enough to be cheap, short enough to hold no lock for long. */
-const INDEX_BATCH = 2000;
+/**
+ * Events indexed per transaction: long enough to be cheap, short enough to hold no lock for long;
+ * whole blocks, so that a project's events make no short block at each batch's end.
+ */
+const INDEX_BATCH = 32 * BLOCK_EVENTS;
 /** Stale blocks written again per transaction (each up to BLOCK_EVENTS events). */
 const STALE_BATCH = 50;
 /** Organizations looked at per pass. */
