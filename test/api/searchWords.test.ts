@@ -7,10 +7,10 @@ import { blockPatterns, blockWords } from '../../src/features/events/searchWords
 describe('search words', () => {
   it('keeps the distinct words of the documents, split at ASCII punctuation, spaces and controls', () => {
     assert.equal(
-      blockWords(['Order #12345 placed by Zoë\x1f**maria** paid\x1f{"plan":"pro"}', 'order placed by maria_2']),
+      blockWords('Order #12345 placed by Zoë\x1f**maria** paid\x1f{"plan":"pro"}\norder placed by maria_2'),
       'Order 12345 placed by Zoë maria paid plan pro order 2',
     );
-    assert.equal(blockWords([]), '');
+    assert.equal(blockWords(''), '');
   });
 
   it('asks for each word of the search text long enough for the trigram index, longest first', () => {
@@ -23,7 +23,7 @@ describe('search words', () => {
 
   it('answers yes for every part of a document that search could match', () => {
     const documents = ['Payment of $4,200 received from maria\x1fuser **maria**\x1f{"region":"eu-west-1"}', 'Straße über'];
-    const words = ` ${blockWords(documents)} `.toLowerCase();
+    const words = ` ${blockWords(documents.join('\n'))} `.toLowerCase();
     for (const document of documents) {
       for (let start = 0; start < document.length; start++) {
         for (let end = start + 1; end <= Math.min(document.length, start + 12); end++) {

@@ -578,7 +578,7 @@ describe(`migration ${MIGRATION} on an existing installation`, { skip }, () => {
         const block = blockOf.get(`${event.organizationId}/${event.id}`)!;
         assert.equal(block.projectId, event.projectId);
         const held = new Set(block.words.split(' '));
-        for (const word of blockWords([event.document]).split(' ')) if (word) assert.ok(held.has(word), `${word} of event ${event.id}`);
+        for (const word of blockWords(event.document).split(' ')) if (word) assert.ok(held.has(word), `${word} of event ${event.id}`);
       }
       const [behind] = await db<{ n: number }[]>`
         SELECT count(*)::int AS n FROM id_counters c LEFT JOIN search_progress p ON p.organization_id = c.organization_id

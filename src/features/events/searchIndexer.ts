@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Bus } from '../../db/bus.ts';
 import { type Sql, withTransaction } from '../../db/client.ts';
 import {
-  type Block, type IndexedEvent, advanceProgress, deleteBlocks, eventsAbove, hasSearchIndex, lockProgress,
+  type Block, type BlockSource, advanceProgress, blocksAbove, deleteBlocks, hasSearchIndex, lockProgress,
   organizationsBehind, staleBlocks, writeBlocks,
 } from './searchQueries.ts';
 import { BLOCK_EVENTS, blockWords } from './searchWords.ts';
@@ -154,44 +154,29 @@ export function indexNextBatch(sql: Sql, organizationId: string): Promise<number
     const progress = await lockProgress(tx, organizationId);
     if (!progress) return 0;
     const stale = await staleBlocks(tx, organizationId, STALE_BATCH);
-    const emptied = stale.filter((block) => block.events.length === 0).map((block) => block.firstEventId);
+    const emptied = stale.filter((block) => block.eventIds.length === 0).map((block) => block.firstEventId);
     // A block keeps its key and range when written again, so ranges stay disjoint.
     const rewritten = stale
-      .filter((block) => block.events.length > 0)
-      .map(({ projectId, firstEventId, lastEventId, events }) => ({ ...blockOf(events), projectId, firstEventId, lastEventId }));
-    const taken = await eventsAbove(tx, organizationId, { ...progress, batch: INDEX_BATCH });
+      .filter((block) => block.eventIds.length > 0)
+      .map((block) => ({ ...blockOf(block), firstEventId: block.firstEventId, lastEventId: block.lastEventId }));
+    const taken = (await blocksAbove(tx, organizationId, { ...progress, batch: INDEX_BATCH, perBlock: BLOCK_EVENTS })).map(blockOf);
     await deleteBlocks(tx, organizationId, emptied);
-    await writeBlocks(tx, organizationId, [...rewritten, ...blocksOf(taken)]);
+    await writeBlocks(tx, organizationId, [...rewritten, ...taken]);
+    const count = taken.reduce((sum, block) => sum + block.eventIds.length, 0);
     // A short batch reached the last id: the ids up to it that it did not see were deleted.
-    const through = taken.length < INDEX_BATCH ? progress.lastId : taken.at(-1)!.id;
+    const through = count < INDEX_BATCH ? progress.lastId : Math.max(...taken.map((block) => block.lastEventId));
     if (through !== progress.through) await advanceProgress(tx, organizationId, through);
-    return taken.length + stale.length;
+    return count + stale.length;
   });
 }
 
-/** Events in id order, cut into blocks of up to BLOCK_EVENTS events of one project. */
-function blocksOf(events: IndexedEvent[]): Block[] {
-  const byProject = new Map<string, IndexedEvent[]>();
-  for (const event of events) {
-    const list = byProject.get(event.projectId);
-    if (list) list.push(event);
-    else byProject.set(event.projectId, [event]);
-  }
-  const blocks: Block[] = [];
-  for (const [projectId, list] of byProject) {
-    for (let start = 0; start < list.length; start += BLOCK_EVENTS) {
-      blocks.push({ projectId, ...blockOf(list.slice(start, start + BLOCK_EVENTS)) });
-    }
-  }
-  return blocks;
-}
-
-/** One block's range, events and words, from its events in id order. */
-function blockOf(events: IndexedEvent[]): Omit<Block, 'projectId'> {
+/** A block to write from its events as the database grouped them. */
+function blockOf(source: BlockSource): Block {
   return {
-    firstEventId: events[0]!.id,
-    lastEventId: events.at(-1)!.id,
-    eventIds: events.map((event) => event.id),
-    words: blockWords(events.map((event) => event.document)),
+    projectId: source.projectId,
+    firstEventId: source.eventIds[0]!,
+    lastEventId: source.eventIds.at(-1)!,
+    eventIds: source.eventIds,
+    words: blockWords(source.documents),
   };
 }

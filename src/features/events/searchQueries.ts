@@ -65,23 +65,39 @@ export const markBlocksStale = (sql: Db, organizationId: string) => sql`
         FROM gone g)
     )`;
 
-export interface IndexedEvent {
-  id: number;
+/** Events of one block, as the database groups them: their ids in order and their documents joined. */
+export interface BlockSource {
   projectId: string;
-  document: string;
+  eventIds: number[];
+  /** The events' search documents, joined by a line feed (a word separator). */
+  documents: string;
 }
 
-/** The next `batch` events above the watermark (up to `lastId`), in id order, with their documents. */
-export function eventsAbove(
+/**
+ * The next `batch` events above the watermark (up to `lastId`), grouped into blocks of up to
+ * `perBlock` events of one project in id order. Grouped here, a block is one row: the server
+ * parses 32 rows a batch, not 2,048.
+ */
+export function blocksAbove(
   sql: Db,
   organizationId: string,
-  range: { through: number; lastId: number; batch: number },
-): Promise<IndexedEvent[]> {
-  return sql<IndexedEvent[]>`
-    SELECT e.id, e.project_id AS "projectId", ${searchDocument(sql)} AS document
-    FROM events e
-    WHERE e.organization_id = ${organizationId} AND e.id > ${range.through} AND e.id <= ${range.lastId}
-    ORDER BY e.id LIMIT ${range.batch}`;
+  range: { through: number; lastId: number; batch: number; perBlock: number },
+): Promise<BlockSource[]> {
+  return sql<BlockSource[]>`
+    SELECT t.project_id AS "projectId", array_agg(t.id ORDER BY t.id) AS "eventIds",
+           string_agg(t.document, E'\n' ORDER BY t.id) AS documents
+    FROM (
+      SELECT e.id, e.project_id, e.document,
+             (row_number() OVER (PARTITION BY e.project_id ORDER BY e.id) - 1) / ${range.perBlock} AS block
+      FROM (
+        SELECT e.id, e.project_id, ${searchDocument(sql)} AS document
+        FROM events e
+        WHERE e.organization_id = ${organizationId} AND e.id > ${range.through} AND e.id <= ${range.lastId}
+        ORDER BY e.id LIMIT ${range.batch}
+      ) e
+    ) t
+    GROUP BY t.project_id, t.block
+    ORDER BY min(t.id)`;
 }
 
 export interface Block {
@@ -111,26 +127,24 @@ export async function advanceProgress(sql: Db, organizationId: string, through: 
   await sql`UPDATE search_progress SET indexed_through = ${through} WHERE organization_id = ${organizationId}`;
 }
 
-/** Up to `limit` stale blocks, with the events of theirs that remain and those events' documents. */
-export async function staleBlocks(
+/** Up to `limit` stale blocks, each with the events of its that remain (possibly none). */
+export function staleBlocks(
   sql: Db,
   organizationId: string,
   limit: number,
-): Promise<Array<{ firstEventId: number; lastEventId: number; projectId: string; events: IndexedEvent[] }>> {
-  const blocks = await sql<Array<{ firstEventId: number; lastEventId: number; projectId: string; eventIds: number[] }>>`
-    SELECT first_event_id AS "firstEventId", last_event_id AS "lastEventId", project_id AS "projectId", event_ids AS "eventIds"
-    FROM search_blocks WHERE organization_id = ${organizationId} AND stale
-    ORDER BY first_event_id LIMIT ${limit}`;
-  if (blocks.length === 0) return [];
-  const events = await sql<IndexedEvent[]>`
-    SELECT e.id, e.project_id AS "projectId", ${searchDocument(sql)} AS document
-    FROM events e
-    WHERE e.organization_id = ${organizationId} AND e.id = ANY(${blocks.flatMap((b) => b.eventIds)}::int[])`;
-  const byId = new Map(events.map((event) => [event.id, event]));
-  return blocks.map((block) => ({
-    ...block,
-    events: block.eventIds.flatMap((id) => byId.get(id) ?? []),
-  }));
+): Promise<Array<BlockSource & { firstEventId: number; lastEventId: number }>> {
+  return sql<Array<BlockSource & { firstEventId: number; lastEventId: number }>>`
+    SELECT b.first_event_id AS "firstEventId", b.last_event_id AS "lastEventId", b.project_id AS "projectId",
+           coalesce(array_agg(e.id ORDER BY e.id) FILTER (WHERE e.id IS NOT NULL), '{}') AS "eventIds",
+           coalesce(string_agg(${searchDocument(sql)}, E'\n' ORDER BY e.id), '') AS documents
+    FROM (
+      SELECT first_event_id, last_event_id, project_id, event_ids FROM search_blocks
+      WHERE organization_id = ${organizationId} AND stale
+      ORDER BY first_event_id LIMIT ${limit}
+    ) b
+    LEFT JOIN events e ON e.organization_id = ${organizationId} AND e.id = ANY(b.event_ids)
+    GROUP BY b.first_event_id, b.last_event_id, b.project_id
+    ORDER BY b.first_event_id`;
 }
 
 /** Removes blocks whose events are all gone. */

@@ -18,12 +18,10 @@ const SHORTEST_LOOKUP = 3;
 /** Past this many words, the index's answer hardly narrows and each costs a lookup. */
 const MOST_LOOKUPS = 8;
 
-/** The distinct words of some search documents, space-separated: what a block's index holds. */
-export function blockWords(documents: Iterable<string>): string {
+/** The distinct words of a text (a block's search documents joined), space-separated: what a block's index holds. */
+export function blockWords(text: string): string {
   const words = new Set<string>();
-  for (const document of documents) {
-    for (const word of document.split(SEPARATORS)) if (word !== '') words.add(word);
-  }
+  for (const word of text.split(SEPARATORS)) if (word !== '') words.add(word);
   return [...words].join(' ');
 }
 
