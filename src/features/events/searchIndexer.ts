@@ -118,7 +118,7 @@ export class SearchIndexer {
     }
   }
 
-  /** One batch of one organization; 0 when another process holds it, nothing was left, or it raced a delete. */
+  /** One batch of one organization; 0 when another process holds it, nothing was left, or it raced a project's delete. */
   private async indexBatch(organizationId: string): Promise<number> {
     try {
       return await indexNextBatch(this.sql, organizationId);
@@ -146,8 +146,8 @@ export class SearchIndexer {
 /**
  * One transaction of indexing for one organization: its stale blocks written again from the
  * events that remain, then the blocks of the next INDEX_BATCH events above its watermark, and the
- * watermark moved past them. Returns how many events it wrote (0: nothing to do, or another
- * process holds the organization).
+ * watermark moved past them. Returns how many events and stale blocks it wrote (0: nothing to do,
+ * or another process holds the organization).
  */
 export function indexNextBatch(sql: Sql, organizationId: string): Promise<number> {
   return withTransaction(sql, async (tx) => {
