@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pruneEvents } from '../../src/features/events/deleteQueries.ts';
+import { countBlocksMatching, searchIndexed, searchWalk } from '../../src/features/events/feedQueries.ts';
+import { likePattern } from '../../src/features/events/listEvents.ts';
+import { blockPatterns } from '../../src/features/events/searchWords.ts';
 import { SearchIndexer } from '../../src/features/events/searchIndexer.ts';
 import { writeBlocks } from '../../src/features/events/searchQueries.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
@@ -183,6 +186,31 @@ describe('the search table and its indexer', () => {
     }
     assert.deepEqual(await titles(org, b, 'placed'), []);
     assert.deepEqual(await titles(org, a, 'Order #12345  placed'), []);
+  });
+
+  it('finds the same page by walking the feed as through the blocks, for a text in many blocks', async () => {
+    const org = await t.org();
+    const project = await org.project('A');
+    const other = await org.project('B');
+    for (let i = 0; i < 200; i++) {
+      const title = i % 7 === 0 ? `Order #${i} for dingo` : `event ${i}`;
+      assert.equal((await org.post('/api/events', { project: i % 5 === 0 ? other : project, category: 'c', title })).status, 201);
+    }
+    await indexer().runUntilIdle();
+    const query = (search: string, before?: { micros: bigint; id: number }) => ({
+      organizationId: org.id, projectId: project, pattern: likePattern(search), blockPatterns: blockPatterns(search), limit: 11, before,
+    });
+    const ids = (rows: Array<{ id: number }>) => rows.map((row) => row.id);
+    assert.equal(await countBlocksMatching(t.services.sql, query('DINGO'), 100), 3);
+    assert.equal(await countBlocksMatching(t.services.sql, query('DINGO'), 2), 2);
+    for (const search of ['DINGO', 'r #1', 'event 1']) {
+      const walked = await searchWalk(t.services.sql, query(search));
+      assert.deepEqual(ids(walked), ids(await searchIndexed(t.services.sql, query(search))), search);
+      const last = walked.at(-1)!;
+      const before = { micros: BigInt(last.createdMicros), id: last.id };
+      assert.deepEqual(ids(await searchWalk(t.services.sql, query(search, before))), ids(await searchIndexed(t.services.sql, query(search, before))));
+    }
+    assert.equal((await searchWalk(t.services.sql, query('dingo'))).length, 11);
   });
 
   it('lets several indexers run at once without writing an entry twice', async () => {

@@ -57,6 +57,38 @@ export function searchRecent(sql: Db, q: FeedQuery & { pattern: string }, window
     ORDER BY e.created_at DESC, e.id DESC LIMIT ${q.limit}`;
 }
 
+export interface BlockQuery {
+  organizationId: string;
+  projectId: string;
+  /** blockPatterns() of the search text. */
+  blockPatterns: string[];
+}
+
+/** The project's search blocks whose words hold every word of the search text. */
+const blockFilter = (sql: Db, q: BlockQuery) => sql`
+  b.organization_id = ${q.organizationId} AND b.project_id = ${q.projectId}
+  ${q.blockPatterns.reduce((all, pattern) => sql`${all} AND b.words ILIKE ${pattern}`, sql``)}`;
+
+/** How many search blocks may hold the search text, counted up to `atMost`. */
+export async function countBlocksMatching(sql: Db, q: BlockQuery, atMost: number): Promise<number> {
+  const [row] = await sql<{ count: number }[]>`
+    SELECT count(*)::int AS count FROM (SELECT 1 FROM search_blocks b WHERE ${blockFilter(sql, q)} LIMIT ${atMost}) m`;
+  return row?.count ?? 0;
+}
+
+/**
+ * Search, for a text that too many blocks may hold for searchIndexed to check all their events in
+ * time (each block adds up to 64): the project's events newest first along the keyset index,
+ * each checked against the text, until the page is full. A text in that many blocks is in enough
+ * events that the walk fills a page soon.
+ */
+export function searchWalk(sql: Db, q: FeedQuery & { pattern: string }): Promise<EventRow[]> {
+  return sql<EventRow[]>`
+    SELECT ${eventColumns(sql)} FROM events e
+    WHERE ${feedFilter(sql, q)} AND ${searchDocument(sql)} ILIKE ${q.pattern}
+    ORDER BY e.created_at DESC, e.id DESC LIMIT ${q.limit}`;
+}
+
 /**
  * Search, second step, for terms too rare to fill a page from the recent window: the candidates
  * are the events of the search blocks whose words hold every word of the search text (the
@@ -66,12 +98,10 @@ export function searchRecent(sql: Db, q: FeedQuery & { pattern: string }, window
  * watermark can only follow the primary key. Every candidate is read by its key and checked
  * against its own text, then only the page's rows are read in full.
  */
-export function searchIndexed(sql: Db, q: FeedQuery & { pattern: string; blockPatterns: string[] }): Promise<EventRow[]> {
+export function searchIndexed(sql: Db, q: FeedQuery & BlockQuery & { pattern: string }): Promise<EventRow[]> {
   return sql<EventRow[]>`
     WITH indexed AS MATERIALIZED (
-      SELECT unnest(b.event_ids) AS id FROM search_blocks b
-      WHERE b.organization_id = ${q.organizationId} AND b.project_id = ${q.projectId}
-        ${q.blockPatterns.reduce((all, pattern) => sql`${all} AND b.words ILIKE ${pattern}`, sql``)}
+      SELECT unnest(b.event_ids) AS id FROM search_blocks b WHERE ${blockFilter(sql, q)}
     ), unindexed AS MATERIALIZED (
       -- Bounded on both sides by the watermark and the organization's last id: a range the
       -- planner walks by primary key, where an open-ended one made it scan every event.
@@ -79,9 +109,11 @@ export function searchIndexed(sql: Db, q: FeedQuery & { pattern: string; blockPa
       WHERE e.organization_id = ${q.organizationId}
         AND e.id > coalesce((SELECT p.indexed_through FROM search_progress p WHERE p.organization_id = ${q.organizationId}), 0)
         AND e.id <= (SELECT c.last_id FROM id_counters c WHERE c.organization_id = ${q.organizationId} AND c.kind = 'event')
+        AND ${searchDocument(sql)} ILIKE ${q.pattern}
     ), matches AS MATERIALIZED (
       -- The candidates as an array of keys: joined instead, the planner trusted the text check
-      -- to leave few events and scanned all of them to hash-join a handful of candidates.
+      -- to leave few events and scanned all of them to hash-join a handful of candidates. Those
+      -- above the watermark already matched; checking them again costs little.
       SELECT e.id, e.created_at FROM events e
       WHERE e.id = ANY(ARRAY(SELECT id FROM indexed UNION ALL SELECT id FROM unindexed))
         AND ${feedFilter(sql, q)} AND ${searchDocument(sql)} ILIKE ${q.pattern}
