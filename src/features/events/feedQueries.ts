@@ -69,10 +69,19 @@ const blockFilter = (sql: Db, q: BlockQuery) => sql`
   b.organization_id = ${q.organizationId} AND b.project_id = ${q.projectId}
   ${q.blockPatterns.reduce((all, pattern) => sql`${all} AND b.words ILIKE ${pattern}`, sql``)}`;
 
-/** How many search blocks may hold the search text, counted up to `atMost`. */
+/**
+ * How many search blocks may hold the search text, counted up to `atMost`. Planned for its own
+ * patterns each time (an unnamed statement): prepared, after a few runs PostgreSQL kept a plan
+ * for any pattern, which scanned every block for a rare term (121 ms at 1M instead of 4).
+ */
 export async function countBlocksMatching(sql: Db, q: BlockQuery, atMost: number): Promise<number> {
-  const [row] = await sql<{ count: number }[]>`
-    SELECT count(*)::int AS count FROM (SELECT 1 FROM search_blocks b WHERE ${blockFilter(sql, q)} LIMIT ${atMost}) m`;
+  const patterns = q.blockPatterns.map((_, i) => `AND b.words ILIKE $${i + 4}`).join(' ');
+  const [row] = await sql.unsafe<{ count: number }[]>(
+    `SELECT count(*)::int AS count FROM (
+       SELECT 1 FROM search_blocks b WHERE b.organization_id = $1 AND b.project_id = $2 ${patterns} LIMIT $3) m`,
+    [q.organizationId, q.projectId, atMost, ...q.blockPatterns],
+    { prepare: false },
+  );
   return row?.count ?? 0;
 }
 
