@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pruneEvents } from '../../src/features/events/deleteQueries.ts';
-import { countBlocksMatching, searchIndexed, searchWalk } from '../../src/features/events/feedQueries.ts';
+import { countBlocksMatching, searchIndexed, selectFeed } from '../../src/features/events/feedQueries.ts';
 import { likePattern } from '../../src/features/events/listEvents.ts';
 import { blockPatterns } from '../../src/features/events/searchWords.ts';
 import { SearchIndexer } from '../../src/features/events/searchIndexer.ts';
@@ -204,13 +204,13 @@ describe('the search table and its indexer', () => {
     assert.equal(await countBlocksMatching(t.services.sql, query('DINGO'), 100), 3);
     assert.equal(await countBlocksMatching(t.services.sql, query('DINGO'), 2), 2);
     for (const search of ['DINGO', 'r #1', 'event 1']) {
-      const walked = await searchWalk(t.services.sql, query(search));
+      const walked = await selectFeed(t.services.sql, query(search));
       assert.deepEqual(ids(walked), ids(await searchIndexed(t.services.sql, query(search))), search);
       const last = walked.at(-1)!;
       const before = { micros: BigInt(last.createdMicros), id: last.id };
-      assert.deepEqual(ids(await searchWalk(t.services.sql, query(search, before))), ids(await searchIndexed(t.services.sql, query(search, before))));
+      assert.deepEqual(ids(await selectFeed(t.services.sql, query(search, before))), ids(await searchIndexed(t.services.sql, query(search, before))));
     }
-    assert.equal((await searchWalk(t.services.sql, query('dingo'))).length, 11);
+    assert.equal((await selectFeed(t.services.sql, query('dingo'))).length, 11);
   });
 
   it('lets several indexers run at once without writing an entry twice', async () => {

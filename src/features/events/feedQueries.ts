@@ -33,11 +33,16 @@ const feedFilter = (sql: Db, q: FeedQuery) => sql`
   ${(q.tags ?? []).reduce((all, alternatives) => sql`${all} ${tagFilter(sql, alternatives)}`, sql``)}
   ${q.before ? sql`AND (e.created_at, e.id) < (timestamptz 'epoch' + ${q.before.micros.toString()}::int8 * interval '1 microsecond', ${q.before.id}::int)` : sql``}`;
 
-/** Newest first along the keyset index; the project must already be known to be the caller's. */
+/**
+ * Newest first along the keyset index; the project must already be known to be the caller's.
+ * With a `pattern`, each event is checked against it on the way, until the page is full: how
+ * search reads a text that too many blocks may hold for searchIndexed to check all their events
+ * (each block adds up to 64). A text in that many blocks is in enough events to fill a page soon.
+ */
 export function selectFeed(sql: Db, q: FeedQuery): Promise<EventRow[]> {
   return sql<EventRow[]>`
     SELECT ${eventColumns(sql)} FROM events e
-    WHERE ${feedFilter(sql, q)}
+    WHERE ${feedFilter(sql, q)} ${q.pattern === undefined ? sql`` : sql`AND ${searchDocument(sql)} ILIKE ${q.pattern}`}
     ORDER BY e.created_at DESC, e.id DESC LIMIT ${q.limit}`;
 }
 
@@ -70,9 +75,10 @@ const blockFilter = (sql: Db, q: BlockQuery) => sql`
   ${q.blockPatterns.reduce((all, pattern) => sql`${all} AND b.words ILIKE ${pattern}`, sql``)}`;
 
 /**
- * How many search blocks may hold the search text, counted up to `atMost`. Planned for its own
- * patterns each time (an unnamed statement): prepared, after a few runs PostgreSQL kept a plan
- * for any pattern, which scanned every block for a rare term (121 ms at 1M instead of 4).
+ * How many search blocks may hold the search text, counted up to `atMost`: blockFilter written
+ * out, because the statement must be planned for its own patterns each time (an unnamed one,
+ * which only `unsafe` can send). Prepared, after a few runs PostgreSQL kept a plan for any
+ * pattern, which scanned every block for a rare term (121 ms at 1M instead of 4).
  */
 export async function countBlocksMatching(sql: Db, q: BlockQuery, atMost: number): Promise<number> {
   const patterns = q.blockPatterns.map((_, i) => `AND b.words ILIKE $${i + 4}`).join(' ');
@@ -83,19 +89,6 @@ export async function countBlocksMatching(sql: Db, q: BlockQuery, atMost: number
     { prepare: false },
   );
   return row?.count ?? 0;
-}
-
-/**
- * Search, for a text that too many blocks may hold for searchIndexed to check all their events in
- * time (each block adds up to 64): the project's events newest first along the keyset index,
- * each checked against the text, until the page is full. A text in that many blocks is in enough
- * events that the walk fills a page soon.
- */
-export function searchWalk(sql: Db, q: FeedQuery & { pattern: string }): Promise<EventRow[]> {
-  return sql<EventRow[]>`
-    SELECT ${eventColumns(sql)} FROM events e
-    WHERE ${feedFilter(sql, q)} AND ${searchDocument(sql)} ILIKE ${q.pattern}
-    ORDER BY e.created_at DESC, e.id DESC LIMIT ${q.limit}`;
 }
 
 /**

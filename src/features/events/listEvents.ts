@@ -5,7 +5,7 @@ import { requireProject } from '../projects/requireProject.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { eventFromRow } from './eventObject.ts';
 import { parseFeedFilters } from './feedFilters.ts';
-import { type FeedQuery, countBlocksMatching, searchIndexed, searchRecent, searchWalk, selectFeed } from './feedQueries.ts';
+import { type FeedQuery, countBlocksMatching, searchIndexed, searchRecent, selectFeed } from './feedQueries.ts';
 import type { EventRow } from './queries.ts';
 import { blockPatterns } from './searchWords.ts';
 import type { EventPage, ListEventsQuery } from './schemas.ts';
@@ -54,7 +54,7 @@ export async function listEvents({ ctx, input }: VerbArgs<Static<typeof ListEven
     if (rows.length <= limit) {
       const blocks = { ...searchQuery, blockPatterns: blockPatterns(input.search) };
       const frequent = (await countBlocksMatching(sql, blocks, MOST_BLOCKS + 1)) > MOST_BLOCKS;
-      rows = frequent ? await searchWalk(sql, searchQuery) : await searchIndexed(sql, blocks);
+      rows = frequent ? await selectFeed(sql, searchQuery) : await searchIndexed(sql, blocks);
     }
   } else {
     rows = await selectFeed(sql, query);

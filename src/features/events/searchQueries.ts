@@ -18,6 +18,13 @@ export async function organizationsBehind(sql: Db, limit: number): Promise<strin
   return rows.map((row) => row.organizationId);
 }
 
+/** The organization's progress row, at 0 when it has none yet: the row both indexer and deletes lock. */
+async function ensureProgress(sql: Db, organizationId: string): Promise<void> {
+  await sql`
+    INSERT INTO search_progress (organization_id, indexed_through) VALUES (${organizationId}, 0)
+    ON CONFLICT (organization_id) DO NOTHING`;
+}
+
 /**
  * The organization's watermark and its last event id, its progress row locked for this
  * transaction; undefined when another process holds it (that one is indexing the organization,
@@ -25,9 +32,7 @@ export async function organizationsBehind(sql: Db, limit: number): Promise<strin
  * in the transaction that writes them.
  */
 export async function lockProgress(sql: Db, organizationId: string): Promise<{ through: number; lastId: number } | undefined> {
-  await sql`
-    INSERT INTO search_progress (organization_id, indexed_through) VALUES (${organizationId}, 0)
-    ON CONFLICT (organization_id) DO NOTHING`;
+  await ensureProgress(sql, organizationId);
   const [row] = await sql<{ through: number; lastId: number }[]>`
     SELECT p.indexed_through AS through, coalesce(c.last_id, 0) AS "lastId"
     FROM search_progress p
@@ -43,9 +48,7 @@ export async function lockProgress(sql: Db, organizationId: string): Promise<{ t
  * that holds a deleted event is one the delete can see and mark stale.
  */
 export async function holdSearchBlocks(sql: Db, organizationId: string): Promise<void> {
-  await sql`
-    INSERT INTO search_progress (organization_id, indexed_through) VALUES (${organizationId}, 0)
-    ON CONFLICT (organization_id) DO NOTHING`;
+  await ensureProgress(sql, organizationId);
   await sql`SELECT 1 FROM search_progress WHERE organization_id = ${organizationId} FOR SHARE`;
 }
 
