@@ -62,7 +62,7 @@ export function searchRecent(sql: Db, q: FeedQuery & { pattern: string }, window
     ORDER BY e.created_at DESC, e.id DESC LIMIT ${q.limit}`;
 }
 
-export interface BlockQuery {
+interface BlockQuery {
   organizationId: string;
   projectId: string;
   /** blockPatterns() of the search text. */
