@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pruneEvents } from '../../src/features/events/deleteQueries.ts';
-import { countBlocksMatching, searchIndexed, selectFeed } from '../../src/features/events/feedQueries.ts';
+import { blocksMatching, selectFeed } from '../../src/features/events/feedQueries.ts';
 import { likePattern } from '../../src/features/events/listEvents.ts';
+import { searchByBlocks } from '../../src/features/events/searchByBlocks.ts';
 import { blockPatterns } from '../../src/features/events/searchWords.ts';
 import { SearchIndexer } from '../../src/features/events/searchIndexer.ts';
 import { writeBlocks } from '../../src/features/events/searchQueries.ts';
@@ -139,7 +140,7 @@ describe('the search table and its indexer', () => {
       });
       await sleep(300);
       assert.equal(deleted, false, 'the delete did not wait for the indexer');
-      await writeBlocks(indexing, org.id, [{ projectId: project, firstEventId: 1, lastEventId: 3, eventIds: [1, 2, 3], words: 'one two three' }]);
+      await writeBlocks(indexing, org.id, [{ projectId: project, firstEventId: 1, lastEventId: 3, eventIds: [1, 2, 3], words: 'one two three', newestMicros: null }]);
       await indexing`UPDATE search_progress SET indexed_through = 3 WHERE organization_id = ${org.id}`;
       await indexing`COMMIT`;
       assert.equal((await deleting).status, 200);
@@ -201,16 +202,62 @@ describe('the search table and its indexer', () => {
       organizationId: org.id, projectId: project, pattern: likePattern(search), blockPatterns: blockPatterns(search), limit: 11, before,
     });
     const ids = (rows: Array<{ id: number }>) => rows.map((row) => row.id);
-    assert.equal(await countBlocksMatching(t.services.sql, query('DINGO'), 100), 3);
-    assert.equal(await countBlocksMatching(t.services.sql, query('DINGO'), 2), 2);
+    assert.equal((await blocksMatching(t.services.sql, query('DINGO'), 100)).length, 3);
+    assert.equal((await blocksMatching(t.services.sql, query('DINGO'), 2)).length, 2);
     for (const search of ['DINGO', 'r #1', 'event 1']) {
       const walked = await selectFeed(t.services.sql, query(search));
-      assert.deepEqual(ids(walked), ids(await searchIndexed(t.services.sql, query(search))), search);
+      assert.deepEqual(ids(walked), ids(await searchByBlocks(t.services.sql, query(search))), search);
       const last = walked.at(-1)!;
       const before = { micros: BigInt(last.createdMicros), id: last.id };
-      assert.deepEqual(ids(await selectFeed(t.services.sql, query(search, before))), ids(await searchIndexed(t.services.sql, query(search, before))));
+      assert.deepEqual(ids(await selectFeed(t.services.sql, query(search, before))), ids(await searchByBlocks(t.services.sql, query(search, before))));
     }
     assert.equal((await selectFeed(t.services.sql, query('dingo'))).length, 11);
+  });
+
+  it('checks blocks newest first, and stops once no block left can hold an event of the page', async () => {
+    const org = await t.org();
+    const project = await org.project();
+    // Times out of id order (given by the client), several events to a second.
+    const base = 1_700_000_000;
+    const times = Array.from({ length: 90 }, (_, i) => base + ((i * 37) % 90) * 60 + (i % 3));
+    for (const [i, time] of times.entries()) await post(org, project, i % 4 === 0 ? `wombat ${i}` : `event ${i}`, { created_at: time });
+    await indexer().runUntilIdle();
+    // Many small blocks instead of the indexer's two, each with its true bound, but for one.
+    const events = await t.services.sql<{ id: number; micros: string }[]>`
+      SELECT id, (extract(epoch FROM created_at) * 1000000)::bigint::text AS micros
+      FROM events WHERE organization_id = ${org.id} ORDER BY id`;
+    const small = Array.from({ length: 30 }, (_, b) => events.slice(b * 3, b * 3 + 3)).map((held) => ({
+      projectId: project,
+      firstEventId: held[0]!.id,
+      lastEventId: held.at(-1)!.id,
+      eventIds: held.map((e) => e.id),
+      words: 'wombat event',
+      newestMicros: held.map((e) => e.micros).reduce((a, b) => (BigInt(a) > BigInt(b) ? a : b)),
+    }));
+    await t.services.sql`DELETE FROM search_blocks WHERE organization_id = ${org.id}`;
+    await writeBlocks(t.services.sql, org.id, small);
+    const query = (search: string, limit: number, before?: { micros: bigint; id: number }) => ({
+      organizationId: org.id, projectId: project, pattern: likePattern(search), blockPatterns: blockPatterns(search), limit, before,
+    });
+    const ids = (rows: Array<{ id: number }>) => rows.map((row) => row.id);
+    for (const [search, limit] of [['wombat', 4], ['wombat', 30], ['event 1', 3], ['EVENT', 17]] as const) {
+      let before: { micros: bigint; id: number } | undefined;
+      for (let page = 0; page < 3; page++) {
+        const walked = await selectFeed(t.services.sql, query(search, limit, before));
+        assert.deepEqual(ids(await searchByBlocks(t.services.sql, query(search, limit, before))), ids(walked), `${search}, page ${page}`);
+        const last = walked.at(-1);
+        if (!last) break;
+        before = { micros: BigInt(last.createdMicros), id: last.id };
+      }
+    }
+    // A block whose bound is older than its events is never reached once the page is full: the
+    // search stops on the bound. Unknown (null), it is checked first.
+    const newest = (await selectFeed(t.services.sql, query('wombat', 1)))[0]!;
+    const holder = small.find((block) => block.eventIds.includes(newest.id))!;
+    await writeBlocks(t.services.sql, org.id, [{ ...holder, newestMicros: String(BigInt(base) * 1_000_000n - 1n) }]);
+    assert.notEqual(ids(await searchByBlocks(t.services.sql, query('wombat', 2)))[0], newest.id);
+    await writeBlocks(t.services.sql, org.id, [{ ...holder, newestMicros: null }]);
+    assert.equal(ids(await searchByBlocks(t.services.sql, query('wombat', 2)))[0], newest.id);
   });
 
   it('lets several indexers run at once without writing an entry twice', async () => {

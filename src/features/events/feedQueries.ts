@@ -69,46 +69,51 @@ interface BlockQuery {
   blockPatterns: string[];
 }
 
-/** The project's search blocks whose words hold every word of the search text. */
-const blockFilter = (sql: Db, q: BlockQuery) => sql`
-  b.organization_id = ${q.organizationId} AND b.project_id = ${q.projectId}
-  ${q.blockPatterns.reduce((all, pattern) => sql`${all} AND b.words ILIKE ${pattern}`, sql``)}`;
-
-/**
- * How many search blocks may hold the search text, counted up to `atMost`: blockFilter written
- * out, because the statement must be planned for its own patterns each time (an unnamed one,
- * which only `unsafe` can send). Prepared, after a few runs PostgreSQL kept a plan for any
- * pattern, which scanned every block for a rare term (121 ms at 1M instead of 4).
- */
-export async function countBlocksMatching(sql: Db, q: BlockQuery, atMost: number): Promise<number> {
-  const patterns = q.blockPatterns.map((_, i) => `AND b.words ILIKE $${i + 4}`).join(' ');
-  const [row] = await sql.unsafe<{ count: number }[]>(
-    `SELECT count(*)::int AS count FROM (
-       SELECT 1 FROM search_blocks b WHERE b.organization_id = $1 AND b.project_id = $2 ${patterns} LIMIT $3) m`,
-    [q.organizationId, q.projectId, atMost, ...q.blockPatterns],
-    { prepare: false },
-  );
-  return row?.count ?? 0;
+/** A search block that may hold the search text: its key and its bound (null: not known, as newer than any event). */
+export interface CandidateBlock {
+  firstEventId: number;
+  newestMicros: string | null;
 }
 
 /**
- * Search, second step, for terms too rare to fill a page from the recent window: the candidates
- * are the events of the search blocks whose words hold every word of the search text (the
- * blocks' trigram index), up to the organization's watermark, and the events above it, which the
- * indexer has not reached yet (migrations/126). Each source is MATERIALIZED, so the planner cannot
- * walk the keyset index backwards through millions of rows instead, and the scan above the
- * watermark can only follow the primary key. Every candidate is read by its key and checked
- * against its own text, then only the page's rows are read in full.
+ * Up to `atMost` of the project's search blocks whose words hold every word of the search text,
+ * in no order. The statement is unnamed (only `unsafe` can send one), so PostgreSQL plans it for
+ * its own patterns each time: prepared, after a few runs it kept a plan for any pattern, which
+ * scanned every block for a rare term (121 ms at 1M instead of 4).
  */
-export function searchIndexed(sql: Db, q: FeedQuery & BlockQuery & { pattern: string }): Promise<EventRow[]> {
+export function blocksMatching(sql: Db, q: BlockQuery, atMost: number): Promise<CandidateBlock[]> {
+  const patterns = q.blockPatterns.map((_, i) => `AND b.words ILIKE $${i + 4}`).join(' ');
+  return sql.unsafe<CandidateBlock[]>(
+    `SELECT b.first_event_id AS "firstEventId",
+            (extract(epoch FROM b.newest_at) * 1000000)::bigint::text AS "newestMicros"
+     FROM search_blocks b WHERE b.organization_id = $1 AND b.project_id = $2 ${patterns} LIMIT $3`,
+    [q.organizationId, q.projectId, atMost, ...q.blockPatterns],
+    { prepare: false },
+  );
+}
+
+/**
+ * Search, second step, for terms too rare to fill a page from the recent window: the page of
+ * the events that match among those of the given search blocks and, with `unindexed`, those
+ * above the organization's watermark, which the indexer has not reached yet (migrations/126).
+ * Each source is MATERIALIZED, so the planner cannot walk the keyset index backwards through
+ * millions of rows instead, and the scan above the watermark can only follow the primary key.
+ * Every candidate is read by its key and checked against its own text, then only the page's rows
+ * are read in full.
+ */
+export function searchIndexed(
+  sql: Db,
+  q: FeedQuery & { pattern: string; blocks: number[]; unindexed: boolean },
+): Promise<EventRow[]> {
   return sql<EventRow[]>`
     WITH indexed AS MATERIALIZED (
-      SELECT unnest(b.event_ids) AS id FROM search_blocks b WHERE ${blockFilter(sql, q)}
+      SELECT unnest(b.event_ids) AS id FROM search_blocks b
+      WHERE b.organization_id = ${q.organizationId} AND b.first_event_id = ANY(${q.blocks}::int[])
     ), unindexed AS MATERIALIZED (
       -- Bounded on both sides by the watermark and the organization's last id: a range the
       -- planner walks by primary key, where an open-ended one made it scan every event.
       SELECT e.id FROM events e
-      WHERE e.organization_id = ${q.organizationId}
+      WHERE ${q.unindexed} AND e.organization_id = ${q.organizationId}
         AND e.id > coalesce((SELECT p.indexed_through FROM search_progress p WHERE p.organization_id = ${q.organizationId}), 0)
         AND e.id <= (SELECT c.last_id FROM id_counters c WHERE c.organization_id = ${q.organizationId} AND c.kind = 'event')
         AND ${searchDocument(sql)} ILIKE ${q.pattern}

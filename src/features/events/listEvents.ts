@@ -5,8 +5,9 @@ import { requireProject } from '../projects/requireProject.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { eventFromRow } from './eventObject.ts';
 import { parseFeedFilters } from './feedFilters.ts';
-import { type FeedQuery, countBlocksMatching, searchIndexed, searchRecent, selectFeed } from './feedQueries.ts';
+import { type FeedQuery, searchRecent, selectFeed } from './feedQueries.ts';
 import type { EventRow } from './queries.ts';
+import { searchByBlocks } from './searchByBlocks.ts';
 import { blockPatterns } from './searchWords.ts';
 import type { EventPage, ListEventsQuery } from './schemas.ts';
 
@@ -14,12 +15,6 @@ const DEFAULT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 100;
 /** Rows the first search step reads along the keyset index before asking the trigram index. */
 const SEARCH_WINDOW = 5000;
-/**
- * Past this many search blocks that may hold the text, checking their events (up to 64 each)
- * costs more than walking the keyset index until the page is full (decision 167): at 10M events,
- * a text in 1% of them is in half the blocks, 4.7M candidates, 12 s; the walk reads about 5,000 rows.
- */
-const MOST_BLOCKS = 2000;
 
 /** Clamped to 1..100; anything that is not an integer means the default (spec: "clamped"). */
 export function pageSize(raw: string | undefined): number {
@@ -51,11 +46,7 @@ export async function listEvents({ ctx, input }: VerbArgs<Static<typeof ListEven
   if (input.search) {
     const searchQuery = { ...query, pattern: likePattern(input.search) };
     rows = await searchRecent(sql, searchQuery, SEARCH_WINDOW);
-    if (rows.length <= limit) {
-      const blocks = { ...searchQuery, blockPatterns: blockPatterns(input.search) };
-      const frequent = (await countBlocksMatching(sql, blocks, MOST_BLOCKS + 1)) > MOST_BLOCKS;
-      rows = frequent ? await selectFeed(sql, searchQuery) : await searchIndexed(sql, blocks);
-    }
+    if (rows.length <= limit) rows = await searchByBlocks(sql, { ...searchQuery, blockPatterns: blockPatterns(input.search) });
   } else {
     rows = await selectFeed(sql, query);
   }

@@ -178,5 +178,6 @@ function blockOf(source: BlockSource): Block {
     lastEventId: source.eventIds.at(-1)!,
     eventIds: source.eventIds,
     words: blockWords(source.documents),
+    newestMicros: source.newestMicros,
   };
 }

@@ -74,6 +74,8 @@ export interface BlockSource {
   eventIds: number[];
   /** The events' search documents, joined by a line feed (a word separator). */
   documents: string;
+  /** The newest created_at of the events, in microseconds since the epoch (decimal text, exact); null for none. */
+  newestMicros: string | null;
 }
 
 /**
@@ -88,12 +90,13 @@ export function blocksAbove(
 ): Promise<BlockSource[]> {
   return sql<BlockSource[]>`
     SELECT t.project_id AS "projectId", array_agg(t.id ORDER BY t.id) AS "eventIds",
-           string_agg(t.document, E'\n' ORDER BY t.id) AS documents
+           string_agg(t.document, E'\n' ORDER BY t.id) AS documents,
+           (extract(epoch FROM max(t.created_at)) * 1000000)::bigint::text AS "newestMicros"
     FROM (
-      SELECT e.id, e.project_id, e.document,
+      SELECT e.id, e.project_id, e.document, e.created_at,
              (row_number() OVER (PARTITION BY e.project_id ORDER BY e.id) - 1) / ${range.perBlock} AS block
       FROM (
-        SELECT e.id, e.project_id, ${searchDocument(sql)} AS document
+        SELECT e.id, e.project_id, e.created_at, ${searchDocument(sql)} AS document
         FROM events e
         WHERE e.organization_id = ${organizationId} AND e.id > ${range.through} AND e.id <= ${range.lastId}
         ORDER BY e.id LIMIT ${range.batch}
@@ -109,21 +112,24 @@ export interface Block {
   lastEventId: number;
   eventIds: number[];
   words: string;
+  /** BlockSource's newestMicros: search's bound on the block's events (migrations/127). */
+  newestMicros: string | null;
 }
 
 /** Writes blocks, one statement; a block written again replaces its words and events. */
 export async function writeBlocks(sql: Db, organizationId: string, blocks: Block[]): Promise<void> {
   if (blocks.length === 0) return;
   await sql`
-    INSERT INTO search_blocks (organization_id, first_event_id, project_id, last_event_id, event_ids, words)
-    SELECT ${organizationId}, b.first_event_id, b.project_id, b.last_event_id, b.event_ids::int[], b.words
+    INSERT INTO search_blocks (organization_id, first_event_id, project_id, last_event_id, event_ids, words, newest_at)
+    SELECT ${organizationId}, b.first_event_id, b.project_id, b.last_event_id, b.event_ids::int[], b.words,
+           timestamptz 'epoch' + nullif(b.newest_us, '')::int8 * interval '1 microsecond'
     FROM unnest(${blocks.map((b) => b.firstEventId)}::int[], ${blocks.map((b) => b.projectId)}::text[],
                 ${blocks.map((b) => b.lastEventId)}::int[], ${blocks.map((b) => `{${b.eventIds.join(',')}}`)}::text[],
-                ${blocks.map((b) => b.words)}::text[])
-      AS b(first_event_id, project_id, last_event_id, event_ids, words)
+                ${blocks.map((b) => b.words)}::text[], ${blocks.map((b) => b.newestMicros ?? '')}::text[])
+      AS b(first_event_id, project_id, last_event_id, event_ids, words, newest_us)
     ON CONFLICT (organization_id, first_event_id) DO UPDATE
       SET project_id = excluded.project_id, last_event_id = excluded.last_event_id,
-          event_ids = excluded.event_ids, words = excluded.words, stale = false`;
+          event_ids = excluded.event_ids, words = excluded.words, newest_at = excluded.newest_at, stale = false`;
 }
 
 export async function advanceProgress(sql: Db, organizationId: string, through: number): Promise<void> {
@@ -139,7 +145,8 @@ export function staleBlocks(
   return sql<Array<BlockSource & { firstEventId: number; lastEventId: number }>>`
     SELECT b.first_event_id AS "firstEventId", b.last_event_id AS "lastEventId", b.project_id AS "projectId",
            coalesce(array_agg(e.id ORDER BY e.id) FILTER (WHERE e.id IS NOT NULL), '{}') AS "eventIds",
-           coalesce(string_agg(${searchDocument(sql)}, E'\n' ORDER BY e.id), '') AS documents
+           coalesce(string_agg(${searchDocument(sql)}, E'\n' ORDER BY e.id), '') AS documents,
+           (extract(epoch FROM max(e.created_at)) * 1000000)::bigint::text AS "newestMicros"
     FROM (
       SELECT first_event_id, last_event_id, project_id, event_ids FROM search_blocks
       WHERE organization_id = ${organizationId} AND stale
