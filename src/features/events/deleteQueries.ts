@@ -10,8 +10,9 @@ import { forgetDeletedTagValues, holdTagRollupKeys } from './tagRollupDeletes.ts
  * of the counts by tag value when the organization rolls up tag keys, and of their users' counts,
  * move a user's first/last event time when it was a deleted one, and mark their search blocks
  * stale (the caller holds the blocks first: holdSearchBlocks). The subqueries see the statement's
- * snapshot, where the deleted rows still exist, so they skip them by id. Rows are locked in key order first, as the insert does, so that a delete or a prune and a
- * concurrent batch cannot deadlock. Every table is also filtered by the organization itself, not
+ * snapshot, where the deleted rows still exist, so they skip them by id. Rows are locked in key
+ * order first, as the insert does, so that a delete or a prune and a concurrent batch cannot
+ * deadlock. Every table is also filtered by the organization itself, not
  * only joined to `gone`: so Citus routes the whole statement to the organization's shard (it
  * refuses a FOR UPDATE it would have to run on several).
  */
