@@ -5,6 +5,7 @@ import { setTimeout } from 'node:timers/promises';
 import type postgres from 'postgres';
 import { encodeCursor } from '../src/features/events/cursor.ts';
 import { indexNextBatch } from '../src/features/events/searchIndexer.ts';
+import type { DiskPerEvent } from './disk.ts';
 import { ROOT } from './measure.ts';
 import {
   CATEGORIES, CHANNELS, DESCRIPTION_TEMPLATES, ICONS, NAMES, PLANS, RARE_TERM, REGIONS, TITLE_TEMPLATES,
@@ -28,6 +29,8 @@ export interface Dataset {
   complete: boolean;
   /** Indexes dropped for a fast load, recreated at its end (or by the next run after a crash). */
   droppedIndexes?: Array<{ name: string; definition: string }>;
+  /** Disk per event right after the load, before any run wrote and removed events (disk.ts). */
+  diskAsLoaded?: DiskPerEvent;
 }
 
 export interface DatasetPlace {
@@ -52,6 +55,12 @@ async function readManifest(file: string): Promise<Dataset | null> {
   } catch {
     return null;
   }
+}
+
+/** Keeps the disk use of a data set just loaded with it, for the runs that reuse it. */
+export async function rememberDisk(file: string, disk: DiskPerEvent): Promise<void> {
+  const manifest = await readManifest(file);
+  if (manifest) await writeManifest(file, { ...manifest, diskAsLoaded: disk });
 }
 
 async function writeManifest(file: string, dataset: Dataset): Promise<void> {
@@ -130,6 +139,10 @@ export async function ensureDataset(sql: Sql, events: number, place: DatasetPlac
     place.log('removing the previous, incomplete or different data set');
     await sql`DELETE FROM events WHERE organization_id = ${previous.organizationId} AND project_id = ${previous.projectId}`;
     await sql`DELETE FROM projects WHERE organization_id = ${previous.organizationId} AND id = ${previous.projectId}`;
+    // Give back the space of the removed rows and of earlier runs' writes, so that the new data
+    // set's disk per event is what the product makes, not what this table once held. Quick on a
+    // table that is now nearly empty.
+    await sql.unsafe('VACUUM FULL events, search_blocks').catch((error: unknown) => place.log(`VACUUM FULL failed: ${String(error)}`));
   }
 
   const started = Date.now();

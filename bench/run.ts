@@ -12,11 +12,11 @@ import postgres from 'postgres';
 import { attachToRunningCluster } from '../src/db/embedded.ts';
 import { METRICS_TOKEN, alertsSection } from './alerts.ts';
 import { importDocument } from './bodies.ts';
-import { type Dataset, api, createProject, cursorAt, ensureDataset, removeScratch } from './dataset.ts';
+import { type Dataset, api, createProject, cursorAt, ensureDataset, rememberDisk, removeScratch } from './dataset.ts';
 import { type CpuShares, measureCpu, medianShares, ownGroups } from './cpu.ts';
 import { type LoadResult, type LoadSpec, ROOT, median, runLoad, summarize } from './measure.ts';
 import { startCitusCluster } from './citusCluster.ts';
-import { diskRow } from './disk.ts';
+import { diskRow, measureDisk } from './disk.ts';
 import { type BenchOptions, type Store, USAGE, parseOptions } from './options.ts';
 import { type Running, residentBytes, sampleResident, startCeiling, startServer } from './processes.ts';
 import { type Header, type Row, formatTable, thousands } from './report.ts';
@@ -602,12 +602,8 @@ async function benchStore(options: BenchOptions, externalUrl: string | undefined
     // The command line must use the server's database: the external one, Citus, or the embedded one.
     if (externalUrl) cliEnv.DATABASE_URL = externalUrl;
     else delete cliEnv.DATABASE_URL;
-    const dataset = await ensureDataset(
-      sql,
-      options.events,
-      { manifestFile: path.join(workDir, 'dataset.json'), cliEnv, origin: server.origin, timeZone, log },
-      options.reload,
-    );
+    const manifestFile = path.join(workDir, 'dataset.json');
+    const dataset = await ensureDataset(sql, options.events, { manifestFile, cliEnv, origin: server.origin, timeZone, log }, options.reload);
     await removeScratch(sql, dataset.scratch.organizationId, log);
     const [versionRow] = await sql<{ version: string }[]>`SELECT current_setting('server_version') AS version`;
     const version = versionRow?.version ?? 'unknown';
@@ -633,7 +629,9 @@ async function benchStore(options: BenchOptions, externalUrl: string | undefined
     const ctx: Context = { options, server, sql, databaseUrl, externalDatabase: Boolean(externalUrl), dataset, idleRss, workDir, rows };
 
     // Before any measured load: the data set as loaded, its search entries written.
-    rows.push(await diskRow(sql, store === 'citus'));
+    const disk = await measureDisk(sql, store === 'citus');
+    if (!dataset.reused) await rememberDisk(manifestFile, disk);
+    rows.push(diskRow(disk, dataset.reused ? dataset.diskAsLoaded : undefined));
     if (options.sections.has('ingest')) {
       await ingestSection(ctx);
       // The ingest runs' rows go before the reads, so that every read sees the same data set.
