@@ -40,6 +40,7 @@ function run(spec: LoadSpec, seconds: number, bodies: RequestBody[] | undefined)
       {
         url: spec.origin,
         connections: spec.connections,
+        ...(spec.rate ? { overallRate: spec.rate } : {}),
         duration: seconds,
         timeout: 30,
         requests: [

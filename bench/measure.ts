@@ -9,6 +9,8 @@ export interface LoadSpec {
   path: string;
   headers?: Record<string, string>;
   connections: number;
+  /** Requests per second across all connections; unlimited when absent. */
+  rate?: number;
   /** Seconds. */
   duration: number;
   /** Seconds of unmeasured load first (JIT, caches, pool). */

@@ -18,6 +18,11 @@ export interface BenchOptions {
   /** Seconds per ingest run. */
   ingestSeconds: number;
   ingestConnections: number;
+  /**
+   * Requests per second across the ingest connections, or null for as many as the server takes.
+   * A fixed rate lets runs that change the server be compared at the same load (decision 160).
+   */
+  ingestRate: number | null;
   /** Seconds per read run (feed, search, charts). */
   readSeconds: number;
   readConnections: number;
@@ -46,6 +51,8 @@ export const USAGE = `Usage: npm run bench -- [options]
   --read-connections <n> concurrent connections for the reads (default 1: latency, not throughput)
   --only <list>         comma-separated subset of: ${SECTIONS.join(', ')}
   --ingest-targets <l>  comma-separated subset of: ${INGEST_TARGETS.join(', ')} (default all)
+  --ingest-rate <n>     hold the ingest load at n requests/s in all (default: as fast as answered),
+                        to compare servers at the same load rather than at their saturation
   --reload              load the data set again even if one of that size exists
   --profile             run the server with --cpu-prof (written to .bench-data/profiles)
   --node-flags=<flags>  extra Node flags for the server, e.g. --node-flags=--max-semi-space-size=2
@@ -80,6 +87,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
       'read-connections': { type: 'string' },
       only: { type: 'string' },
       'ingest-targets': { type: 'string' },
+      'ingest-rate': { type: 'string' },
       reload: { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
       'node-flags': { type: 'string' },
@@ -123,6 +131,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
     runs: values.runs ? count(values.runs, '--runs') : quick ? 1 : 3,
     ingestSeconds: values['ingest-seconds'] ? count(values['ingest-seconds'], '--ingest-seconds') : quick ? 3 : 20,
     ingestConnections: 50,
+    ingestRate: values['ingest-rate'] ? count(values['ingest-rate'], '--ingest-rate') : null,
     readSeconds: values['read-seconds'] ? count(values['read-seconds'], '--read-seconds') : quick ? 3 : 5,
     readConnections: values['read-connections'] ? count(values['read-connections'], '--read-connections') : 1,
     warmupSeconds: quick ? 1 : 2,

@@ -98,7 +98,7 @@ async function ingestSection(ctx: Context): Promise<void> {
   const ceiling = options.ingestTargets.has('ceiling')
     ? await startCeiling(ctx.databaseUrl, dataset.scratch.organizationId, POOL_SIZE, path.join(ctx.workDir, 'ceiling.log'))
     : null;
-  const base = { method: 'POST' as const, connections: options.ingestConnections, duration: options.ingestSeconds };
+  const base = { method: 'POST' as const, connections: options.ingestConnections, duration: options.ingestSeconds, ...(options.ingestRate ? { rate: options.ingestRate } : {}) };
   const runs = { ceiling: [] as LoadResult[], api: [] as LoadResult[], hook: [] as LoadResult[] };
   const cpu = { ceiling: [] as Array<CpuShares | null>, api: [] as Array<CpuShares | null>, hook: [] as Array<CpuShares | null> };
   let rss = 0;
@@ -621,7 +621,8 @@ async function benchStore(options: BenchOptions, externalUrl: string | undefined
         `${thousands(options.events)} events in one project, 20 categories, 365 days ` +
         `(${dataset.reused ? 'reused' : `loaded in ${dataset.loadSeconds} s`})`,
       method:
-        `median of ${options.runs} run(s); ingest ${options.ingestConnections} connections × ${options.ingestSeconds} s; ` +
+        `median of ${options.runs} run(s); ingest ${options.ingestConnections} connections × ${options.ingestSeconds} s` +
+        `${options.ingestRate ? ` at ${thousands(options.ingestRate)} requests/s` : ''}; ` +
         `reads ${options.readConnections} connection(s) × ${options.readSeconds} s; load generator autocannon in its own process`,
       revision: revision() + (options.nodeFlags.length ? `; server node flags: ${options.nodeFlags.join(' ')}` : ''),
     };
