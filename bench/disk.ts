@@ -52,11 +52,8 @@ const CHURN_SHOWN_FROM = 0.02;
 
 /** The row: the data set as loaded when that is known, and as it is now when runs have grown it. */
 export function diskRow(now: DiskPerEvent, asLoaded?: DiskPerEvent): Row {
-  const grown = asLoaded !== undefined && now.bytesPerEvent > asLoaded.bytesPerEvent * (1 + CHURN_SHOWN_FROM);
-  const result = !asLoaded
-    ? describe(now)
-    : grown
-      ? `${describe(asLoaded)} as loaded; ${now.bytesPerEvent} B now, after earlier runs' writes and removals`
-      : describe(asLoaded);
-  return { id: 'disk.perEvent', label: 'Disk per event', result, data: { ...(asLoaded ?? now), now } };
+  const shown = asLoaded ?? now;
+  const grown = now.bytesPerEvent > shown.bytesPerEvent * (1 + CHURN_SHOWN_FROM);
+  const result = grown ? `${describe(shown)} as loaded; ${now.bytesPerEvent} B now, after earlier runs' writes and removals` : describe(shown);
+  return { id: 'disk.perEvent', label: 'Disk per event', result, data: { ...shown, now } };
 }
