@@ -91,6 +91,28 @@ describe('ids per organization (extensions.md, "Ids")', () => {
     assert.equal(fine.body.id, 1);
   });
 
+  it('gives an import consecutive ids after the last, project by project in file order, and carries on after them', async () => {
+    const org = await t.org();
+    const project = await org.project();
+    assert.equal((await org.post('/api/events', event(project))).body.id, 1);
+    const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ category: 'c', title: `old ${i}`, created_at: 1_700_000_000 + i }));
+    const imported = await org.post('/api/import', { projects: [{ name: 'big', events: rows(1500) }, { name: 'small', events: rows(3) }] });
+    assert.equal(imported.status, 200, JSON.stringify(imported.body));
+    const ids = async (name: string) => {
+      const found: number[] = [];
+      let before = '';
+      for (;;) {
+        const page = await org.get(`/api/events?project=${imported.body.idMap[name] as string}&limit=100${before}`);
+        found.push(...(page.body.events as Array<{ id: number }>).map((e) => e.id));
+        if (!page.body.nextCursor) return found.sort((x, y) => x - y);
+        before = `&cursor=${page.body.nextCursor as string}`;
+      }
+    };
+    assert.deepEqual(await ids('0'), Array.from({ length: 1500 }, (_, i) => i + 2));
+    assert.deepEqual(await ids('1'), [1502, 1503, 1504]);
+    assert.equal((await org.post('/api/events', event(project))).body.id, 1505);
+  });
+
   it('answers 507 from every other source of new ids too: a hook, LogSnag ingestion, an increment', async () => {
     const org = await t.org();
     const project = await org.project();

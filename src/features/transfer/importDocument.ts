@@ -2,22 +2,15 @@ import type { Static } from '@sinclair/typebox';
 import type { Ctx, VerbArgs } from '../../context.ts';
 import { type TransactionSql, withTransaction, withoutStatementTimeout } from '../../db/client.ts';
 import { IdSpaceExhausted } from '../../lib/errors.ts';
-import { ID_WARNING_THRESHOLD } from '../../lib/idSpace.ts';
 import { countEventsCreated } from '../../metrics.ts';
 import { insertImportedAlerts } from '../alerts/transferAlerts.ts';
-import { insertInsights } from '../insights/queries.ts';
-import { importedRows } from './copyText.ts';
-import { IMPORT_CHUNK, type ProjectPlan } from './planImport.ts';
-import {
-  insertCategories,
-  insertImportedDailyCounts,
-  insertImportedUsers,
-  insertProjects,
-  reserveEventIds,
-  sendImportedEvents,
-} from './queries.ts';
-import type { ImportResult } from './schemas.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
+import { insertInsights } from '../insights/queries.ts';
+import { ImportWriter } from './importWriter.ts';
+import { IMPORT_CHUNK, type ProjectPlan } from './planImport.ts';
+import { insertCategories, insertImportedDailyCounts, insertImportedUsers, insertProjects } from './queries.ts';
+import { readImport } from './readImport.ts';
+import type { ImportResult } from './schemas.ts';
 
 function chunks<T>(rows: T[]): T[][] {
   const out: T[][] = [];
@@ -31,45 +24,20 @@ interface Written {
   insights: number;
 }
 
-/**
- * The plan's chunks of events, one COPY each, under ids reserved beforehand from `firstId` on.
- * The next chunk's input is made while the database takes the current one; each chunk is let go
- * once it is made.
- */
-async function writeEvents(tx: TransactionSql, organizationId: string, plan: ProjectPlan, firstId: number): Promise<number> {
-  let nextId = firstId;
-  const prepare = () => {
-    const chunk = plan.eventChunks.shift();
-    if (!chunk) return undefined;
-    const rows = importedRows({ organizationId, projectId: plan.id, firstId: nextId, lines: chunk.toString('utf8') });
-    nextId += rows.count;
-    return rows;
-  };
-  let written = 0;
-  for (let rows = prepare(); rows; ) {
-    const { done } = await sendImportedEvents(tx, rows);
-    rows = prepare();
-    written += await done;
-  }
-  return written;
+interface ImportUpload {
+  /** The request body as it arrived; consumed as it is read. */
+  body: Buffer[];
+  /** The application's JSON parser (it refuses `__proto__` keys); throws on text that is not JSON. */
+  parse: (text: string) => unknown;
 }
 
 /**
- * One project of the file: its ids in one step (the whole import rolls back when the
- * organization is out of them), its events, then the counts, users and categories they add up to.
- * Imported history is not news: notify events are stored as such but not fanned out, and the
- * monthly usage is not charged.
+ * What a project adds up to once its events are written: the counts, users and categories of
+ * its events, its insights and alerts. Imported history is not news: notify events are stored
+ * as such but not fanned out, and the monthly usage is not charged.
  */
-async function writeProject(ctx: Ctx, tx: TransactionSql, plan: ProjectPlan, written: Written): Promise<void> {
-  const { organizationId } = ctx;
+async function completeProject(tx: TransactionSql, organizationId: string, plan: ProjectPlan, written: Written): Promise<void> {
   if (plan.eventCount > 0) {
-    const firstId = await reserveEventIds(tx, organizationId, plan.eventCount);
-    if (firstId === null) throw new IdSpaceExhausted('event');
-    const lastId = firstId + plan.eventCount - 1;
-    if (firstId <= ID_WARNING_THRESHOLD && ID_WARNING_THRESHOLD <= lastId) {
-      ctx.services.log.warn({ organizationId }, `organization has used 90% of its event ids (id ${ID_WARNING_THRESHOLD})`);
-    }
-    written.events += await writeEvents(tx, organizationId, plan, firstId);
     await insertImportedDailyCounts(tx, organizationId, plan.id);
     await insertImportedUsers(tx, organizationId, plan.id);
   }
@@ -82,31 +50,42 @@ async function writeProject(ctx: Ctx, tx: TransactionSql, plan: ProjectPlan, wri
   await insertImportedAlerts(tx, organizationId, plan.id, plan.alerts);
 }
 
+/** Reads and checks the document while its events are written; waits for the writer whatever happens. */
+async function readAndWrite(ctx: Ctx, tx: TransactionSql, upload: ImportUpload): Promise<{ plans: ProjectPlan[]; events: number }> {
+  const writer = new ImportWriter(ctx, tx);
+  try {
+    const plans = await readImport(upload.body, { parse: upload.parse, writer });
+    return { plans, events: await writer.finish() };
+  } finally {
+    writer.abandon();
+    await writer.settled();
+  }
+}
+
 /**
- * POST /api/import, once every row of the document is checked (readImport.ts): the whole
- * document is written in one transaction, 1000 rows per statement, under fresh project ids. The
- * counts are of rows the statements wrote.
+ * POST /api/import: the whole document in one transaction, read and checked row by row while
+ * the checked events are written, 1000 rows per statement, under fresh project ids (decision
+ * 160). Any problem of the document rolls back what was written. The counts are of rows the
+ * statements wrote.
  */
-export async function importDocument({ ctx, input: plans }: VerbArgs<ProjectPlan[]>): Promise<Static<typeof ImportResult>> {
+export async function importDocument({ ctx, input }: VerbArgs<ImportUpload>): Promise<Static<typeof ImportResult>> {
   const { organizationId } = ctx;
-  const written = await withTransaction(ctx.services.sql, async (tx) => {
+  const { written, plans } = await withTransaction(ctx.services.sql, async (tx) => {
     // A 100,000-event document's COPY and counts take seconds by design; concurrent imports are bounded instead.
     await withoutStatementTimeout(tx);
-    const result: Written = { projects: [], events: 0, insights: 0 };
+    const { plans, events } = await readAndWrite(ctx, tx, input);
+    const result: Written = { projects: [], events, insights: 0 };
     for (const batch of chunks(plans)) {
       result.projects.push(...(await insertProjects(tx, organizationId, batch.map(({ id, name }) => ({ id, name })))));
     }
-    const created = new Set(result.projects);
-    for (const plan of plans) if (created.has(plan.id)) await writeProject(ctx, tx, plan, result);
+    for (const plan of plans) await completeProject(tx, organizationId, plan, result);
     await recordAudit(tx, ctx, { action: 'import', target: null });
-    return result;
+    return { written: result, plans };
   });
   countEventsCreated('import', written.events);
-  const created = new Set(written.projects);
-  const imported = plans.filter((plan) => created.has(plan.id));
-  ctx.services.bus.announce(imported.map((plan) => ({ type: 'import.completed', organizationId, projectId: plan.id })));
+  ctx.services.bus.announce(plans.map((plan) => ({ type: 'import.completed', organizationId, projectId: plan.id })));
   return {
     imported: { projects: written.projects.length, events: written.events, insights: written.insights },
-    idMap: Object.fromEntries(imported.map((plan) => [plan.label, plan.id])),
+    idMap: Object.fromEntries(plans.map((plan) => [plan.label, plan.id])),
   };
 }

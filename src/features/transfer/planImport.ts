@@ -1,6 +1,5 @@
 import type { Static } from '@sinclair/typebox';
 import { InvalidInput } from '../../lib/errors.ts';
-import { newId } from '../../lib/ids.ts';
 import { codePointLength, hasNul } from '../../lib/text.ts';
 import { checkAlertDefinition } from '../alerts/transferAlerts.ts';
 import { MAX_CATEGORY_LENGTH, validateEventInput } from '../events/validateEventInput.ts';
@@ -18,8 +17,7 @@ export interface ProjectPlan {
   name: string;
   /** The file's categories and those its events use. */
   categories: string[];
-  /** The checked events in file order as COPY lines, IMPORT_CHUNK to a chunk (CheckedEvents). */
-  eventChunks: Buffer[];
+  /** Checked events the file holds for it, already written (importWriter.ts). */
   eventCount: number;
   /** One per title: a later row of the same title wins (as if posted in order). */
   insights: InsightDraft[];
@@ -67,22 +65,20 @@ export function eventDraft(path: string, row: Static<typeof TransferEvent>): Imp
   return { ...draft, favorited: row.favorited ?? false };
 }
 
+/** Where a project's checked events go, IMPORT_CHUNK COPY lines at a time, in file order. */
+type ChunkSink = (lines: Buffer) => void;
+
 /**
  * A project's events, each row checked as it arrived and kept only as the line COPY reads
- * (`importedLine`): the checked draft is let go at once, so a large file leaves a few hundred
- * buffers behind, not a hundred thousand objects for the collector to carry. `error` is the first
- * row the rules refused.
+ * (`importedLine`), until IMPORT_CHUNK of them are handed to the writer: the checked draft is let
+ * go at once, so a large file leaves no hundred thousand objects for the collector to carry.
+ * `error` is the first row the rules refused.
  */
 export class CheckedEvents {
   /**
-   * Full chunks of IMPORT_CHUNK lines, as UTF-8: half the memory of a string that holds one
-   * emoji, and outside the collected heap.
-   */
-  private readonly full: Buffer[] = [];
-  /**
-   * The chunk being filled. Each line is encoded into it at once, so no line outlives its row:
-   * lines kept until their chunk was full lived through enough young collections to be moved
-   * to the old generation, which then grew by the size of the file.
+   * The chunk being filled, as UTF-8. Each line is encoded into it at once, so no line outlives
+   * its row: lines kept until their chunk was full lived through enough young collections to be
+   * moved to the old generation, which then grew by the size of the file.
    */
   private filling = Buffer.allocUnsafe(16 * 1024);
   private filled = 0;
@@ -90,6 +86,8 @@ export class CheckedEvents {
   count = 0;
   readonly categories = new Set<string>();
   error?: Error;
+
+  constructor(private readonly sink: ChunkSink) {}
 
   add(event: ImportedEvent): void {
     const line = `${importedLine(event)}\n`;
@@ -101,16 +99,14 @@ export class CheckedEvents {
     this.categories.add(event.category);
   }
 
-  /** Every chunk, in file order; the writer lets each go once sent. */
-  chunks(): Buffer[] {
+  /** Hands over the last, partial chunk: every row has been read. */
+  close(): void {
     if (this.linesInChunk > 0) this.seal();
     this.filling = Buffer.alloc(0);
-    return this.full;
   }
 
   /** Lets every row go: the import will fail. */
   drop(): void {
-    this.full.length = 0;
     this.filling = Buffer.alloc(0);
     this.filled = 0;
     this.linesInChunk = 0;
@@ -118,7 +114,7 @@ export class CheckedEvents {
 
   /** The chunk being filled, copied out at its size; the filling buffer is used again. */
   private seal(): void {
-    this.full.push(Buffer.from(this.filling.subarray(0, this.filled)));
+    this.sink(Buffer.from(this.filling.subarray(0, this.filled)));
     this.filled = 0;
     this.linesInChunk = 0;
   }
@@ -134,7 +130,7 @@ export class CheckedEvents {
  * One project of the file, checked in the order the rows of a project have always been checked:
  * insights, name, categories, events.
  */
-export function planProject(index: number, project: Static<typeof TransferProject>, events: CheckedEvents): ProjectPlan {
+export function planProject(index: number, id: string, project: Static<typeof TransferProject>, events: CheckedEvents): ProjectPlan {
   const path = `projects[${index}]`;
   const insights = new Map<string, InsightDraft>();
   (project.insights ?? []).forEach((row, i) => {
@@ -149,10 +145,9 @@ export function planProject(index: number, project: Static<typeof TransferProjec
   const alerts = (project.alerts ?? []).map((row, i) => atRow(`${path}.alerts[${i}]`, () => checkAlertDefinition(row)));
   return {
     label: project.id ?? String(index),
-    id: newId(12),
+    id,
     name,
     categories: [...categories],
-    eventChunks: events.chunks(),
     eventCount: events.count,
     insights: [...insights.values()],
     alerts,

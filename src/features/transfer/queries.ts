@@ -1,6 +1,5 @@
 import type { Db, TransactionSql } from '../../db/client.ts';
 import { endCopyIn } from '../../db/driverQuirks.ts';
-import { MAX_ID } from '../../lib/idSpace.ts';
 import { MAX_USER_ID } from '../../lib/limits.ts';
 
 export interface ExportProjectRow {
@@ -64,7 +63,10 @@ export function streamExportEvents(
     ORDER BY e.created_at, e.id`.cursor(batch);
 }
 
-/** New projects for the organization; returns the ids actually written. */
+/**
+ * New projects for the organization, or the name of one the import wrote with its first events;
+ * returns the ids written.
+ */
 export async function insertProjects(
   sql: Db,
   organizationId: string,
@@ -73,6 +75,7 @@ export async function insertProjects(
   const rows = await sql<{ id: string }[]>`
     INSERT INTO projects (id, organization_id, name)
     SELECT p.id, ${organizationId}, p.name FROM json_to_recordset(${JSON.stringify(projects)}::text::json) AS p(id text, name text)
+    ON CONFLICT (organization_id, id) DO UPDATE SET name = excluded.name
     RETURNING id`;
   return rows.map((row) => row.id);
 }
@@ -87,16 +90,20 @@ export async function insertCategories(sql: Db, organizationId: string, projectI
 }
 
 /**
- * Hands the organization `count` consecutive event ids: the first of them, or null when its id
- * space cannot hold that many more (nothing is taken then).
+ * The organization's last event id, its counter row locked until the transaction ends: the
+ * import hands out the ids after it itself (importWriter.ts) and sets the counter once.
  */
-export async function reserveEventIds(sql: Db, organizationId: string, count: number): Promise<number | null> {
-  const [row] = await sql<{ first: number }[]>`
-    INSERT INTO id_counters AS c (organization_id, kind, last_id) VALUES (${organizationId}, 'event', ${count})
-    ON CONFLICT (organization_id, kind) DO UPDATE SET last_id = c.last_id + excluded.last_id
-    WHERE c.last_id + excluded.last_id <= ${MAX_ID}
-    RETURNING (last_id - ${count} + 1)::int AS first`;
-  return row?.first ?? null;
+export async function lockEventCounter(sql: Db, organizationId: string): Promise<number> {
+  const [row] = await sql<{ last_id: number }[]>`
+    INSERT INTO id_counters AS c (organization_id, kind, last_id) VALUES (${organizationId}, 'event', 0)
+    ON CONFLICT (organization_id, kind) DO UPDATE SET last_id = c.last_id
+    RETURNING last_id::int AS last_id`;
+  return row!.last_id;
+}
+
+/** Moves the organization's event counter to `lastId`, the last id the import handed out. */
+export async function setEventCounter(sql: Db, organizationId: string, lastId: number): Promise<void> {
+  await sql`UPDATE id_counters SET last_id = ${lastId} WHERE organization_id = ${organizationId} AND kind = 'event'`;
 }
 
 /**

@@ -1,6 +1,5 @@
 import type { Static } from '@sinclair/typebox';
 import { Ajv, type ErrorObject } from 'ajv';
-import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { findJsonBoundaryProblem } from '../../lib/boundaryText.ts';
 import { InvalidInput, ServiceError } from '../../lib/errors.ts';
@@ -16,12 +15,26 @@ const checkEvent = ajv.compile(TransferEvent);
 
 const NOT_JSON = 'Request body is not valid JSON';
 
+/** Where the checked event rows go while the rest of the document is still being read. */
+export interface EventWriting {
+  /** The fresh id of the file's project at `index`, the same every time it is asked. */
+  projectId(index: number): string;
+  /** A chunk of a project's checked COPY lines, in file order. */
+  write(project: number, lines: Buffer): void;
+  /** Nothing more will be written: the document has a problem and the import will fail. */
+  abandon(): void;
+  /** Resolves once the writer can take more, after letting its replies in. */
+  room(): Promise<void>;
+}
+
 interface ReadImportOptions {
-  /** Bytes the body may have. */
-  limit: number;
   /** The application's JSON parser (it refuses `__proto__` keys); throws on text that is not JSON. */
   parse: (text: string) => unknown;
+  writer: EventWriting;
 }
+
+/** The body is read this many bytes at a time, with a turn of the event loop for the writer in between. */
+const SLICE = 64 * 1024;
 
 /** What the event rows read so far have shown: each project's checked events, and the first problem of each kind. */
 class ImportReading {
@@ -35,11 +48,20 @@ class ImportReading {
   /** The lowest project with an event row the rules refuse. */
   firstRefusingProject = Infinity;
 
-  constructor(private readonly parse: (text: string) => unknown) {}
+  constructor(
+    private readonly parse: (text: string) => unknown,
+    private readonly writer: EventWriting,
+  ) {}
 
   private stopKeeping(): void {
     this.keeping = false;
     for (const kept of this.events.values()) kept.drop();
+    this.writer.abandon();
+  }
+
+  /** Every row is read: the last chunk of each project goes to the writer. */
+  close(): void {
+    if (this.keeping) for (const kept of this.events.values()) kept.close();
   }
 
   event(project: number, index: number, text: string): void {
@@ -83,7 +105,7 @@ class ImportReading {
 
   eventsOf(project: number): CheckedEvents {
     let checked = this.events.get(project);
-    if (!checked) this.events.set(project, (checked = new CheckedEvents()));
+    if (!checked) this.events.set(project, (checked = new CheckedEvents((lines) => this.writer.write(project, lines))));
     return checked;
   }
 }
@@ -105,40 +127,44 @@ function firstSchemaError(reading: ImportReading, outlineErrors: ErrorObject[] |
 }
 
 /**
- * Reads POST /api/import's body as it arrives and checks all of it before anything is written,
- * holding only what will be written: each event row is parsed, checked and kept as a draft on its
- * own. A document with several problems is refused for the one the whole-document checks found
- * first: JSON, then the boundary rule, then the schema in file order, then the rules project by
- * project. Undefined for an empty body (the route's schema answers it).
+ * Reads POST /api/import's body, consuming `body`, and checks all of it, holding only what is
+ * still to be written: each event row is parsed, checked and made a COPY line on its own, and
+ * each IMPORT_CHUNK of them goes to the writer while the rest is read. A document with several
+ * problems is refused for the one the whole-document checks found first: JSON, then the boundary
+ * rule, then the schema in file order, then the rules project by project. The writer is told to
+ * stop at the first problem; what it wrote rolls back with the refusal.
  */
-export async function readImport(payload: Readable, { limit, parse }: ReadImportOptions): Promise<{ outline: unknown; plans: ProjectPlan[] }> {
-  const reading = new ImportReading(parse);
+export async function readImport(body: Buffer[], { parse, writer }: ReadImportOptions): Promise<ProjectPlan[]> {
+  const reading = new ImportReading(parse, writer);
   const splitter = new DocumentSplitter((project, index, text) => reading.event(project, index, text));
   const decoder = new StringDecoder('utf8');
-  let bytes = 0;
-  for await (const chunk of payload as AsyncIterable<Buffer>) {
-    bytes += chunk.length;
-    if (bytes > limit) throw new ServiceError('payload_too_large', 'Request body is too large');
-    splitter.write(decoder.write(chunk));
+  for (let chunk = body.shift(); chunk; chunk = body.shift()) {
+    for (let at = 0; at < chunk.length; at += SLICE) {
+      splitter.write(decoder.write(chunk.subarray(at, at + SLICE)));
+      await writer.room();
+    }
   }
   splitter.write(decoder.end());
   const outlineText = splitter.end();
-  if (outlineText.trim() === '' && reading.events.size === 0 && !reading.notJson) return { outline: undefined, plans: [] };
   let outline: unknown;
   try {
     if (reading.notJson || splitter.malformed) throw new SyntaxError(NOT_JSON);
-    outline = parse(outlineText);
+    // An empty body is answered as the route's schema would answer it.
+    outline = outlineText.trim() === '' && reading.events.size === 0 ? undefined : parse(outlineText);
   } catch {
     throw new InvalidInput(NOT_JSON);
   }
-  const problem = findJsonBoundaryProblem(outline, outlineText, 'body');
-  if (problem) throw new InvalidInput(`${problem.field} ${problem.message}`);
+  if (outline !== undefined) {
+    const problem = findJsonBoundaryProblem(outline, outlineText, 'body');
+    if (problem) throw new InvalidInput(`${problem.field} ${problem.message}`);
+  }
   if (reading.boundary) throw new InvalidInput(reading.boundary);
   if (splitter.repeatedEvents !== null) throw new InvalidInput(`projects[${splitter.repeatedEvents}] has more than one events field`);
   const schemaError = firstSchemaError(reading, checkOutline(outline) ? null : (checkOutline.errors ?? []));
   if (schemaError) throw schemaError;
   const document = outline as Static<typeof ImportDocument>;
-  const plans = document.projects.map((project, index) => planProject(index, project, reading.eventsOf(index)));
+  const plans = document.projects.map((project, index) => planProject(index, writer.projectId(index), project, reading.eventsOf(index)));
   checkLabels(plans);
-  return { outline, plans };
+  reading.close();
+  return plans;
 }

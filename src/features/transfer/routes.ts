@@ -5,9 +5,6 @@ import { ServiceError } from '../../lib/errors.ts';
 import { errors } from '../../http/schemas.ts';
 import { exportDocument } from './exportDocument.ts';
 import { importDocument } from './importDocument.ts';
-import { readImport } from './readImport.ts';
-import type { ProjectPlan } from './planImport.ts';
-import { formatImportSchemaError } from './rowErrors.ts';
 import { ExportDocument, ImportDocument, ImportResult } from './schemas.ts';
 
 const tags = ['export and import'];
@@ -25,7 +22,8 @@ export default function transferRoutes(app: App): void {
     },
   );
 
-  // The import body is read as it arrives (readImport.ts): its own JSON parser, in its own scope.
+  // The import body is taken whole, then read by the verb while it writes (decision 160): its own
+  // JSON parser, in its own scope.
   void app.register((scope, _options, done) => {
     const parseJson = scope.getDefaultJsonParser('error', 'error');
     const parse = (text: string) => {
@@ -36,33 +34,49 @@ export default function transferRoutes(app: App): void {
       });
       return parsed;
     };
-    const plans = new WeakMap<object, ProjectPlan[]>();
     scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', async (request: FastifyRequest, payload: Readable) => {
       // Refused from the declared length, before a byte is read.
-      if (Number(request.headers['content-length'] ?? 0) > IMPORT_BODY_LIMIT) throw new ServiceError('payload_too_large', 'Request body is too large');
-      const read = await readImport(payload, { limit: IMPORT_BODY_LIMIT, parse });
-      if (typeof read.outline === 'object' && read.outline !== null) plans.set(read.outline, read.plans);
-      return read.outline;
+      if (Number(request.headers['content-length'] ?? 0) > IMPORT_BODY_LIMIT) throw tooLarge();
+      return new ImportBody(await takeBody(payload, IMPORT_BODY_LIMIT));
     });
-    // Taken once: after the import the checked rows must not outlive it.
-    importRoute(scope, (body) => {
-      const taken = plans.get(body) ?? [];
-      plans.delete(body);
-      return taken;
-    });
+    importRoute(scope, parse);
     done();
   });
 }
 
-function importRoute(app: App, plansOf: (body: object) => ProjectPlan[]): void {
+/** The import's body as it arrived, for the verb to read; what the route's schema describes. */
+class ImportBody {
+  constructor(readonly chunks: Buffer[]) {}
+}
+
+const tooLarge = () => new ServiceError('payload_too_large', 'Request body is too large');
+
+/**
+ * The whole body, as the buffers it came in. Taken before the import's transaction begins: a
+ * slow upload must not hold the organization's event ids while it trickles in.
+ */
+async function takeBody(payload: Readable, limit: number): Promise<Buffer[]> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of payload as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    if (bytes > limit) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return chunks;
+}
+
+function importRoute(app: App, parse: (text: string) => unknown): void {
   app.post(
     '/api/import',
     {
       bodyLimit: IMPORT_BODY_LIMIT,
       // The long body budget and the bound on concurrent imports (http/uploads.ts).
       config: { largeUpload: true, scope: { access: 'write', project: 'organization' } },
-      schemaErrorFormatter: formatImportSchemaError,
+      // The verb checks the document against the schema, row by row as it reads it (readImport.ts);
+      // the schema below describes the body.
+      validatorCompiler: () => () => true,
       schema: {
         tags,
         operationId: 'importOrganization',
@@ -71,6 +85,9 @@ function importRoute(app: App, plansOf: (body: object) => ProjectPlan[]): void {
         response: { 200: ImportResult, ...errors(400, 401, 413) },
       },
     },
-    async (request) => importDocument({ ctx: request.ctx, input: plansOf(request.body) }),
+    async (request) => {
+      const body: unknown = request.body;
+      return importDocument({ ctx: request.ctx, input: { body: body instanceof ImportBody ? body.chunks : [], parse } });
+    },
   );
 }
