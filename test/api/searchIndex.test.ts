@@ -285,6 +285,23 @@ describe('the search table and its indexer', () => {
     assert.deepEqual(await titles(org, project, 'axolotl'), ['the axolotl']);
   });
 
+  it('indexes an import once it is announced, without waiting for its sweep', async () => {
+    // Started after the backlog is indexed, so that its next sweep (10 s) is not due below.
+    await indexer().runUntilIdle();
+    const running = indexer();
+    running.start(t.services.bus);
+    try {
+      const org = await t.org();
+      const events = Array.from({ length: 300 }, (_, i) => ({ category: 'c', title: `row ${i}`, created_at: 1_700_000_000 + i }));
+      assert.equal((await org.post('/api/import', { projects: [{ name: 'Imported', events }] })).status, 200);
+      const giveUpAt = Date.now() + 8_000;
+      while ((await progress(org.id)) !== 300 && Date.now() < giveUpAt) await sleep(50);
+      assert.equal(await progress(org.id), 300);
+    } finally {
+      await running.stop();
+    }
+  });
+
   it('indexes while writes go on without a pause as long as its nudge delay', async () => {
     // Started after the backlog of other tests' organizations is indexed, so that its first
     // pass is short and its next sweep (10 s) is not due during the writes below.

@@ -58,7 +58,8 @@ export class SearchIndexer {
   start(bus?: Bus): void {
     this.stopped = false;
     this.unsubscribe = bus?.subscribe((announcement) => {
-      if (announcement.type !== 'event.created') return;
+      // An import announces its projects once, not its events.
+      if (announcement.type !== 'event.created' && announcement.type !== 'import.completed') return;
       const firstSincePass = this.nudged.size === 0;
       this.nudged.add(announcement.organizationId);
       // Only the first write since the last pass sets the timer: were every write to set it
