@@ -96,7 +96,9 @@ describe('ids per organization (extensions.md, "Ids")', () => {
     const project = await org.project();
     assert.equal((await org.post('/api/events', event(project))).body.id, 1);
     const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ category: 'c', title: `old ${i}`, created_at: 1_700_000_000 + i }));
-    const imported = await org.post('/api/import', { projects: [{ name: 'big', events: rows(1500) }, { name: 'small', events: rows(3) }] });
+    const imported = await org.post('/api/import', {
+      projects: [{ name: 'big', events: rows(1500) }, { name: 'bigger', events: rows(1200) }, { name: 'small', events: rows(3) }],
+    });
     assert.equal(imported.status, 200, JSON.stringify(imported.body));
     const ids = async (name: string) => {
       const found: number[] = [];
@@ -109,8 +111,9 @@ describe('ids per organization (extensions.md, "Ids")', () => {
       }
     };
     assert.deepEqual(await ids('0'), Array.from({ length: 1500 }, (_, i) => i + 2));
-    assert.deepEqual(await ids('1'), [1502, 1503, 1504]);
-    assert.equal((await org.post('/api/events', event(project))).body.id, 1505);
+    assert.deepEqual(await ids('1'), Array.from({ length: 1200 }, (_, i) => i + 1502));
+    assert.deepEqual(await ids('2'), [2702, 2703, 2704]);
+    assert.equal((await org.post('/api/events', event(project))).body.id, 2705);
   });
 
   it('answers 507 from every other source of new ids too: a hook, LogSnag ingestion, an increment', async () => {

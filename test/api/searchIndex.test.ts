@@ -16,6 +16,22 @@ const t = useTestApp();
 
 const indexer = () => new SearchIndexer(t.services.sql, t.services.log);
 
+/**
+ * `check` with an indexer running on the bus, started once the backlog of other tests'
+ * organizations is indexed, so that its first pass is short and its next sweep (10 s) is not due
+ * during the check.
+ */
+async function withRunningIndexer(check: () => Promise<void>): Promise<void> {
+  await indexer().runUntilIdle();
+  const running = indexer();
+  running.start(t.services.bus);
+  try {
+    await check();
+  } finally {
+    await running.stop();
+  }
+}
+
 async function titles(org: TestOrg, project: string, search: string): Promise<string[]> {
   const reply = await org.get(`/api/events?project=${project}&search=${encodeURIComponent(search)}&limit=100`);
   assert.equal(reply.status, 200, JSON.stringify(reply.body));
@@ -286,29 +302,18 @@ describe('the search table and its indexer', () => {
   });
 
   it('indexes an import once it is announced, without waiting for its sweep', async () => {
-    // Started after the backlog is indexed, so that its next sweep (10 s) is not due below.
-    await indexer().runUntilIdle();
-    const running = indexer();
-    running.start(t.services.bus);
-    try {
+    await withRunningIndexer(async () => {
       const org = await t.org();
       const events = Array.from({ length: 300 }, (_, i) => ({ category: 'c', title: `row ${i}`, created_at: 1_700_000_000 + i }));
       assert.equal((await org.post('/api/import', { projects: [{ name: 'Imported', events }] })).status, 200);
       const giveUpAt = Date.now() + 8_000;
       while ((await progress(org.id)) !== 300 && Date.now() < giveUpAt) await sleep(50);
       assert.equal(await progress(org.id), 300);
-    } finally {
-      await running.stop();
-    }
+    });
   });
 
   it('indexes while writes go on without a pause as long as its nudge delay', async () => {
-    // Started after the backlog of other tests' organizations is indexed, so that its first
-    // pass is short and its next sweep (10 s) is not due during the writes below.
-    await indexer().runUntilIdle();
-    const running = indexer();
-    running.start(t.services.bus);
-    try {
+    await withRunningIndexer(async () => {
       const org = await t.org();
       const project = await org.project();
       // A write every 50 ms, inside the 200 ms the indexer waits after being told of one.
@@ -320,8 +325,6 @@ describe('the search table and its indexer', () => {
       }
       const through = await progress(org.id);
       assert.ok(through !== null && through > 0, `nothing was indexed during ${written} writes`);
-    } finally {
-      await running.stop();
-    }
+    });
   });
 });

@@ -15,8 +15,8 @@ const READ_AHEAD = 2;
  * Writes an import's events while the rest of the document is still being read (decision 160):
  * one COPY per chunk, the next chunk's text made while PostgreSQL takes the current one. The
  * organization's event id counter is locked at the first chunk and the ids are handed out here,
- * in file order, so the import's events take consecutive ids whatever the ingest does meanwhile;
- * the counter is set once, at the end. Each project's row is written before its first event
+ * in file order, project by project, so each project's events take consecutive ids whatever the
+ * ingest does meanwhile; the counter is set once, at the end. Each project's row is written before its first event
  * (the events refer to it) and named once the whole document is read.
  *
  * A failure (an id space used up, a refused row) is kept, the rest is dropped, and `finish`

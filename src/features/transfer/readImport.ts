@@ -47,6 +47,8 @@ class ImportReading {
   schema: { project: number; errors: ErrorObject[] } | null = null;
   /** The lowest project with an event row the rules refuse. */
   firstRefusingProject = Infinity;
+  /** The project whose events were read last. */
+  private latest: CheckedEvents | null = null;
 
   constructor(
     private readonly parse: (text: string) => unknown,
@@ -105,7 +107,13 @@ class ImportReading {
 
   eventsOf(project: number): CheckedEvents {
     let checked = this.events.get(project);
-    if (!checked) this.events.set(project, (checked = new CheckedEvents((lines) => this.writer.write(project, lines))));
+    if (!checked) {
+      // A project's events are all read once the next project's begin: its last chunk goes now,
+      // so that each project's events take consecutive ids.
+      if (this.keeping) this.latest?.close();
+      this.events.set(project, (checked = new CheckedEvents((lines) => this.writer.write(project, lines))));
+      this.latest = checked;
+    }
     return checked;
   }
 }
