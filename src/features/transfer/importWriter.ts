@@ -16,8 +16,8 @@ const READ_AHEAD = 2;
  * one COPY per chunk, the next chunk's text made while PostgreSQL takes the current one. The
  * organization's event id counter is locked at the first chunk and the ids are handed out here,
  * in file order, project by project, so each project's events take consecutive ids whatever the
- * ingest does meanwhile; the counter is set once, at the end. Each project's row is written before its first event
- * (the events refer to it) and named once the whole document is read.
+ * ingest does meanwhile; the counter is set once, at the end. Each project's row is written
+ * before its first event (the events refer to it) and named once the whole document is read.
  *
  * A failure (an id space used up, a refused row) is kept, the rest is dropped, and `finish`
  * throws it once the reading is done: a problem of the document itself is answered first.
@@ -32,7 +32,7 @@ export class ImportWriter implements EventWriting {
   private failure: Error | null = null;
   /** The next event id to hand out; null until the counter is locked. */
   private nextId: number | null = null;
-  events = 0;
+  private events = 0;
 
   constructor(
     private readonly ctx: Ctx,
