@@ -218,8 +218,8 @@ describe('the search table and its indexer', () => {
       organizationId: org.id, projectId: project, pattern: likePattern(search), blockPatterns: blockPatterns(search), limit: 11, before,
     });
     const ids = (rows: Array<{ id: number }>) => rows.map((row) => row.id);
-    assert.equal((await blocksMatching(t.services.sql, query('DINGO'), 100)).length, 3);
-    assert.equal((await blocksMatching(t.services.sql, query('DINGO'), 2)).length, 2);
+    assert.equal((await blocksMatching(t.services.sql, query('DINGO'), 100)).blocks.length, 3);
+    assert.equal((await blocksMatching(t.services.sql, query('DINGO'), 2)).blocks.length, 2);
     for (const search of ['DINGO', 'r #1', 'event 1']) {
       const walked = await selectFeed(t.services.sql, query(search));
       assert.deepEqual(ids(walked), ids(await searchByBlocks(t.services.sql, query(search))), search);

@@ -75,27 +75,48 @@ export interface CandidateBlock {
   newestMicros: string | null;
 }
 
+/** The blocks that may hold a search text, and the watermark they were read with. */
+export interface CandidateBlocks {
+  blocks: CandidateBlock[];
+  /**
+   * The organization's watermark in the same snapshot as `blocks`: every event at or below it is
+   * in one of the organization's blocks. Search checks the events above this one, not above the
+   * watermark of a later statement: an indexer that commits in between moves the watermark past
+   * events whose blocks this list does not hold (decision 167, "Read your writes").
+   */
+  indexedThrough: number;
+}
+
 /**
  * Up to `atMost` of the project's search blocks whose words hold every word of the search text,
- * in no order. The statement is unnamed (only `unsafe` can send one), so PostgreSQL plans it for
- * its own patterns each time: prepared, after a few runs it kept a plan for any pattern, which
- * scanned every block for a rare term (121 ms at 1M instead of 4).
+ * in no order, with the watermark, in one statement (one snapshot). The statement is unnamed
+ * (only `unsafe` can send one), so PostgreSQL plans it for its own patterns each time: prepared,
+ * after a few runs it kept a plan for any pattern, which scanned every block for a rare term
+ * (121 ms at 1M instead of 4).
  */
-export function blocksMatching(sql: Db, q: BlockQuery, atMost: number): Promise<CandidateBlock[]> {
+export async function blocksMatching(sql: Db, q: BlockQuery, atMost: number): Promise<CandidateBlocks> {
   const patterns = q.blockPatterns.map((_, i) => `AND b.words ILIKE $${i + 4}`).join(' ');
-  return sql.unsafe<CandidateBlock[]>(
-    `SELECT b.first_event_id AS "firstEventId",
-            (extract(epoch FROM b.newest_at) * 1000000)::bigint::text AS "newestMicros"
-     FROM search_blocks b WHERE b.organization_id = $1 AND b.project_id = $2 ${patterns} LIMIT $3`,
+  const rows = await sql.unsafe<Array<{ indexedThrough: number; firstEventId: number | null; newestMicros: string | null }>>(
+    `SELECT w.through AS "indexedThrough", b.first_event_id AS "firstEventId", b.newest_micros AS "newestMicros"
+     FROM (SELECT coalesce((SELECT p.indexed_through FROM search_progress p WHERE p.organization_id = $1), 0) AS through) w
+     LEFT JOIN LATERAL (
+       SELECT b.first_event_id, (extract(epoch FROM b.newest_at) * 1000000)::bigint::text AS newest_micros
+       FROM search_blocks b WHERE b.organization_id = $1 AND b.project_id = $2 ${patterns} LIMIT $3
+     ) b ON true`,
     [q.organizationId, q.projectId, atMost, ...q.blockPatterns],
     { prepare: false },
   );
+  return {
+    indexedThrough: rows[0]?.indexedThrough ?? 0,
+    blocks: rows.flatMap((row) => (row.firstEventId === null ? [] : [{ firstEventId: row.firstEventId, newestMicros: row.newestMicros }])),
+  };
 }
 
 /**
  * Search, second step, for terms too rare to fill a page from the recent window: the page of
- * the events that match among those of the given search blocks and, with `unindexed`, those
- * above the organization's watermark, which the indexer has not reached yet (migrations/126).
+ * the events that match among those of the given search blocks and, with `unindexedAbove`, those
+ * above that watermark (read with the blocks, blocksMatching), which the indexer had not reached
+ * then (migrations/126).
  * Each source is MATERIALIZED, so the planner cannot walk the keyset index backwards through
  * millions of rows instead, and the scan above the watermark can only follow the primary key.
  * Every candidate is read by its key and checked against its own text, then only the page's rows
@@ -103,7 +124,7 @@ export function blocksMatching(sql: Db, q: BlockQuery, atMost: number): Promise<
  */
 export function searchIndexed(
   sql: Db,
-  q: FeedQuery & { pattern: string; blocks: number[]; unindexed: boolean },
+  q: FeedQuery & { pattern: string; blocks: number[]; unindexedAbove: number | null },
 ): Promise<EventRow[]> {
   return sql<EventRow[]>`
     WITH indexed AS MATERIALIZED (
@@ -113,8 +134,8 @@ export function searchIndexed(
       -- Bounded on both sides by the watermark and the organization's last id: a range the
       -- planner walks by primary key, where an open-ended one made it scan every event.
       SELECT e.id FROM events e
-      WHERE ${q.unindexed} AND e.organization_id = ${q.organizationId}
-        AND e.id > coalesce((SELECT p.indexed_through FROM search_progress p WHERE p.organization_id = ${q.organizationId}), 0)
+      WHERE ${q.unindexedAbove !== null} AND e.organization_id = ${q.organizationId}
+        AND e.id > ${q.unindexedAbove ?? 0}
         AND e.id <= (SELECT c.last_id FROM id_counters c WHERE c.organization_id = ${q.organizationId} AND c.kind = 'event')
         AND ${searchDocument(sql)} ILIKE ${q.pattern}
     ), matches AS MATERIALIZED (

@@ -38,13 +38,13 @@ function cannotPrecede(block: CandidateBlock, last: EventRow): boolean {
  * for the walk along the keyset index to fill a page soon.
  */
 export async function searchByBlocks(sql: Db, q: FeedQuery & { pattern: string; blockPatterns: string[] }): Promise<EventRow[]> {
-  const candidates = await blocksMatching(sql, q, MOST_BLOCKS + 1);
+  const { blocks: candidates, indexedThrough } = await blocksMatching(sql, q, MOST_BLOCKS + 1);
   if (candidates.length > MOST_BLOCKS) return selectFeed(sql, q);
   candidates.sort(newestFirst);
   let rows: EventRow[] = [];
   for (let checked = 0, take = FIRST_BLOCKS; ; take *= 2) {
     const blocks = candidates.slice(checked, checked + take);
-    const found = await searchIndexed(sql, { ...q, blocks: blocks.map((b) => b.firstEventId), unindexed: checked === 0 });
+    const found = await searchIndexed(sql, { ...q, blocks: blocks.map((b) => b.firstEventId), unindexedAbove: checked === 0 ? indexedThrough : null });
     checked += blocks.length;
     rows = [...rows, ...found].sort(feedOrder).slice(0, q.limit);
     const last = rows[q.limit - 1];
