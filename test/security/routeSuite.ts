@@ -115,7 +115,8 @@ export const PLANS: Record<string, Plan> = {
   'POST /api/alerts/:alertId/delete': {},
   'GET /api/alerts/:alertId/history': {},
   'GET /api/keys': { credential: 'session', owner: true },
-  'POST /api/keys': { credential: 'session', owner: true },
+  // A key's projects are body references: another organization's and one that exists nowhere answer alike.
+  'POST /api/keys': { credential: 'session', owner: true, project: 'body', body: (_side, ids) => ({ projects: [ids.project] }) },
   'POST /api/keys/:keyId/revoke': { credential: 'session', owner: true },
   'GET /api/organization': {},
   'GET /api/members': { credential: 'session', owner: true },
@@ -268,6 +269,29 @@ export interface Side {
 
 export async function newSide(label: string): Promise<Side> {
   return { org: await t.org(), mark: `${label}-secret-${crypto.randomBytes(6).toString('hex')}`, made: new Map() };
+}
+
+/** An id of the same shape as `id` that names nothing: another integer, or its characters shifted within their alphabet. */
+export function ghostId(id: string): string {
+  if (/^\d+$/.test(id)) return String(Number(id) + 1_000_000);
+  const alphabet = /^[0-9a-f]+$/.test(id) ? '0123456789abcdef' : '0123456789abcdefghijklmnopqrstuvwxyz';
+  return [...id].map((c) => {
+    const at = alphabet.indexOf(c.toLowerCase());
+    if (at < 0) return c;
+    const shifted = alphabet[(at + 7) % alphabet.length]!;
+    return c === c.toLowerCase() ? shifted : shifted.toUpperCase();
+  }).join('');
+}
+
+/**
+ * A side whose resources exist nowhere: ids shaped like `side`'s, that no organization holds.
+ * Naming them must answer exactly as naming another organization's (extensions.md: a record of
+ * another organization does not exist for the caller), so no answer tells them apart.
+ */
+export async function ghostOf(side: Side, kinds: Kind[]): Promise<Side> {
+  const made = new Map<Kind, Promise<string>>();
+  for (const kind of kinds) made.set(kind, Promise.resolve(ghostId(await resource(side, kind))));
+  return { org: side.org, mark: side.mark, made };
 }
 
 export const isRegistered = (key: string) => routes().some((r) => routeKey(r) === key);

@@ -38,6 +38,7 @@ import {
   requestNaming,
   call,
   inputCount,
+  ghostOf,
 } from './routeSuite.ts';
 
 describe('authentication of every /api route', () => {
@@ -193,6 +194,16 @@ describe('organization scope of every route that names a resource', () => {
         const crossed = await call(route, scope!, asA, theirs);
         assert.equal(crossed.status, 404, `another organization's resource must be 404 (never 403 or 2xx), got ${crossed.status} ${JSON.stringify(crossed.body)}`);
         assertErrorBody(crossed, 'another organization');
+
+        // A resource that exists nowhere: the very same answer, so that none tells them apart.
+        const kinds = [...scope!.params.map((p) => p.kind), ...(plan.project ? ['project' as const] : [])];
+        const ghost = await ghostOf(b, kinds);
+        const nowhere = await call(route, scope!, asA, await requestNaming(route, scope!, Array(inputs).fill(ghost)));
+        assert.deepEqual(
+          { status: nowhere.status, error: nowhere.body?.error },
+          { status: crossed.status, error: crossed.body?.error },
+          'naming a resource that exists nowhere must answer exactly as naming another organization\'s',
+        );
 
         // With several ids, each one of B's in turn among A's own (e.g. B's delivery under A's destination).
         if (inputs > 1) {
