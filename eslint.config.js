@@ -14,6 +14,17 @@ const featuresNeverImportRoot = {
   message: 'Features never import the application root, the process entry or the command line (docs/architecture.md).',
 };
 
+/**
+ * A feature calls another feature's verbs and exported helpers, never its SQL: each table has one
+ * owning feature (docs/architecture.md, "Who owns which table"). `../other/queries.ts` and any
+ * `../other/*Queries.ts`; a file's own feature (`./queries.ts`, `../queries.ts` from a subfolder)
+ * is its own business.
+ */
+const featuresNeverImportOthersQueries = {
+  regex: '^(\\.\\./)+[^/.]+/(.+/)?[^/]*[qQ]ueries\\.ts$',
+  message: "Import another feature's verbs or exported helpers, never its queries: only the owning feature runs SQL on its tables (docs/architecture.md).",
+};
+
 /** destinations/ and push/ never import each other (docs/architecture.md, "Outbound delivery"). */
 const apart = (other) => ({
   group: [`../${other}/**`, `**/features/${other}/**`],
@@ -90,15 +101,15 @@ export default tseslint.config(
   },
   {
     files: ['src/features/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [featuresNeverImportRoot] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [featuresNeverImportRoot, featuresNeverImportOthersQueries] }] },
   },
   {
     files: ['src/features/destinations/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [featuresNeverImportRoot, apart('push')] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [featuresNeverImportRoot, featuresNeverImportOthersQueries, apart('push')] }] },
   },
   {
     files: ['src/features/push/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [featuresNeverImportRoot, apart('destinations')] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [featuresNeverImportRoot, featuresNeverImportOthersQueries, apart('destinations')] }] },
   },
   {
     files: ['web/src/**/*.{ts,tsx}'],

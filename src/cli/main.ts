@@ -8,7 +8,7 @@ import { listKeys } from '../features/keys/listKeys.ts';
 import { findKeyOrganization } from '../features/keys/queries.ts';
 import { revokeKey } from '../features/keys/revokeKey.ts';
 import { createOrganization } from '../features/organizations/createOrganization.ts';
-import { findOrganization } from '../features/organizations/queries.ts';
+import { lookUpOrganization } from '../features/organizations/organizationRecord.ts';
 import { createUser } from '../features/users/createUser.ts';
 import { createLogger } from '../logger.ts';
 import { createServices } from '../services.ts';
@@ -89,7 +89,7 @@ const commands: Record<string, Command<unknown>> = {
     prepare: (args) => parse(args, 1).positionals[0]!,
     async run(services, organizationId) {
       // An operator's typo deserves an error, not an empty list.
-      if (!(await findOrganization(services.sql, organizationId))) throw new NotFound('Organization');
+      if (!(await lookUpOrganization(services.sql, organizationId))) throw new NotFound('Organization');
       const keys = await listKeys({ ctx: operator(services, organizationId), input: undefined });
       // operations.md fixes these fields; names are a dashboard matter.
       return { keys: keys.map(({ id, prefix, createdAt, lastUsedAt, revokedAt }) => ({ id, prefix, createdAt, lastUsedAt, revokedAt })) };

@@ -13,6 +13,7 @@ import keyRoutes from './keys/routes.ts';
 import liveRoutes from './live/routes.ts';
 import logSnagRoutes from './logsnag/routes.ts';
 import oidcRoutes from './oidc/routes.ts';
+import overviewRoutes from './overview/routes.ts';
 import memberRoutes from './members/routes.ts';
 import passwordResetRoutes from './passwordReset/routes.ts';
 import projectRoutes from './projects/routes.ts';
@@ -21,4 +22,4 @@ import sessionRoutes from './sessions/routes.ts';
 import transferRoutes from './transfer/routes.ts';
 
 /** Every feature's HTTP routes, registered by buildApp in this order. */
-export const featureRoutes: Array<(app: App) => void | Promise<void>> = [projectRoutes, eventRoutes, sessionRoutes, keyRoutes, liveRoutes, insightRoutes, chartRoutes, transferRoutes, hookRoutes, destinationRoutes, pushRoutes, logSnagRoutes, profileRoutes, memberRoutes, alertRoutes, passwordResetRoutes, digestRoutes, auditRoutes, oidcRoutes, funnelRoutes];
+export const featureRoutes: Array<(app: App) => void | Promise<void>> = [projectRoutes, overviewRoutes, eventRoutes, sessionRoutes, keyRoutes, liveRoutes, insightRoutes, chartRoutes, transferRoutes, hookRoutes, destinationRoutes, pushRoutes, logSnagRoutes, profileRoutes, memberRoutes, alertRoutes, passwordResetRoutes, digestRoutes, auditRoutes, oidcRoutes, funnelRoutes];

@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createClient } from '../../src/db/client.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { createLogger } from '../../src/logger.ts';
-import { searchDocument } from '../../src/features/events/queries.ts';
+import { searchDocument } from '../../src/db/eventExpressions.ts';
 import { blockWords } from '../../src/features/events/searchWords.ts';
 import { SearchIndexer } from '../../src/features/events/searchIndexer.ts';
 import { createServices } from '../../src/services.ts';

@@ -65,8 +65,25 @@ describe('layer rules', () => {
     assert.match(errors[0]!, /JSON API only/);
   });
 
+  it("fail a feature importing another feature's queries, from any of its files", async () => {
+    const errors = await importErrors(
+      'src/features/keys/createKey.ts',
+      "import { findOrganization } from '../organizations/queries.ts';\nimport { listFiringAlerts as a } from '../alerts/engineQueries.ts';\nexport const used = [findOrganization, a];\n",
+    );
+    assert.equal(errors.length, 2);
+    assert.match(errors[0]!, /never its queries/);
+    const nested = await importErrors('src/features/hooks/templates/alertGroup.ts', "import { x } from '../../events/queries.ts';\nexport const used = x;\n");
+    assert.equal(nested.length, 1);
+  });
+
   it('pass the arrows the picture allows', async () => {
     const errors = await importErrors('src/features/events/createEvent.ts', "import { InvalidInput } from '../../lib/errors.ts';\nexport const used = InvalidInput;\n");
     assert.deepEqual(errors, []);
+    // A feature's own SQL, from its subfolders too, and another feature's exported helper.
+    const own = await importErrors(
+      'src/features/hooks/templates/alertGroup.ts',
+      "import { listHooks } from '../queries.ts';\nimport { lookUpOrganization } from '../../organizations/organizationRecord.ts';\nexport const used = [listHooks, lookUpOrganization];\n",
+    );
+    assert.deepEqual(own, []);
   });
 });

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client.ts';
-import { searchDocument } from '../events/queries.ts';
+import { searchDocument } from '../../db/eventExpressions.ts';
 import { tagAlternatives } from '../events/feedFilters.ts';
 import { likePattern } from '../events/listEvents.ts';
 import { tagText } from './checkAlertInput.ts';

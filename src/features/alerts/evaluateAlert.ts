@@ -1,5 +1,5 @@
 import { type Db, type Sql, withTransaction } from '../../db/client.ts';
-import { insertEvents } from '../events/queries.ts';
+import { writeEventsInTransaction } from '../events/writeEventsInTransaction.ts';
 import { alertEventDraft } from './alertEvent.ts';
 import { advanceAlert, countWindow, insertTransition, nthNewest, recordCount } from './engineQueries.ts';
 import { desiredState, isMuted, nextLook, renotifyDue, windowFrom } from './judge.ts';
@@ -63,7 +63,7 @@ export async function evaluateAlert(sql: Sql, organizationId: string, alert: Ale
 
 async function writeEvent(tx: Db, organizationId: string, alert: AlertRow, kind: 'firing' | 'resolved', count: number, timeZone: string): Promise<number | null> {
   // `timeZone`: the chart time zone the day counts are kept in.
-  const { inserted } = await insertEvents(tx, organizationId, [alertEventDraft(alert, kind, count)], { timeZone, usage: 'count' });
+  const { inserted } = await writeEventsInTransaction(tx, organizationId, [alertEventDraft(alert, kind, count)], { timeZone });
   // Nothing inserted: the project was deleted meanwhile, or the organization used every event id.
   return inserted[0]?.id ?? null;
 }

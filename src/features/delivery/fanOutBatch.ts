@@ -3,8 +3,8 @@ import { newId } from '../../lib/ids.ts';
 import { eventFromRow } from '../events/eventObject.ts';
 import { type DeliveryFormat, renderDeliveryBody } from './formats.ts';
 import { pushPayload } from './pushPayload.ts';
+import type { NewDelivery } from './deliveryRecord.ts';
 import {
-  type NewDelivery,
   type NewPushJob,
   type RoutingKey,
   claimOutbox,

@@ -1,5 +1,6 @@
 import type { Db, Sql, TransactionSql } from '../../db/client.ts';
-import type { EventRow } from '../events/queries.ts';
+import type { EventRow } from '../events/eventObject.ts';
+import type { NewDelivery } from './deliveryRecord.ts';
 import type { DeliveryFormat } from './formats.ts';
 
 // The outbox and the fan-out: every organization's rows, since the worker serves them all.
@@ -67,16 +68,6 @@ export function selectRoutedDestinations(
                 ${keys.map((k) => k.category)}::text[]) AS k(organization_id, project_id, category)
     JOIN destinations d ON d.organization_id = k.organization_id AND d.project_id = k.project_id
     WHERE d.enabled AND (d.categories IS NULL OR k.category = ANY(d.categories))`;
-}
-
-export interface NewDelivery {
-  organizationId: string;
-  id: string;
-  destinationId: string;
-  eventId: number;
-  webhookId: string;
-  body: string;
-  maxAttempts: number;
 }
 
 export async function insertDeliveries(tx: TransactionSql, rows: NewDelivery[]): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client.ts';
 import type { DeliveryFormat } from '../delivery/formats.ts';
-import type { NewDelivery } from '../delivery/queries.ts';
+import type { NewDelivery } from '../delivery/deliveryRecord.ts';
 
 export interface DestinationRow {
   id: string;

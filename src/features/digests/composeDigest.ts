@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client.ts';
 import type { OutgoingMail } from '../../ports.ts';
-import { findOrganization } from '../organizations/queries.ts';
+import { lookUpOrganization } from '../organizations/organizationRecord.ts';
 import { buildDigest } from './digestContent.ts';
 import { digestMail } from './digestMail.ts';
 import { findMemberEmail } from './queries.ts';
@@ -12,7 +12,7 @@ export async function composeDigest(
   q: { organizationId: string; userId: string; settings: DigestSettings; from: Date; to: Date; baseUrl: string; preview: boolean },
 ): Promise<OutgoingMail | undefined> {
   const email = await findMemberEmail(sql, q.organizationId, q.userId);
-  const organization = await findOrganization(sql, q.organizationId);
+  const organization = await lookUpOrganization(sql, q.organizationId);
   if (!email || !organization) return undefined;
   const digest = await buildDigest(sql, q.organizationId, q.from, q.to);
   const label = q.settings.frequency === 'weekly' ? 'weekly' : 'daily';

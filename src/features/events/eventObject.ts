@@ -1,6 +1,9 @@
 import type { Static } from '@sinclair/typebox';
 import { microsToIso } from '../../lib/time.ts';
 import type { EventRow } from './queries.ts';
+
+/** A stored event as the statements of this feature read it: other features that hold one take the type from here. */
+export type { EventRow };
 import type { Event } from './schemas.ts';
 import type { EventDraft } from './validateEventInput.ts';
 

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client.ts';
 import type { FeedFilters } from './feedFilters.ts';
-import { type EventRow, eventColumns, searchDocument } from './queries.ts';
+import { searchDocument } from '../../db/eventExpressions.ts';
+import { type EventRow, eventColumns } from './queries.ts';
 
 // The feed's reads: one project's events, newest first, filtered, along the keyset index.
 
@@ -76,7 +77,7 @@ export interface CandidateBlock {
 }
 
 /** The blocks that may hold a search text, and the watermark they were read with. */
-export interface CandidateBlocks {
+interface CandidateBlocks {
   blocks: CandidateBlock[];
   /**
    * The organization's watermark in the same snapshot as `blocks`: every event at or below it is

@@ -5,13 +5,6 @@ import { MAX_USER_ID } from '../../lib/limits.ts';
 import { codePointLength } from '../../lib/text.ts';
 import type { EventDraft } from './validateEventInput.ts';
 
-/**
- * The text search matches: what search checks every candidate against, and what the search
- * indexer takes the words of a block from (migrations/126_search_blocks.sql).
- */
-export const searchDocument = (sql: Db) =>
-  sql`(title || E'\\x1f' || coalesce(description, '') || E'\\x1f' || coalesce(tags::text, ''))`;
-
 export interface EventRow {
   id: number;
   projectId: string;

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client.ts';
-import { searchDocument } from './queries.ts';
+import { searchDocument } from '../../db/eventExpressions.ts';
 
 // The search blocks (migrations/126_search_blocks.sql): written after the events' commit, up to
 // each organization's watermark. The indexer's SQL; search itself is in feedQueries.ts.

@@ -2,7 +2,7 @@ import type { VerbArgs } from '../../context.ts';
 import { InvalidInput, NotFound } from '../../lib/errors.ts';
 import { newId, sha256 } from '../../lib/ids.ts';
 import { codePointLength, hasNul } from '../../lib/text.ts';
-import { findOrganization } from '../organizations/queries.ts';
+import { lookUpOrganization } from '../organizations/organizationRecord.ts';
 import { DISPLAY_PREFIX_LENGTH, generateApiKey } from './keyFormat.ts';
 import { type KeyScope, type KeyScopeInput, checkKeyScope } from './keyScope.ts';
 import { insertKey } from './queries.ts';
@@ -36,7 +36,7 @@ function checkKeyName(raw: string | null | undefined): string | null {
 export async function createKey({ ctx, input }: VerbArgs<CreateKeyInput | undefined>): Promise<CreatedKey> {
   const { sql } = ctx.services;
   const name = checkKeyName(input?.name);
-  if (!(await findOrganization(sql, ctx.organizationId))) throw new NotFound('Organization');
+  if (!(await lookUpOrganization(sql, ctx.organizationId))) throw new NotFound('Organization');
   const scope = await checkKeyScope(ctx, input ?? {});
   const key = generateApiKey();
   const created = { id: newId(16), name, key, prefix: key.slice(0, DISPLAY_PREFIX_LENGTH), ...scope };

@@ -2,7 +2,7 @@ import { withTransaction } from '../../db/client.ts';
 import type { InstallationCtx } from '../../context.ts';
 import { InvalidInput, NotFound } from '../../lib/errors.ts';
 import { findCredentialOrganization } from '../organizations/credentials.ts';
-import { findOrganization } from '../organizations/queries.ts';
+import { lookUpOrganization } from '../organizations/organizationRecord.ts';
 import { type OpenedSession, openSession } from '../sessions/openSession.ts';
 import { createUser } from '../users/createUser.ts';
 import { UNUSABLE_INVITATION, hashInvitationToken, isWellFormedInvitationToken } from './invitationToken.ts';
@@ -30,7 +30,7 @@ export async function acceptInvitation({
   return withTransaction(services.sql, async (tx) => {
     const invitation = await consumeInvitation(tx, organizationId, tokenHash);
     if (!invitation) throw new InvalidInput(UNUSABLE_INVITATION);
-    const organization = await findOrganization(tx, organizationId);
+    const organization = await lookUpOrganization(tx, organizationId);
     if (!organization) throw new NotFound('Organization');
     const user = await createUser({
       ctx: { ...ctx, services: { sql: tx } },

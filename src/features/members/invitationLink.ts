@@ -1,5 +1,5 @@
 import type { Role, VerbArgs } from '../../context.ts';
-import { findOrganization } from '../organizations/queries.ts';
+import { lookUpOrganization } from '../organizations/organizationRecord.ts';
 import { ACCEPT_PATH } from './invitationToken.ts';
 import { invitationMail } from './invitationMail.ts';
 
@@ -37,7 +37,7 @@ export async function sendInvitationLink(
 async function mailInvitation(ctx: VerbArgs<unknown>['ctx'], to: string, url: string, role: Role): Promise<boolean> {
   const { mailer, sql, log } = ctx.services;
   if (!mailer.configured) return false;
-  const organization = await findOrganization(sql, ctx.organizationId);
+  const organization = await lookUpOrganization(sql, ctx.organizationId);
   const result = await mailer.send(invitationMail(to, url, organization?.name ?? 'an organization', role));
   if (result.error) log.warn({ organizationId: ctx.organizationId, status: result.status, error: result.error }, 'invitation: the mail was not sent');
   return result.error === null;

@@ -1,7 +1,7 @@
 import type { InstallationCtx, Role } from '../../context.ts';
 import { InvalidInput } from '../../lib/errors.ts';
 import { findCredentialOrganization } from '../organizations/credentials.ts';
-import { findOrganization } from '../organizations/queries.ts';
+import { lookUpOrganization } from '../organizations/organizationRecord.ts';
 import { UNUSABLE_INVITATION, hashInvitationToken, isWellFormedInvitationToken } from './invitationToken.ts';
 import { findLiveInvitation } from './queries.ts';
 
@@ -24,7 +24,7 @@ export async function previewInvitation({ ctx, input }: { ctx: InstallationCtx; 
   const organizationId = await findCredentialOrganization(sql, 'invitation', tokenHash);
   if (organizationId === undefined) throw new InvalidInput(UNUSABLE_INVITATION);
   const invitation = await findLiveInvitation(sql, organizationId, tokenHash);
-  const organization = invitation && (await findOrganization(sql, organizationId));
+  const organization = invitation && (await lookUpOrganization(sql, organizationId));
   if (!invitation || !organization) throw new InvalidInput(UNUSABLE_INVITATION);
   return { organization: organization.name, email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt.toISOString() };
 }

@@ -3,11 +3,11 @@ import type { InstallationCtx } from '../../context.ts';
 import { withTransaction } from '../../db/client.ts';
 import { Forbidden } from '../../lib/errors.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
-import { findOrganization } from '../organizations/queries.ts';
+import { lookUpOrganization } from '../organizations/organizationRecord.ts';
 import { type OpenedSession, openSession } from '../sessions/openSession.ts';
 import { recordSignIn } from '../sessions/recordSignIn.ts';
 import { createUser } from '../users/createUser.ts';
-import { findUserByEmail } from '../users/queries.ts';
+import { findAccountByEmail } from '../users/accountLookups.ts';
 import type { OidcIdentity } from './oidcClient.ts';
 import { consumeInvitationById, findPendingInvitation } from './queries.ts';
 
@@ -22,9 +22,9 @@ export async function signInWithOidc({ ctx, input }: { ctx: InstallationCtx; inp
   const { sql } = ctx.services;
   if (!input.email || !input.emailVerified) throw new Forbidden('The identity provider did not vouch for an email address (email_verified); nobody was signed in');
   const email = input.email.trim();
-  const member = await findUserByEmail(sql, email);
+  const member = await findAccountByEmail(sql, email);
   if (member) {
-    const organization = await findOrganization(sql, member.organizationId);
+    const organization = await lookUpOrganization(sql, member.organizationId);
     if (!organization) throw new Forbidden(NOT_A_MEMBER);
     return withTransaction(sql, async (tx) => {
       const opened = await openSession(tx, member, organization);
@@ -36,7 +36,7 @@ export async function signInWithOidc({ ctx, input }: { ctx: InstallationCtx; inp
   if (!invitation) throw new Forbidden(NOT_A_MEMBER);
   return withTransaction(sql, async (tx) => {
     if (!(await consumeInvitationById(tx, invitation.organizationId, invitation.id))) throw new Forbidden(NOT_A_MEMBER);
-    const organization = await findOrganization(tx, invitation.organizationId);
+    const organization = await lookUpOrganization(tx, invitation.organizationId);
     if (!organization) throw new Forbidden(NOT_A_MEMBER);
     // The member signs in through the issuer; a password nobody knows keeps password sign-in shut
     // for them until they set one (the email may hold a password sign-in elsewhere: 409 there too).

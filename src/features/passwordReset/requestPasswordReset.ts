@@ -2,9 +2,9 @@ import { withTransaction } from '../../db/client.ts';
 import type { InstallationCtx } from '../../context.ts';
 import { RateLimited } from '../../lib/errors.ts';
 import { requireEmail } from '../email/requireEmail.ts';
-import { findOrganization } from '../organizations/queries.ts';
+import { lookUpOrganization } from '../organizations/organizationRecord.ts';
 import type { SignInThrottle } from '../sessions/signInThrottle.ts';
-import { findUserByEmail } from '../users/queries.ts';
+import { findAccountByEmail } from '../users/accountLookups.ts';
 import { replacePasswordReset } from './queries.ts';
 import { resetMail } from './resetMail.ts';
 import { RESET_LIFETIME_SECONDS, RESET_PATH, hashResetToken, newResetToken } from './resetToken.ts';
@@ -30,7 +30,7 @@ export async function requestPasswordReset({
   if (!throttle.tryAttempt({ ip: `ip:${input.ip}`, email: `email:${input.email.trim().toLowerCase()}` })) {
     throw new RateLimited('Too many password reset requests; wait 15 minutes and try again');
   }
-  const user = await findUserByEmail(services.sql, input.email.trim());
+  const user = await findAccountByEmail(services.sql, input.email.trim());
   if (!user) return { ok: true };
   const token = newResetToken();
   const organization = await withTransaction(services.sql, async (tx) => {
@@ -40,7 +40,7 @@ export async function requestPasswordReset({
       tokenHash: hashResetToken(token),
       lifetimeSeconds: RESET_LIFETIME_SECONDS,
     });
-    return findOrganization(tx, user.organizationId);
+    return lookUpOrganization(tx, user.organizationId);
   });
   const mail = resetMail(user.email, `${services.config.baseUrl}${RESET_PATH}${token}`, organization?.name ?? 'your organization');
   void services.mailer.send(mail).then((result) => {

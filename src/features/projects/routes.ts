@@ -4,8 +4,7 @@ import { Deleted, errors } from '../../http/schemas.ts';
 import { createProject } from './createProject.ts';
 import { deleteProject } from './deleteProject.ts';
 import { listProjects } from './listProjects.ts';
-import { projectActivity } from './projectActivity.ts';
-import { CreateProjectBody, CreatedProject, Project, ProjectActivity, ProjectIdParams, UpdateProjectBody } from './schemas.ts';
+import { CreateProjectBody, CreatedProject, Project, ProjectIdParams, UpdateProjectBody } from './schemas.ts';
 import { updateProject } from './updateProject.ts';
 import { projectIn } from '../../http/routeScope.ts';
 
@@ -14,20 +13,6 @@ export default function projectRoutes(app: App): void {
     '/api/projects',
     { config: { scope: { access: 'read', project: 'listing' } }, schema: { tags: ['projects'], operationId: 'listProjects', summary: "The organization's projects", response: { 200: Type.Array(Project), ...errors(401) } } },
     async (request) => listProjects({ ctx: request.ctx, input: undefined }),
-  );
-
-  app.get(
-    '/api/projects/activity',
-    {
-      config: { scope: { access: 'read', project: 'listing' } },
-      schema: {
-        tags: ['projects'],
-        operationId: 'projectActivity',
-        summary: "Each project's events today and this week, a 7-day series and its last event's time",
-        response: { 200: Type.Array(ProjectActivity), ...errors(401) },
-      },
-    },
-    async (request) => projectActivity({ ctx: request.ctx, input: undefined }),
   );
 
   app.post(

@@ -3,7 +3,7 @@ import type { InstallationCtx } from '../../context.ts';
 import { Conflict } from '../../lib/errors.ts';
 import { createOrganization } from '../organizations/createOrganization.ts';
 import { createUser } from '../users/createUser.ts';
-import { hasAnyUser } from '../users/queries.ts';
+import { anyAccountExists } from '../users/accountLookups.ts';
 import { type OpenedSession, openSession } from './openSession.ts';
 
 interface SetupInput {
@@ -26,7 +26,7 @@ export async function setUpInstallation({ ctx, input }: { ctx: InstallationCtx; 
   return withTransaction(ctx.services.sql, async (tx) => {
     const inTransaction = { ...ctx, services: { sql: tx } };
     await tx`SELECT pg_advisory_xact_lock(${SETUP_LOCK})`;
-    if (await hasAnyUser(tx)) throw new Conflict('This installation is already set up; sign in instead');
+    if (await anyAccountExists(tx)) throw new Conflict('This installation is already set up; sign in instead');
     const organization = await createOrganization({ ctx: inTransaction, input: { name: input.organizationName } });
     const user = await createUser({
       ctx: inTransaction,

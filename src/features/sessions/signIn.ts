@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import type { InstallationCtx } from '../../context.ts';
 import { Forbidden, RateLimited, Unauthorized } from '../../lib/errors.ts';
-import { findOrganization } from '../organizations/queries.ts';
+import { lookUpOrganization } from '../organizations/organizationRecord.ts';
 import { hashPassword, verifyPassword } from '../users/password.ts';
-import { findUserByEmail } from '../users/queries.ts';
+import { findAccountByEmail } from '../users/accountLookups.ts';
 import { type OpenedSession, openSession } from './openSession.ts';
 import { SignInThrottle } from './signInThrottle.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
@@ -38,7 +38,7 @@ export async function signIn({
   if (!throttle.tryAttempt(keys)) {
     throw new RateLimited('Too many failed sign-in attempts; wait 15 minutes and try again');
   }
-  const user = await findUserByEmail(services.sql, input.email.trim());
+  const user = await findAccountByEmail(services.sql, input.email.trim());
   const passwordMatches = await verifyPassword(input.password, user?.passwordHash ?? (await dummyPasswordHash()));
   if (!user) throw new Unauthorized(WRONG_CREDENTIALS);
   if (!passwordMatches) {
@@ -48,7 +48,7 @@ export async function signIn({
   }
   throttle.succeeded(keys);
 
-  const organization = await findOrganization(services.sql, user.organizationId);
+  const organization = await lookUpOrganization(services.sql, user.organizationId);
   if (!organization) throw new Unauthorized(WRONG_CREDENTIALS);
   return withTransaction(services.sql, async (tx) => {
     const opened = await openSession(tx, user, organization);

@@ -5,7 +5,7 @@ import { IdSpaceExhausted } from '../../lib/errors.ts';
 import { countEventsCreated } from '../../metrics.ts';
 import { insertImportedAlerts } from '../alerts/transferAlerts.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
-import { insertInsights } from '../insights/queries.ts';
+import { importInsights } from '../insights/importInsights.ts';
 import { ImportWriter } from './importWriter.ts';
 import { IMPORT_CHUNK, type ProjectPlan } from './planImport.ts';
 import { insertCategories, insertImportedDailyCounts, insertImportedUsers, insertProjects } from './queries.ts';
@@ -43,7 +43,7 @@ async function completeProject(tx: TransactionSql, organizationId: string, plan:
   }
   for (const names of chunks(plan.categories)) await insertCategories(tx, organizationId, plan.id, names);
   for (const drafts of chunks(plan.insights)) {
-    const ids = await insertInsights(tx, organizationId, plan.id, drafts);
+    const ids = await importInsights(tx, organizationId, plan.id, drafts);
     if (ids === 'exhausted') throw new IdSpaceExhausted('insight');
     written.insights += ids.length;
   }

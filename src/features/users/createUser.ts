@@ -2,7 +2,7 @@ import type { InstallationCtx, Role } from '../../context.ts';
 import { InvalidInput, Conflict, NotFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Db } from '../../db/client.ts';
-import { findOrganization } from '../organizations/queries.ts';
+import { lookUpOrganization } from '../organizations/organizationRecord.ts';
 import { hashPassword } from './password.ts';
 import { insertUser } from './queries.ts';
 
@@ -34,7 +34,7 @@ export async function createUser({ ctx, input }: { ctx: InstallationCtx<{ sql: D
   const { services } = ctx;
   const email = validEmail(input.email);
   checkNewPassword(input.password);
-  if (!(await findOrganization(services.sql, input.organizationId))) throw new NotFound('Organization');
+  if (!(await lookUpOrganization(services.sql, input.organizationId))) throw new NotFound('Organization');
   const id = newId(16);
   const inserted = await insertUser(services.sql, {
     id,

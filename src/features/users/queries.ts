@@ -1,7 +1,7 @@
 import type { Role } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 
-interface UserRow {
+export interface UserRow {
   id: string;
   organizationId: string;
   email: string;

@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import { type VerbArgs, maySee } from '../../context.ts';
-import { listFiringAlerts } from '../alerts/queries.ts';
+import { firingAlerts } from '../alerts/firingAlerts.ts';
 import { selectDailyActivity, selectLastEventTimes } from './queries.ts';
 import type { ProjectActivity } from './schemas.ts';
 
@@ -16,7 +16,7 @@ export async function projectActivity({ ctx }: VerbArgs<void>): Promise<Array<St
   const [days, lastEvents, firing] = await Promise.all([
     selectDailyActivity(ctx.services.sql, ctx.organizationId, SERIES_DAYS),
     selectLastEventTimes(ctx.services.sql, ctx.organizationId),
-    listFiringAlerts(ctx.services.sql, ctx.organizationId),
+    firingAlerts(ctx),
   ]);
   const byProject = new Map<string, Static<typeof ProjectActivity>>();
   for (const { projectId, lastEventAt } of lastEvents) {
