@@ -1,3 +1,4 @@
+-- The function's current source is migrations/repeatable/ingest_events.sql (decision 168): change it there.
 -- One organization's batch of events, written by one call: the statements of
 -- src/features/events/queries.ts (insertEvents), which the server used to send in five round
 -- trips (BEGIN, the tenant read, the usage and id counter rows, the rows, COMMIT). Called in

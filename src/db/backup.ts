@@ -53,7 +53,7 @@ export async function writeBackup(sql: Sql, file: string, onProgress: (progress:
   try {
     await sql.begin('isolation level repeatable read read only', async (tx) => {
       // The transaction's first statement fixes its snapshot: the backup "begins" here.
-      const [last] = await tx<{ name: string | null }[]>`SELECT max(name) AS name FROM schema_migrations`;
+      const [last] = await tx<{ name: string | null }[]>`SELECT max(name) AS name FROM schema_migrations WHERE name ~ '^[0-9]'`;
       if (!last?.name) throw new Error('the database has no eventlog schema to back up');
       const header: BackupHeader = { eventlog: 'backup', format: BACKUP_FORMAT, migration: last.name, createdAt: new Date().toISOString() };
       await write(`${JSON.stringify(header)}\n`);

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,6 +7,8 @@ import type { Sql, TransactionSql } from './client.ts';
 import { sqlStatements } from './sqlStatements.ts';
 
 const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
+/** Repeatable migrations: each file applied again whenever its content changes (decision 168). */
+const REPEATABLE_DIR = path.join(MIGRATIONS_DIR, 'repeatable');
 /** Any constant: it names the advisory lock that serialises concurrent starts. */
 const MIGRATION_LOCK = 7_427_001;
 
@@ -36,8 +39,42 @@ export async function migrate(
   options: MigrateOptions = {},
 ): Promise<string[]> {
   const applied = await sql.begin((tx) => migrateInTransaction(tx, log, options));
-  if (options.before === undefined && options.through === undefined) await distributeOnCitus(sql, log);
+  if (options.before === undefined && options.through === undefined) {
+    applied.push(...(await applyRepeatable(sql, log)));
+    await distributeOnCitus(sql, log);
+  }
   return applied;
+}
+
+/** How a repeatable migration is recorded in schema_migrations: its file name and a digest of its content. */
+export const repeatableRecord = (name: string, content: string) =>
+  `R__${name}@${crypto.createHash('sha256').update(content).digest('hex').slice(0, 16)}`;
+
+/**
+ * Applies each file of `dir` (migrations/repeatable/ by default) whose current content has not
+ * been applied yet, in name order, after the numbered migrations and in a transaction of their
+ * own: on Citus a function that is already distributed is then replaced on every node, which
+ * the numbered migrations' transaction (after parallel commands on shards) cannot do. A file
+ * recorded with its digest is not applied again; a changed file is, and both records stay.
+ */
+export async function applyRepeatable(sql: Sql, log: (message: string) => void = () => {}, dir = REPEATABLE_DIR): Promise<string[]> {
+  const names = (await fs.readdir(dir).catch(() => [] as string[])).filter((name) => name.endsWith('.sql')).sort();
+  if (names.length === 0) return [];
+  return sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
+    const done = new Set((await tx<{ name: string }[]>`SELECT name FROM schema_migrations WHERE name LIKE 'R\_\_%'`).map((r) => r.name));
+    const applied: string[] = [];
+    for (const name of names) {
+      const content = await fs.readFile(path.join(dir, name), 'utf8');
+      const record = repeatableRecord(name, content);
+      if (done.has(record)) continue;
+      log(`applying repeatable migration ${name}`);
+      for (const statement of sqlStatements(content)) await tx.unsafe(statement);
+      await tx`INSERT INTO schema_migrations (name) VALUES (${record})`;
+      applied.push(record);
+    }
+    return applied;
+  });
 }
 
 /** The functions migrations/citus.sql distributes (a migration may add one to a schema already distributed). */

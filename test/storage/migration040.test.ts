@@ -330,7 +330,7 @@ describe(`migration ${MIGRATION} on an existing installation`, { skip }, () => {
 
   it(`the full run applies ${MIGRATION} and every later migration`, () => {
     const files = fs.readdirSync(MIGRATIONS_DIR).filter((f) => /^\d+_.+\.sql$/.test(f)).sort();
-    assert.deepEqual(appliedByFullRun, files.filter((f) => f >= MIGRATION));
+    assert.deepEqual(appliedByFullRun.filter((name) => /^\d/.test(name)), files.filter((f) => f >= MIGRATION));
   });
 
   it('keeps the row count of every table', () => {
@@ -485,7 +485,7 @@ describe(`migration ${MIGRATION} on an existing installation`, { skip }, () => {
     assert.deepEqual(again.counts, after040.counts);
     assert.deepEqual(again.rows, after040.rows);
     const names = await db`SELECT name FROM schema_migrations ORDER BY name`;
-    assert.deepEqual(names.map((r) => r.name), fs.readdirSync(MIGRATIONS_DIR).filter((f) => /^\d+_.+\.sql$/.test(f)).sort());
+    assert.deepEqual(names.map((r) => r.name).filter((name) => /^\d/.test(name)), fs.readdirSync(MIGRATIONS_DIR).filter((f) => /^\d+_.+\.sql$/.test(f)).sort());
   });
 
   it('migrate refuses a `before` that names no migration', async () => {
