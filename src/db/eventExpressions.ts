@@ -10,3 +10,18 @@ import type { Db } from './client.ts';
  */
 export const searchDocument = (sql: Db) =>
   sql`(title || E'\\x1f' || coalesce(description, '') || E'\\x1f' || coalesce(tags::text, ''))`;
+
+/**
+ * ` AND (...)` for each tag filter: the event's tags contain one of its alternatives (the JSON
+ * objects of events/tagFilter.ts's tagAlternatives). `<alias>.tags::jsonb` must stay identical to
+ * the expression of the `events_tags` index (migrations/050), or the filter scans: the feed, the
+ * alert engine, charts and funnels all write it through here.
+ */
+export function tagsContain(sql: Db, tags: readonly string[][], alias = 'e') {
+  const column = sql`${sql(alias)}.tags::jsonb`;
+  return tags.reduce(
+    (all, alternatives) =>
+      sql`${all} AND (${alternatives.slice(1).reduce((any, json) => sql`${any} OR ${column} @> ${json}::text::jsonb`, sql`${column} @> ${alternatives[0]!}::text::jsonb`)})`,
+    sql``,
+  );
+}

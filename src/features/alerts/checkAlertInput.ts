@@ -57,11 +57,6 @@ export function checkFilter(raw: Static<typeof AlertFilter> | undefined): Stored
   return filter;
 }
 
-/** The text a tag filter value is compared as (extensions.md "Events feed filters"). */
-export function tagText(value: string | number | boolean | null): string {
-  return value === null ? 'null' : String(value);
-}
-
 /** A mute's end, from Unix seconds; null unmutes. */
 export function checkMuteUntil(until: number | null): Date | null {
   if (until === null) return null;

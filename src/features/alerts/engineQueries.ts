@@ -1,8 +1,7 @@
 import type { Db } from '../../db/client.ts';
-import { searchDocument } from '../../db/eventExpressions.ts';
-import { tagAlternatives } from '../events/feedFilters.ts';
+import { searchDocument, tagsContain } from '../../db/eventExpressions.ts';
+import { tagAlternatives, tagFilterText } from '../events/tagFilter.ts';
 import { likePattern } from '../events/listEvents.ts';
-import { tagText } from './checkAlertInput.ts';
 import { type AlertRow, type AlertState, type StoredFilter, alertColumns } from './queries.ts';
 
 // The evaluation engine's SQL (alertEngine.ts, evaluateOrganization.ts). Every statement names
@@ -89,17 +88,14 @@ export function changedSince(
 
 /** The events an alert counts: its project and filter, never an alert's own events. */
 function matching(sql: Db, organizationId: string, projectId: string, filter: StoredFilter) {
-  const tags = Object.entries(filter.tags ?? {}).map(([key, value]) => {
-    const [first, ...rest] = tagAlternatives(key, tagText(value));
-    // Spelled as the feed spells it, so the tags index (migrations/050) serves it.
-    return rest.reduce((any, json) => sql`${any} OR e.tags::jsonb @> ${json}::text::jsonb`, sql`e.tags::jsonb @> ${first!}::text::jsonb`);
-  });
+  // Spelled as the feed spells it, through tagsContain, so the tags index (migrations/050) serves it.
+  const tags = Object.entries(filter.tags ?? {}).map(([key, value]) => tagAlternatives(key, tagFilterText(value) ?? ''));
   return sql`
     e.organization_id = ${organizationId} AND e.project_id = ${projectId} AND e.alert_id IS NULL
     ${filter.category !== undefined ? sql`AND e.category = ${filter.category}` : sql``}
     ${filter.user_id !== undefined ? sql`AND e.user_id = ${filter.user_id}` : sql``}
     ${filter.search !== undefined ? sql`AND ${searchDocument(sql)} ILIKE ${likePattern(filter.search)}` : sql``}
-    ${tags.reduce((all, tag) => sql`${all} AND (${tag})`, sql``)}`;
+    ${tagsContain(sql, tags)}`;
 }
 
 interface WindowCount {

@@ -1,4 +1,5 @@
 import type { Db, TransactionSql } from '../../db/client.ts';
+import { tagsContain } from '../../db/eventExpressions.ts';
 
 interface CategorySeriesRow {
   category: string;
@@ -93,11 +94,7 @@ export function scanDaySeries(
   sql: Db,
   q: { organizationId: string; projectId: string; days: number; category?: string; tags: string[][]; tagKey?: string },
 ): Promise<ScannedCount[]> {
-  const tagFilters = q.tags.reduce(
-    (all, alternatives) =>
-      sql`${all} AND (${alternatives.slice(1).reduce((any, json) => sql`${any} OR e.tags::jsonb @> ${json}::text::jsonb`, sql`e.tags::jsonb @> ${alternatives[0]!}::text::jsonb`)})`,
-    sql``,
-  );
+  const tagFilters = tagsContain(sql, q.tags);
   const matching = sql`
     FROM events e
     WHERE e.organization_id = ${q.organizationId} AND e.project_id = ${q.projectId}

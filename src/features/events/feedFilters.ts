@@ -1,4 +1,5 @@
 import { InvalidInput } from '../../lib/errors.ts';
+import { tagAlternatives } from './tagFilter.ts';
 
 /** The feed's optional filters (extensions.md "Events feed filters"), checked and ready for SQL. */
 export interface FeedFilters {
@@ -20,20 +21,6 @@ interface FeedFilterInput {
 
 /** Beyond the years timestamptz can hold; a bound further out than this means "no bound". */
 const MAX_SECONDS = 100_000_000_000;
-
-/**
- * The tag values that read as `value` under the spec's rule (strings as they are, numbers as
- * `String(n)`, true, false, null): each becomes a containment object the tags index serves.
- */
-export function tagAlternatives(key: string, value: string): string[] {
-  const alternatives: unknown[] = [value];
-  const number = Number(value);
-  if (value.trim() !== '' && Number.isFinite(number) && String(number) === value) alternatives.push(number);
-  if (value === 'true') alternatives.push(true);
-  if (value === 'false') alternatives.push(false);
-  if (value === 'null') alternatives.push(null);
-  return alternatives.map((v) => JSON.stringify({ [key]: v }));
-}
 
 function present(name: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;

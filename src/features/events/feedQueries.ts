@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client.ts';
 import type { FeedFilters } from './feedFilters.ts';
-import { searchDocument } from '../../db/eventExpressions.ts';
+import { searchDocument, tagsContain } from '../../db/eventExpressions.ts';
 import { type EventRow, eventColumns } from './queries.ts';
 
 // The feed's reads: one project's events, newest first, filtered, along the keyset index.
@@ -17,13 +17,6 @@ export interface FeedQuery extends FeedFilters {
 
 const micros = (sql: Db, value: bigint) => sql`(timestamptz 'epoch' + ${value.toString()}::int8 * interval '1 microsecond')`;
 
-/**
- * One `tag` parameter: the tags contain one of its alternatives. `tags::jsonb` must stay
- * identical to the expression of the `events_tags` index (migrations/050).
- */
-const tagFilter = (sql: Db, alternatives: string[]) =>
-  sql`AND (${alternatives.slice(1).reduce((any, json) => sql`${any} OR e.tags::jsonb @> ${json}::text::jsonb`, sql`e.tags::jsonb @> ${alternatives[0]!}::text::jsonb`)})`;
-
 const feedFilter = (sql: Db, q: FeedQuery) => sql`
   e.organization_id = ${q.organizationId} AND e.project_id = ${q.projectId}
   ${q.category !== undefined ? sql`AND e.category = ${q.category}` : sql``}
@@ -31,7 +24,7 @@ const feedFilter = (sql: Db, q: FeedQuery) => sql`
   ${q.favorited === true ? sql`AND e.favorited` : q.favorited === false ? sql`AND NOT e.favorited` : sql``}
   ${q.sinceMicros !== undefined ? sql`AND e.created_at >= ${micros(sql, q.sinceMicros)}` : sql``}
   ${q.untilMicros !== undefined ? sql`AND e.created_at < ${micros(sql, q.untilMicros)}` : sql``}
-  ${(q.tags ?? []).reduce((all, alternatives) => sql`${all} ${tagFilter(sql, alternatives)}`, sql``)}
+  ${tagsContain(sql, q.tags ?? [])}
   ${q.before ? sql`AND (e.created_at, e.id) < (timestamptz 'epoch' + ${q.before.micros.toString()}::int8 * interval '1 microsecond', ${q.before.id}::int)` : sql``}`;
 
 /**

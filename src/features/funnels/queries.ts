@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client.ts';
+import { tagsContain } from '../../db/eventExpressions.ts';
 import type { StepCondition } from './stepFilter.ts';
 
 interface FunnelQuery {
@@ -17,18 +18,8 @@ const instant = (sql: Db, micros: bigint) => sql`(timestamptz 'epoch' + ${micros
 /** A step's category on `e`: a key column of the category index, which carries the user too (migrations/124). */
 const categoryMatches = (sql: Db, step: StepCondition) => (step.category !== undefined ? sql`AND e.category = ${step.category}` : sql``);
 
-/**
- * A step's tag pairs on `alias`. Each pair is a containment test on `tags::jsonb`, the expression
- * of the `events_tags` index (migrations/050), with the alternatives the feed's `tag` uses.
- */
-function tagsMatch(sql: Db, step: StepCondition, alias: string) {
-  const tags = sql`${sql(alias)}.tags::jsonb`;
-  return step.tags.reduce(
-    (all, alternatives) =>
-      sql`${all} AND (${alternatives.slice(1).reduce((any, json) => sql`${any} OR ${tags} @> ${json}::text::jsonb`, sql`${tags} @> ${alternatives[0]!}::text::jsonb`)})`,
-    sql``,
-  );
-}
+/** A step's tag pairs on `alias`, as the feed's `tag` filter tests them (the `events_tags` index). */
+const tagsMatch = (sql: Db, step: StepCondition, alias: string) => tagsContain(sql, step.tags, alias);
 
 /**
  * The users that reached each step, in one statement (extensions.md, "Funnels and breakdowns";

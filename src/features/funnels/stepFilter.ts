@@ -1,6 +1,6 @@
 import { InvalidInput } from '../../lib/errors.ts';
 import { codePointLength } from '../../lib/text.ts';
-import { tagAlternatives } from '../events/feedFilters.ts';
+import { tagAlternatives, tagFilterText } from '../events/tagFilter.ts';
 import { MAX_CATEGORY_LENGTH } from '../events/validateEventInput.ts';
 
 /** One step of a funnel, checked and ready for SQL. */
@@ -11,17 +11,6 @@ export interface StepCondition {
 }
 
 const MAX_TAG_PAIRS = 20;
-
-/**
- * A tag value of a filter as the text the feed's `tag=key:value` parameter would carry: the
- * pair `{"plan": 2}` matches like `tag=plan:2`. Objects and arrays never match a tag, so they
- * are refused rather than silently matching nothing.
- */
-function tagValueText(key: string, value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
-  throw new InvalidInput(`tag ${JSON.stringify(key)} must be a string, number, boolean or null`);
-}
 
 /**
  * `{category?, tags?}` as in an alert's filter (extensions.md, "Funnels and breakdowns"). Any
@@ -48,7 +37,10 @@ export function parseStepFilter(raw: unknown, position: number): StepCondition {
     if (pairs.length > MAX_TAG_PAIRS) throw new InvalidInput(`${where}.tags holds at most ${MAX_TAG_PAIRS} pairs`);
     condition.tags = pairs.map(([key, value]) => {
       if (key === '') throw new InvalidInput(`${where}.tags must not have an empty key`);
-      return tagAlternatives(key, tagValueText(key, value));
+      const text = tagFilterText(value);
+      // Objects and arrays never match a tag: refused rather than silently matching nothing.
+      if (text === undefined) throw new InvalidInput(`tag ${JSON.stringify(key)} must be a string, number, boolean or null`);
+      return tagAlternatives(key, text);
     });
   }
   return condition;
