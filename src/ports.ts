@@ -114,6 +114,8 @@ export interface Deliveries {
   readonly leaseMs: number;
   /** Starts claiming and sending (the server does; tests start workers of their own). */
   start(): void;
+  /** Stops claiming and waits for the sends in flight. */
+  stop(): Promise<void>;
   /** Runs a pass now, or right after the one running. A no-op unless started. */
   wake(): void;
   /** Sends one leased delivery once and records the attempt. */
@@ -128,6 +130,8 @@ export interface ProjectPurge {
   purge(organizationId: string, projectId: string): Promise<void>;
   /** Starts the periodic sweep (the server does; commands and tests need not). */
   start(): void;
+  /** Ends the sweep and waits for purges in progress to reach a batch boundary. */
+  stop(): Promise<void>;
   /** Purges every project marked deleted (oldest first). */
   sweep(): Promise<void>;
 }

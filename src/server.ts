@@ -1,14 +1,9 @@
 import { buildApp } from './app.ts';
+import { backgroundJobs, stopBackgroundJobs } from './backgroundJobs.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createClient } from './db/client.ts';
 import { openDatabase } from './db/open.ts';
-import { AlertEngine } from './features/alerts/alertEngine.ts';
-import { AuditPruner } from './features/audit/auditPruner.ts';
 import { syncChartTimeZone } from './features/charts/syncChartTimeZone.ts';
-import { DigestScheduler } from './features/digests/digestScheduler.ts';
-import { MailQueue } from './features/email/mailQueue.ts';
-import { RetentionPruner } from './features/events/retentionPruner.ts';
-import { SearchIndexer } from './features/events/searchIndexer.ts';
 import { isLostQueryUnheard, isWriteAfterClose } from './db/driverQuirks.ts';
 import { REQUEST_STATEMENT_TIMEOUT_MS } from './lib/limits.ts';
 import { createLogger, logFormat } from './logger.ts';
@@ -90,12 +85,7 @@ export async function serve(): Promise<void> {
   };
   const { services, close: closeServices } = await createServices(config, requestSql, log, { backgroundSql: db.sql });
   const app = await buildApp({ services });
-  const pruner = new RetentionPruner(db.sql, { intervalSeconds: config.retentionIntervalSeconds, timeZone: config.timeZone, log });
-  const indexer = new SearchIndexer(db.sql, log);
-  const alerts = new AlertEngine({ sql: db.sql, bus: services.bus, log, intervalSeconds: config.alertIntervalSeconds, timeZone: config.timeZone });
-  const mailQueue = new MailQueue({ sql: db.sql, mailer: services.mailer, log });
-  const digests = new DigestScheduler({ sql: db.sql, baseUrl: config.baseUrl, log, enqueued: () => mailQueue.wake() });
-  const auditPruner = new AuditPruner(db.sql, log);
+  const jobs = backgroundJobs(config, services, db.sql, log);
 
   if (starting.signal.aborted) {
     return abandonStart(async () => {
@@ -119,12 +109,7 @@ export async function serve(): Promise<void> {
     }, STOP_DEADLINE_MS).unref();
     try {
       await app.close();
-      await pruner.stop();
-      await indexer.stop();
-      await alerts.stop();
-      await digests.stop();
-      await mailQueue.stop();
-      await auditPruner.stop();
+      await stopBackgroundJobs(jobs);
       await closeServices();
       await closeDatabase();
       process.exit(code);
@@ -150,15 +135,7 @@ export async function serve(): Promise<void> {
 
   try {
     await app.listen({ port: config.port, host: config.host });
-    // Stopped by closeServices, after the last request and before the database closes.
-    services.deliveries.start();
-    services.purger.start();
-    pruner.start();
-    indexer.start(services.bus);
-    alerts.start();
-    if (config.smtp) digests.start();
-    mailQueue.start();
-    auditPruner.start();
+    for (const job of jobs) job.start();
   } catch (error) {
     log.error({ err: error }, 'could not listen');
     await closeServices();

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Sql } from '../../db/client.ts';
+import { type BackgroundJob, PeriodicTask } from '../../lib/periodicTask.ts';
 import { deleteExpiredAuditEntries } from './queries.ts';
 
 /** extensions.md, "Audit log": entries are kept 365 days. */
@@ -15,42 +16,31 @@ const INTERVAL_MS = 60 * 60_000;
  * two empty index probes an hour. Several processes may run one each (a second delete finds
  * nothing). Started by the server only.
  */
-export class AuditPruner {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = true;
+export class AuditPruner implements BackgroundJob {
+  private readonly task: PeriodicTask;
 
   constructor(
     private readonly sql: Sql,
-    private readonly log: FastifyBaseLogger,
-  ) {}
-
-  start(): void {
-    this.stopped = false;
-    this.schedule(5000);
+    log: FastifyBaseLogger,
+  ) {
+    this.task = new PeriodicTask({
+      run: () => this.runOnce(),
+      intervalMs: INTERVAL_MS,
+      firstDelayMs: 5000,
+      onError: (err) => log.error({ err }, 'pruning the audit log failed'),
+    });
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  start(): void {
+    this.task.start();
+  }
+
+  stop(): Promise<void> {
+    return this.task.stop();
   }
 
   /** One pass: how many audit entries it deleted. */
   runOnce(now = Date.now()): Promise<number> {
     return deleteExpiredAuditEntries(this.sql, new Date(now - KEEP_DAYS * DAY_MS), new Date(now - COUNT_WINDOW_KEEP_MS));
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.runOnce()
-        .catch((err: unknown) => this.log.error({ err }, 'pruning the audit log failed'))
-        .finally(() => {
-          this.running = undefined;
-          this.schedule(INTERVAL_MS);
-        });
-    }, delayMs);
-    this.timer.unref();
   }
 }

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type Sql, withTransaction } from '../../db/client.ts';
+import { type BackgroundJob, PeriodicTask } from '../../lib/periodicTask.ts';
 import { queueMail } from '../email/queueMail.ts';
 import { composeDigest } from './composeDigest.ts';
 import { type DueDigest, claimDueDigest, findDueDigests } from './queries.ts';
@@ -26,26 +27,25 @@ interface SchedulerDeps {
  * period that ended at the due moment is composed and put in the durable mail queue. A crash
  * before the commit leaves the digest due for the next pass; after it, the mail is queued.
  */
-export class DigestScheduler {
-  private timer: NodeJS.Timeout | undefined;
+export class DigestScheduler implements BackgroundJob {
+  private readonly task: PeriodicTask;
   private pass: Promise<void> | null = null;
   private stopped = false;
 
   constructor(
     private readonly deps: SchedulerDeps,
-    private readonly intervalMs = 60_000,
-  ) {}
+    intervalMs = 60_000,
+  ) {
+    this.task = new PeriodicTask({ run: () => this.runOnce(), intervalMs, onError: (err) => deps.log.error({ err }, 'digests: a pass failed') });
+  }
 
   start(): void {
-    if (this.timer || this.stopped) return;
-    this.timer = setInterval(() => void this.runOnce(), this.intervalMs);
-    this.timer.unref();
-    void this.runOnce();
+    if (!this.stopped) this.task.start();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
+    await this.task.stop();
     await this.pass;
   }
 

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type Sql, withTransaction } from '../../db/client.ts';
+import { type BackgroundJob, PeriodicTask } from '../../lib/periodicTask.ts';
 import { projectsWithRetention, pruneEvents, tryLockProjectForPruning } from './deleteQueries.ts';
 
 /** Events deleted per transaction: short row locks, so ingest never waits long on a rollup row. */
@@ -12,33 +13,35 @@ const PRUNE_BATCH = 1000;
  * lock that the others skip rather than wait for), and rows are taken with SKIP LOCKED.
  * Started by the server only. See docs/decisions/050-retention.md.
  */
-export class RetentionPruner {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = true;
+export class RetentionPruner implements BackgroundJob {
+  private readonly task: PeriodicTask;
 
   constructor(
     private readonly sql: Sql,
     private readonly options: { intervalSeconds: number; timeZone: string; log: FastifyBaseLogger },
-  ) {}
+  ) {
+    this.task = new PeriodicTask({
+      run: () => this.runOnce(true),
+      intervalMs: options.intervalSeconds * 1000,
+      firstDelayMs: 1000,
+      onError: (err) => options.log.error({ err }, 'retention pruning failed'),
+    });
+  }
 
   start(): void {
-    this.stopped = false;
-    this.schedule(1000);
+    this.task.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.task.stop();
   }
 
-  /** One pass over every project with a retention period; how many events it deleted. */
-  async runOnce(): Promise<number> {
+  /** One pass over every project with a retention period; how many events it deleted. Scheduled, it ends early at a batch boundary once stopped. */
+  async runOnce(scheduled = false): Promise<number> {
     let pruned = 0;
     for (const project of await projectsWithRetention(this.sql)) {
       for (;;) {
-        if (this.stopped && this.timer !== undefined) return pruned;
+        if (scheduled && this.task.stopping) return pruned;
         const deleted = await withTransaction(this.sql, async (tx) => {
           if (!(await tryLockProjectForPruning(tx, project.organizationId, project.projectId))) return 0;
           return pruneEvents(tx, { ...project, batch: PRUNE_BATCH, timeZone: this.options.timeZone });
@@ -48,18 +51,5 @@ export class RetentionPruner {
       }
     }
     return pruned;
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.runOnce()
-        .catch((err: unknown) => this.options.log.error({ err }, 'retention pruning failed'))
-        .finally(() => {
-          this.running = undefined;
-          this.schedule(this.options.intervalSeconds * 1000);
-        });
-    }, delayMs);
-    this.timer.unref();
   }
 }

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Sql } from '../../db/client.ts';
+import { type BackgroundJob, PeriodicTask } from '../../lib/periodicTask.ts';
 import { deleteProjectRow, listDeletedProjects, purgeEventBatch } from './queries.ts';
 
 const BATCH = 1000;
@@ -11,15 +12,18 @@ const SWEEP_INTERVAL_MS = 60_000;
  * never wait on one huge delete, then the project row, whose foreign keys take the rest. The
  * delete verb starts a purge at once; a periodic sweep finishes any a crash or restart cut short.
  */
-export class ProjectPurger {
+export class ProjectPurger implements BackgroundJob {
   private readonly running = new Map<string, Promise<void>>();
-  private timer: NodeJS.Timeout | undefined;
+  private readonly task: PeriodicTask;
   private stopped = false;
 
   constructor(
     private readonly sql: Sql,
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    // sweep() logs its own failures.
+    this.task = new PeriodicTask({ run: () => this.sweep(), intervalMs: SWEEP_INTERVAL_MS, onError: () => {} });
+  }
 
   /** Purges one deleted project; a second call while one runs joins it. Never rejects. */
   purge(organizationId: string, projectId: string): Promise<void> {
@@ -35,19 +39,15 @@ export class ProjectPurger {
   }
 
   /** Starts the periodic sweep (the server does; commands and tests need not). */
-  start(intervalMs = SWEEP_INTERVAL_MS): void {
-    if (this.timer) return;
+  start(): void {
     this.stopped = false;
-    void this.sweep();
-    this.timer = setInterval(() => void this.sweep(), intervalMs);
-    this.timer.unref();
+    this.task.start();
   }
 
   /** Ends the sweep and waits for purges in progress to reach a batch boundary. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
+    await this.task.stop();
     await Promise.all(this.running.values());
   }
 
