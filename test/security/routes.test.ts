@@ -192,7 +192,7 @@ describe('organization scope of every route that names a resource', () => {
         const theirs = await requestNaming(route, scope!, Array(inputs).fill(b));
         const crossed = await call(route, scope!, asA, theirs);
         assert.equal(crossed.status, 404, `another organization's resource must be 404 (never 403 or 2xx), got ${crossed.status} ${JSON.stringify(crossed.body)}`);
-        assertErrorBody(crossed, 'another organization');
+        assertErrorBody(crossed, 'another organization', { itemIndex: plan.itemIndex });
 
         // With several ids, each one of B's in turn among A's own (e.g. B's delivery under A's destination).
         if (inputs > 1) {
@@ -200,7 +200,7 @@ describe('organization scope of every route that names a resource', () => {
             const owners = Array.from({ length: inputs }, (_, j) => (j === i ? b : a));
             const mixed = await call(route, scope!, asA, await requestNaming(route, scope!, owners));
             assert.equal(mixed.status, 404, `input ${i + 1} of ${inputs} from another organization: got ${mixed.status} ${JSON.stringify(mixed.body)}`);
-            assertErrorBody(mixed, 'a mixed request');
+            assertErrorBody(mixed, 'a mixed request', { itemIndex: plan.itemIndex });
           }
         }
 
