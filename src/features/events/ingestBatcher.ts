@@ -15,7 +15,7 @@ export type IngestOutcome = InsertedEvent | { refused: Refusal } | null;
  * What a whole batch got (POST /api/events/batch): its rows, by draft index, and the drafts whose
  * project was gone by the time of the write; or the refusal of all of it.
  */
-export type WholeOutcome = { inserted: InsertedEvent[]; missing: number[] } | { refused: Refusal };
+type WholeOutcome = { inserted: InsertedEvent[]; missing: number[] } | { refused: Refusal };
 
 interface Pending {
   draft: Draft;

@@ -61,7 +61,7 @@ export const CategoriesQuery = Type.Object({ project: Type.Optional(Type.String(
 export const CategoryCount = Type.Object({ name: Type.String(), count: Type.Integer() });
 
 /** Items of one POST /api/events/batch (extensions.md, "Batch ingestion"). */
-export const MAX_BATCH_ITEMS = 1000;
+const MAX_BATCH_ITEMS = 1000;
 
 /** POST /api/events/batch, as the OpenAPI document shows it: each item is a POST /api/events body, its project an id or a name. */
 export const CreateBatchBody = Type.Object({
