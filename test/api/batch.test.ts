@@ -46,6 +46,24 @@ describe('POST /api/events/batch', () => {
     assert.equal(next.body.id, events[2].id + 1);
   });
 
+  it("shares its organization's turn with single events: every id once, each batch in one run of ids, committed before the 201", async () => {
+    const org = await t.org();
+    const project = await org.project();
+    const batches = Array.from({ length: 3 }, (_, b) => org.post(BATCH, { events: Array.from({ length: 50 }, (_, i) => item(project, `b${b}-${i}`)) }));
+    const singles = Array.from({ length: 20 }, (_, i) => org.post('/api/events', item(project, `s${i}`)));
+    const replies = await Promise.all([...batches, ...singles]);
+    assert.ok(replies.every((reply) => reply.status === 201), JSON.stringify(replies.map((r) => r.status)));
+    const ids = replies.flatMap((reply) => (reply.body.events ?? [reply.body]).map((e: { id: number }) => e.id));
+    assert.equal(new Set(ids).size, 170);
+    for (const reply of replies.slice(0, 3)) {
+      const batchIds = reply.body.events.map((e: { id: number }) => e.id);
+      assert.deepEqual(batchIds, batchIds.map((_: number, i: number) => batchIds[0] + i));
+    }
+    // Committed before the 201: another connection sees every event at once.
+    const [{ count }] = await t.services.sql<{ count: number }[]>`SELECT count(*)::int AS count FROM events WHERE organization_id = ${org.id}`;
+    assert.equal(count, 170);
+  });
+
   it('refuses the whole batch for one bad item: 400 {error, index}, the first refused item, nothing written', async () => {
     const org = await t.org();
     const project = await org.project();
