@@ -60,8 +60,8 @@ describe('POST /api/events/batch', () => {
       assert.deepEqual(batchIds, batchIds.map((_: number, i: number) => batchIds[0] + i));
     }
     // Committed before the 201: another connection sees every event at once.
-    const [{ count }] = await t.services.sql<{ count: number }[]>`SELECT count(*)::int AS count FROM events WHERE organization_id = ${org.id}`;
-    assert.equal(count, 170);
+    const [row] = await t.services.sql<{ count: number }[]>`SELECT count(*)::int AS count FROM events WHERE organization_id = ${org.id}`;
+    assert.equal(row?.count, 170);
   });
 
   it('refuses the whole batch for one bad item: 400 {error, index}, the first refused item, nothing written', async () => {
