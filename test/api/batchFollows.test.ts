@@ -75,7 +75,11 @@ describe('what follows each item of a batch', () => {
     const project = await org.project();
     const alert = await org.post(`/api/projects/${project}/alerts`, { name: 'Errors', condition: { count: 'atLeast', threshold: 3, windowSeconds: 600 }, filter: { category: 'errors' } });
     assert.equal(alert.status, 201, JSON.stringify(alert.body));
-    await t.services.sql`UPDATE alerts SET window_start = window_start - interval '60 seconds' WHERE organization_id = ${org.id} AND id = ${alert.body.id}`;
+    // Dated events count only from the alert's creation on: as if it had been created a minute ago.
+    const [row] = await t.services.sql<{ at: Date }[]>`SELECT window_start AS at FROM alerts WHERE organization_id = ${org.id} AND id = ${alert.body.id}`;
+    await t.services.sql`
+      UPDATE alerts SET window_start = ${new Date(row!.at.getTime() - 60_000)}, next_due_at = ${new Date()}
+      WHERE organization_id = ${org.id} AND id = ${alert.body.id}`;
     const errors = Array.from({ length: 3 }, (_, i) => ({ project, category: 'errors', title: `boom ${i}`, created_at: now() - 5 }));
     assert.equal((await org.post(BATCH, { events: errors })).status, 201);
     await evaluateOrganization(t.services.sql, org.id, t.services.config.timeZone);
