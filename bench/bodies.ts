@@ -48,6 +48,13 @@ export function apiBodies(project: string, count: number): RequestBody[] {
   return Array.from({ length: count }, (_, i) => ({ body: JSON.stringify({ project, ...eventFields(i + 1) }) }));
 }
 
+/** POST /api/events/batch bodies of `size` events each, with the same mix as apiBodies. */
+export function batchBodies(project: string, size: number, count: number): RequestBody[] {
+  return Array.from({ length: count }, (_, b) => ({
+    body: JSON.stringify({ events: Array.from({ length: size }, (_, i) => ({ project, ...eventFields(b * size + i + 1) })) }),
+  }));
+}
+
 /**
  * Incoming hook requests with the same mix, in the JSON form the hook reads (the category comes
  * from the body when given, else the hook's default).

@@ -7,7 +7,7 @@
  * 3 ms target.
  */
 import { createRequire } from 'node:module';
-import { type RequestBody, apiBodies, hookBodies } from './bodies.ts';
+import { type RequestBody, apiBodies, batchBodies, hookBodies } from './bodies.ts';
 import { type LoadResult, type LoadSpec, percentile } from './measure.ts';
 
 interface Instance extends NodeJS.EventEmitter {
@@ -28,6 +28,8 @@ function bodiesFor(spec: LoadSpec): RequestBody[] | undefined {
   if (!spec.bodies) return undefined;
   if (spec.bodies.kind === 'hook') return hookBodies(BODY_VARIANTS);
   if (spec.bodies.kind === 'fixed') return [{ body: spec.bodies.body }];
+  // As many distinct events as the single route cycles through, whatever the batch size.
+  if (spec.bodies.kind === 'batch') return batchBodies(spec.bodies.project, spec.bodies.size, Math.max(2, Math.ceil(BODY_VARIANTS / spec.bodies.size)));
   return apiBodies(spec.bodies.project, BODY_VARIANTS);
 }
 

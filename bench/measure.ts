@@ -18,7 +18,7 @@ export interface LoadSpec {
   /** Measured runs, one after the other (default 1). */
   repeat?: number;
   /** Request bodies to cycle through, when the requests carry one. */
-  bodies?: { kind: 'api' | 'ceiling'; project: string } | { kind: 'hook' } | { kind: 'fixed'; body: string };
+  bodies?: { kind: 'api' | 'ceiling'; project: string } | { kind: 'batch'; project: string; size: number } | { kind: 'hook' } | { kind: 'fixed'; body: string };
 }
 
 export interface LoadResult {

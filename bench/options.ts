@@ -1,12 +1,12 @@
 import { parseArgs } from 'node:util';
 
-export const SECTIONS = ['ingest', 'feed', 'search', 'charts', 'transfer', 'filters', 'analytics', 'alerts'] as const;
+export const SECTIONS = ['ingest', 'feed', 'search', 'charts', 'transfer', 'import', 'filters', 'analytics', 'alerts'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export const STORES = ['embedded', 'external', 'citus'] as const;
 export type Store = (typeof STORES)[number];
 
-export const INGEST_TARGETS = ['ceiling', 'api', 'hook'] as const;
+export const INGEST_TARGETS = ['ceiling', 'api', 'hook', 'batch'] as const;
 export type IngestTarget = (typeof INGEST_TARGETS)[number];
 
 export interface BenchOptions {
@@ -50,7 +50,10 @@ export const USAGE = `Usage: npm run bench -- [options]
   --read-seconds <s>    length of each feed/search/charts run (default 5; 3 with --quick)
   --read-connections <n> concurrent connections for the reads (default 1: latency, not throughput)
   --only <list>         comma-separated subset of: ${SECTIONS.join(', ')}
-  --ingest-targets <l>  comma-separated subset of: ${INGEST_TARGETS.join(', ')} (default all)
+                        (transfer: the export and the import; import: the import alone)
+  --ingest-targets <l>  comma-separated subset of: ${INGEST_TARGETS.join(', ')} (default all;
+                        batch: POST /api/events/batch with 100 and with 1,000 events, 20 connections;
+                        its comparison with the import needs the import too: --only ingest,import)
   --ingest-rate <n>     hold the ingest load at n requests/s in all (default: as fast as answered),
                         to compare servers at the same load rather than at their saturation
   --reload              load the data set again even if one of that size exists

@@ -11,6 +11,7 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { attachToRunningCluster } from '../src/db/embedded.ts';
 import { METRICS_TOKEN, alertsSection } from './alerts.ts';
+import { BATCH_CONNECTIONS, BATCH_SIZES, batchRow, batchVersusImport, batchVersusSingle, inEvents } from './batch.ts';
 import { importDocument } from './bodies.ts';
 import { type Dataset, api, createProject, cursorAt, ensureDataset, rememberDisk, removeScratch } from './dataset.ts';
 import { type CpuShares, measureCpu, medianShares, ownGroups } from './cpu.ts';
@@ -99,11 +100,17 @@ async function ingestSection(ctx: Context): Promise<void> {
     ? await startCeiling(ctx.databaseUrl, dataset.scratch.organizationId, POOL_SIZE, path.join(ctx.workDir, 'ceiling.log'))
     : null;
   const base = { method: 'POST' as const, connections: options.ingestConnections, duration: options.ingestSeconds, ...(options.ingestRate ? { rate: options.ingestRate } : {}) };
-  const runs = { ceiling: [] as LoadResult[], api: [] as LoadResult[], hook: [] as LoadResult[] };
-  const cpu = { ceiling: [] as Array<CpuShares | null>, api: [] as Array<CpuShares | null>, hook: [] as Array<CpuShares | null> };
+  const runs = { ceiling: [] as LoadResult[], api: [] as LoadResult[], hook: [] as LoadResult[], batch100: [] as LoadResult[], batch1000: [] as LoadResult[] };
+  const cpu = {
+    ceiling: [] as Array<CpuShares | null>,
+    api: [] as Array<CpuShares | null>,
+    hook: [] as Array<CpuShares | null>,
+    batch100: [] as Array<CpuShares | null>,
+    batch1000: [] as Array<CpuShares | null>,
+  };
   let rss = 0;
   let ceilingRss = 0;
-  const measured = async (kind: 'ceiling' | 'api' | 'hook', spec: LoadSpec) => {
+  const measured = async (kind: keyof typeof runs, spec: LoadSpec) => {
     const sampler = sampleResident(kind === 'ceiling' ? ceiling!.pid : server.pid);
     try {
       // The warmup runs in a load process of its own, so that the CPU meter leaves it out.
@@ -142,6 +149,24 @@ async function ingestSection(ctx: Context): Promise<void> {
       if (hookPath && options.ingestTargets.has('hook')) {
         log(`ingest round ${round + 1}/${options.runs}: incoming hook`);
         runs.hook.push(await measured('hook', { ...base, origin: server.origin, path: hookPath, warmup, bodies: { kind: 'hook' } }));
+      }
+      if (options.ingestTargets.has('batch')) {
+        for (const size of BATCH_SIZES) {
+          log(`ingest round ${round + 1}/${options.runs}: POST /api/events/batch, ${size} a request`);
+          runs[`batch${size}`].push(
+            await measured(`batch${size}`, {
+              ...base,
+              connections: BATCH_CONNECTIONS,
+              // The per-request rate of --ingest-rate is the single route's: a batch would be that many times the events.
+              rate: undefined,
+              origin: server.origin,
+              path: '/api/events/batch',
+              headers: { authorization: `Bearer ${dataset.scratch.key}` },
+              warmup,
+              bodies: { kind: 'batch', project: ingestProject, size },
+            }),
+          );
+        }
       }
     }
   } finally {
@@ -209,6 +234,12 @@ async function ingestSection(ctx: Context): Promise<void> {
       data: { rateRatio: rate, cpuRatio: cost },
     });
   }
+  const batchCpu = (size: 100 | 1000) => cpuPerEvent(runs[`batch${size}`].map((run) => inEvents(run, size)), cpu[`batch${size}`]);
+  const batchRows = BATCH_SIZES.filter((size) => runs[`batch${size}`].length).map((size) => batchRow(size, runs[`batch${size}`], cpu[`batch${size}`], batchCpu(size)));
+  ctx.rows.push(...batchRows);
+  const apiRow = ctx.rows.find((row) => row.id === 'ingest.api');
+  const hundreds = batchRows.find((row) => row.id === 'ingest.batch100');
+  if (hundreds && apiRow) ctx.rows.push(batchVersusSingle(hundreds, apiRow, batchCpu(100), apiCpu));
   if (rss > 0) {
     const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
     const reference = [`${mb(ctx.idleRss)} idle before`, ceilingRss ? `ceiling process ${mb(ceilingRss)}` : ''].filter(Boolean).join('; ');
@@ -649,12 +680,14 @@ async function benchStore(options: BenchOptions, externalUrl: string | undefined
       await rollUpTag(ctx, 'plan');
       await readSection(ctx, analyticsCases(ctx));
     }
-    if (options.sections.has('transfer')) {
+    if (options.sections.has('transfer') || options.sections.has('import')) {
       // Export first: the import's parse leaves a large heap behind that would hide whether the
       // export's memory stays flat.
-      await exportRow(ctx);
+      if (options.sections.has('transfer')) await exportRow(ctx);
       await importRow(ctx);
       await removeScratch(sql, dataset.scratch.organizationId, log);
+      const versusImport = batchVersusImport(rows, options.importEvents);
+      if (versusImport) rows.push(versusImport);
     }
     if (options.sections.has('alerts')) {
       const projectId = await createProject(server.origin, dataset.scratch.key, 'Bench alerts');

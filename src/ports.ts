@@ -36,10 +36,20 @@ type IngestDraft = EventDraft & { organizationId: string };
  */
 type IngestOutcome = { ord: number; id: number; createdMicros: string } | { refused: 'cap' | 'ids' } | null;
 
+/**
+ * A client's batch, written whole (events/ingestBatcher.ts, insertWhole): its rows (`ord`: the
+ * draft's index) and the drafts whose project was gone at the write; or the refusal of all of it.
+ */
+type WholeOutcome =
+  | { inserted: Array<{ ord: number; id: number; createdMicros: string }>; missing: number[] }
+  | { refused: 'cap' | 'ids' };
+
 /** Group commit for event writes (events/ingestBatcher.ts). */
 export interface EventIngest {
   /** Resolves after commit. */
   insert(draft: IngestDraft): Promise<IngestOutcome>;
+  /** One organization's batch as one statement, all of it under the monthly cap or none; resolves after commit. */
+  insertWhole(organizationId: string, drafts: EventDraft[]): Promise<WholeOutcome>;
 }
 
 /** The enabled hook a URL token belongs to, as the hook resolver hands it out. */
@@ -81,7 +91,7 @@ export interface ApiKeys {
    * Counts an event written with a browser key from `address` (extensions.md: at most 60 a
    * minute). Null while under the limit; otherwise the seconds until the window ends (nothing counted).
    */
-  takeBrowserEvent(organizationId: string, address: string): Promise<number | null>;
+  takeBrowserEvent(organizationId: string, address: string, events?: number): Promise<number | null>;
 }
 
 /** The body formats a destination may choose (delivery/formats.ts renders them). */

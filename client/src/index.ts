@@ -3,6 +3,7 @@ import type {
   CreateAlertResponse,
   CreateEventBody,
   CreateEventResponse,
+  CreateEventsResponse,
   GetChartsResponse,
   IdentifyUserResponse,
   IncrementInsightBody,
@@ -60,6 +61,12 @@ export interface TrackOptions {
   /** When it happened: a Date, or Unix seconds; default now. */
   timestamp?: Date | number;
 }
+
+/** An item of `trackMany`: an event, in the client's project unless it names another (by id or name). */
+export type TrackManyItem = TrackOptions & { project?: string };
+
+/** Items per request of `trackMany`: the server's limit for one batch. */
+const BATCH_ITEMS = 1000;
 
 export interface InsightOptions {
   title: string;
@@ -206,15 +213,36 @@ export class Eventlog {
    */
   async track(options: TrackOptions): Promise<EventlogEvent | undefined> {
     if (!this.#transport) return undefined;
-    const { timestamp, userId, ...fields } = options;
-    const body: CreateEventBody = {
-      project: this.#project,
+    const headers = { 'idempotency-key': randomKey() };
+    return send(this.#transport, { method: 'POST', path: 'api/events', body: this.#eventBody(options), headers, retry: true });
+  }
+
+  /**
+   * Creates many events: one request per 1,000, in order, each all or nothing and retried as
+   * `track` is (its own Idempotency-Key). Resolves to the events in the items' order. A refused
+   * request throws an EventlogError whose `index` is the refused item's place in `items`; the
+   * requests before it stay written, the ones after it are not sent.
+   */
+  async trackMany(items: TrackManyItem[]): Promise<EventlogEvent[]> {
+    const transport = this.#transport;
+    if (!transport) return [];
+    const created: EventlogEvent[] = [];
+    for (let start = 0; start < items.length; start += BATCH_ITEMS) {
+      const events = items.slice(start, start + BATCH_ITEMS).map((item) => this.#eventBody(item));
+      const headers = { 'idempotency-key': randomKey() };
+      const reply = await send<CreateEventsResponse>(transport, { method: 'POST', path: 'api/events/batch', body: { events }, headers, retry: true, indexFrom: start });
+      created.push(...reply.events);
+    }
+    return created;
+  }
+
+  #eventBody({ timestamp, userId, project, ...fields }: TrackManyItem): CreateEventBody {
+    return {
+      project: project ?? this.#project,
       ...fields,
       ...optional('user_id', userId),
       ...optional('created_at', timestamp instanceof Date ? timestamp.getTime() / 1000 : timestamp),
     };
-    const headers = { 'idempotency-key': randomKey() };
-    return send(this.#transport, { method: 'POST', path: 'api/events', body, headers, retry: true });
   }
 
   /** Merges properties into the user's profile (a key set to null is removed). Retried like `track`. */

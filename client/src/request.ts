@@ -1,11 +1,14 @@
 /** A failed call: `status` is the HTTP status (0 when no answer came), `message` the server's `error`. */
 export class EventlogError extends Error {
   readonly status: number;
+  /** `trackMany`: the refused item's place in the items given; undefined for any other failure. */
+  readonly index: number | undefined;
 
-  constructor(status: number, message: string, options?: { cause?: unknown }) {
+  constructor(status: number, message: string, options?: { cause?: unknown; index?: number }) {
     super(message, options);
     this.name = 'EventlogError';
     this.status = status;
+    this.index = options?.index;
   }
 }
 
@@ -28,6 +31,8 @@ interface Call {
   headers?: Record<string, string>;
   /** Safe to send again: an idempotent call, or one carrying an Idempotency-Key. */
   retry: boolean;
+  /** A batch's first item's place among every item given: a refusal's `index` is counted from it. */
+  indexFrom?: number;
 }
 
 /** Every attempt in all: the first and at most three retries (extensions.md, "Client library"). */
@@ -58,7 +63,7 @@ export async function send<T>(transport: Transport, call: Call): Promise<T> {
     }
     if (response.ok) return (await readJson(response)) as T;
     const retryable = response.status === 429 || response.status >= 500;
-    if (!retryable || attempt >= attempts) throw await errorOf(response);
+    if (!retryable || attempt >= attempts) throw await errorOf(response, call.indexFrom);
     await response.body?.cancel();
     await wait(retryAfter(response, transport) ?? backoff(transport, attempt));
   }
@@ -93,15 +98,17 @@ async function readJson(response: Response): Promise<unknown> {
   return text ? JSON.parse(text) : undefined;
 }
 
-async function errorOf(response: Response): Promise<EventlogError> {
+async function errorOf(response: Response, indexFrom: number | undefined): Promise<EventlogError> {
   let message = `HTTP ${response.status}`;
+  let index: number | undefined;
   try {
-    const body = (await readJson(response)) as { error?: unknown } | undefined;
+    const body = (await readJson(response)) as { error?: unknown; index?: unknown } | undefined;
     if (body && typeof body.error === 'string') message = body.error;
+    if (indexFrom !== undefined && typeof body?.index === 'number') index = indexFrom + body.index;
   } catch {
     // Not JSON (a proxy's error page): the status says enough.
   }
-  return new EventlogError(response.status, message);
+  return new EventlogError(response.status, message, { index });
 }
 
 function describe(error: unknown): string {

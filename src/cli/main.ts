@@ -25,6 +25,9 @@ const USAGE = `Usage: eventlog <command>
   user create <email> --org <orgId>              create a dashboard user; password on stdin
   send <title> --project <id> --category <name>  create an event over HTTP (EVENTLOG_URL, EVENTLOG_KEY)
        [--description <text>|-] [--icon <emoji>] [--tag key=value]... [--notify] [--user <id>]
+  send --batch <file>|- [--project <id>] [--category <name>]
+                                                 create the file's events, one JSON event per line,
+                                                 1,000 a request (--project, --category: defaults)
   backup <file>                                  write a consistent backup (the server may run)
   restore <file>                                 restore a backup into an empty store
 

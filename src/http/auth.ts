@@ -78,7 +78,7 @@ export function registerAuth(
     const scope = routeOf(request).config?.scope;
     if (!key || !scope || (key.projects === null && key.origins === null)) return done();
     refuseOtherProjects(request, key, scope)
-      .then(() => refuseOverBrowserLimit(request, key, scope, (organizationId, address) => keys.takeBrowserEvent(organizationId, address)))
+      .then(() => refuseOverBrowserLimit(request, key, scope, (organizationId, address, events) => keys.takeBrowserEvent(organizationId, address, events)))
       .then(() => done(), done);
   });
 }

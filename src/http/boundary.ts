@@ -1,6 +1,17 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { findBoundaryProblem, findJsonBoundaryProblem } from '../lib/boundaryText.ts';
-import { InvalidInput } from '../lib/errors.ts';
+import { InvalidInput, ItemRefused } from '../lib/errors.ts';
+import { routeOf } from './routeOf.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The body field holding a batch's items (POST /api/events/batch): a refusal names the
+     * first item with a problem by its index (extensions.md, "Batch ingestion").
+     */
+    batchItems?: string;
+  }
+}
 
 /**
  * Fastify's `frameworkErrors`: a path that is not valid percent-encoded UTF-8 (`%ED%A0%80`, `%C0%80`)
@@ -45,8 +56,23 @@ export function registerBoundary(app: FastifyInstance): void {
     void parseJson(request, text, (error, parsed) => {
       if (error) return done(error, undefined);
       const problem = findJsonBoundaryProblem(parsed, text, 'body');
-      if (problem) return done(new InvalidInput(`${problem.field} ${problem.message}`), undefined);
+      if (problem) return done(boundaryRefusal(routeOf(request).config?.batchItems, parsed) ?? new InvalidInput(`${problem.field} ${problem.message}`), undefined);
       done(null, parsed);
     });
   });
+}
+
+/**
+ * A batch's problem, named by its first item (in the items' order) that has one; undefined when
+ * the route takes no batch or the problem lies outside its items. Walked only once a problem is
+ * known to be in the body, so a good batch pays nothing for it.
+ */
+function boundaryRefusal(field: string | undefined, body: unknown): ItemRefused | undefined {
+  const items = field && body && typeof body === 'object' ? (body as Record<string, unknown>)[field] : undefined;
+  if (!Array.isArray(items)) return undefined;
+  for (const [index, item] of items.entries()) {
+    const problem = findBoundaryProblem(item, `body.${field}[${index}]`, { depth: 3 });
+    if (problem) return new ItemRefused(index, new InvalidInput(`${problem.field} ${problem.message}`));
+  }
+  return undefined;
 }

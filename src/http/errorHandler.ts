@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { isDatabaseUnavailable } from '../lib/databaseErrors.ts';
-import { type ErrorCode, RateLimited, ServiceError } from '../lib/errors.ts';
+import { type ErrorCode, ItemRefused, RateLimited, ServiceError } from '../lib/errors.ts';
 import { REQUEST_STATEMENT_TIMEOUT_MS } from '../lib/limits.ts';
 
 /** The one mapping from what went wrong to the HTTP status that says it. */
@@ -58,7 +58,8 @@ export function registerErrorHandling(app: FastifyInstance, onDatabaseUnavailabl
     }
     if (error instanceof ServiceError) {
       if (error instanceof RateLimited && error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
-      return reply.status(STATUS[error.code]).send({ error: error.message });
+      // A batch's refused item is named by its place in the batch (extensions.md, "Batch ingestion").
+      return reply.status(STATUS[error.code]).send(error instanceof ItemRefused ? { error: error.message, index: error.index } : { error: error.message });
     }
     if (error.validation) {
       return reply.status(400).send({ error: validationMessage(error) });

@@ -17,8 +17,11 @@ export interface RouteScope {
   access: 'read' | 'ingest' | 'write';
   /** Where the project whose records the route touches comes from. */
   project: ProjectSource;
-  /** The route writes events: a browser key's are counted against its per-address limit. */
-  writesEvents?: boolean;
+  /**
+   * The route writes events: a browser key's are counted against its per-address limit, one per
+   * request, or as many as the function reads from the validated body (a batch's items).
+   */
+  writesEvents?: boolean | ((body: unknown) => number);
 }
 
 type Lookup = (ctx: Ctx, request: { params: Record<string, string>; query: Record<string, unknown> }) => Promise<string | undefined>;
@@ -30,6 +33,11 @@ type ProjectSource =
   | 'none'
   /** Lists the organization's projects; the verb keeps to `ctx.projects` (GET /api/projects, the export). */
   | 'listing'
+  /**
+   * Each item of the body names its own project (POST /api/events/batch): the verb checks each
+   * against `ctx.projects`, so that a refusal can say which item.
+   */
+  | 'items'
   /** A project id (or, with `resolve`, a reference such as LogSnag's id-or-name) in the path, query or body. */
   | { in: 'params' | 'query' | 'body'; name: string; resolve?: (ctx: Ctx, reference: string) => Promise<string> }
   /** The project of the record the path names (an event, a hook): `of` finds it, undefined when there is none. */
@@ -103,8 +111,9 @@ export async function refuseOtherProjects(request: FastifyRequest, key: KeyPrinc
 }
 
 /** Browser keys' events: at most 60 a minute per client address, across every process. */
-export async function refuseOverBrowserLimit(request: FastifyRequest, key: KeyPrincipal, scope: RouteScope, take: (organizationId: string, address: string) => Promise<number | null>): Promise<void> {
+export async function refuseOverBrowserLimit(request: FastifyRequest, key: KeyPrincipal, scope: RouteScope, take: (organizationId: string, address: string, events: number) => Promise<number | null>): Promise<void> {
   if (key.origins === null || !scope.writesEvents) return;
-  const retryAfter = await take(key.organizationId, request.ip);
+  const events = typeof scope.writesEvents === 'function' ? scope.writesEvents(request.body) : 1;
+  const retryAfter = await take(key.organizationId, request.ip, events);
   if (retryAfter !== null) throw new RateLimited('Too many events from this address with a browser key; try again later', retryAfter);
 }

@@ -70,3 +70,16 @@ export class IdSpaceExhausted extends ServiceError {
     super('id_space_exhausted', `This organization has used every ${what} id; nothing was written`);
   }
 }
+
+/**
+ * One item of a batch refused (extensions.md, "Batch ingestion"): the item's own error, as one
+ * event would get it, with the item's place in the batch, which the reply carries as `index`.
+ */
+export class ItemRefused extends ServiceError {
+  constructor(
+    readonly index: number,
+    cause: ServiceError,
+  ) {
+    super(cause.code, cause.message);
+  }
+}

@@ -65,6 +65,8 @@ export interface Plan {
   owner?: true;
   /** Answers with a stream that does not end (server-sent events). */
   stream?: true;
+  /** A batch: a refused item's answer is `{error, index}`, naming the item (extensions.md, "Batch ingestion"). */
+  itemIndex?: true;
 }
 
 /**
@@ -76,6 +78,11 @@ export const PLANS: Record<string, Plan> = {
   'GET /api/projects': {},
   'POST /api/projects': { body: (side) => ({ name: side.mark }) },
   'POST /api/events': { project: 'body', body: (side, ids) => ({ project: ids.project, category: 'security', title: side.mark }) },
+  'POST /api/events/batch': {
+    project: 'body',
+    itemIndex: true,
+    body: (side, ids) => ({ events: [{ project: ids.project, category: 'security', title: side.mark }] }),
+  },
   'GET /api/events': { project: 'query' },
   'GET /api/events/:eventId': {},
   'POST /api/events/:eventId/delete': {},
@@ -239,10 +246,13 @@ export async function sendStreaming(method: string, url: string, headers: Record
   }
 }
 
-export function assertErrorBody(reply: Pick<Reply, 'status' | 'body' | 'headers'>, label: string): void {
+/** `itemIndex`: the refusal of a batch's item, `{error, index}` (Plan.itemIndex). */
+export function assertErrorBody(reply: Pick<Reply, 'status' | 'body' | 'headers'>, label: string, { itemIndex = false } = {}): void {
   assert.match(String(reply.headers['content-type'] ?? ''), /^application\/json/, `${label}: content-type`);
   assert.ok(reply.body && typeof reply.body === 'object', `${label}: a JSON body, got ${JSON.stringify(reply.body)}`);
-  assert.deepEqual(Object.keys(reply.body), ['error'], `${label}: the body is exactly {error}, got ${JSON.stringify(reply.body)}`);
+  const fields = itemIndex ? ['error', 'index'] : ['error'];
+  assert.deepEqual(Object.keys(reply.body), fields, `${label}: the body is exactly {${fields.join(', ')}}, got ${JSON.stringify(reply.body)}`);
+  if (itemIndex) assert.ok(Number.isInteger(reply.body.index) && reply.body.index >= 0, `${label}: index is the item's place`);
   assert.equal(typeof reply.body.error, 'string', `${label}: error is a string`);
   assert.ok(reply.body.error.length > 0, `${label}: error says something`);
 }

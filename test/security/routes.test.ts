@@ -193,7 +193,7 @@ describe('organization scope of every route that names a resource', () => {
         const theirs = await requestNaming(route, scope!, Array(inputs).fill(b));
         const crossed = await call(route, scope!, asA, theirs);
         assert.equal(crossed.status, 404, `another organization's resource must be 404 (never 403 or 2xx), got ${crossed.status} ${JSON.stringify(crossed.body)}`);
-        assertErrorBody(crossed, 'another organization');
+        assertErrorBody(crossed, 'another organization', { itemIndex: plan.itemIndex });
 
         // A resource that exists nowhere: the very same answer, so that none tells them apart.
         const kinds = [...scope!.params.map((p) => p.kind), ...(plan.project ? ['project' as const] : [])];
@@ -211,7 +211,7 @@ describe('organization scope of every route that names a resource', () => {
             const owners = Array.from({ length: inputs }, (_, j) => (j === i ? b : a));
             const mixed = await call(route, scope!, asA, await requestNaming(route, scope!, owners));
             assert.equal(mixed.status, 404, `input ${i + 1} of ${inputs} from another organization: got ${mixed.status} ${JSON.stringify(mixed.body)}`);
-            assertErrorBody(mixed, 'a mixed request');
+            assertErrorBody(mixed, 'a mixed request', { itemIndex: plan.itemIndex });
           }
         }
 

@@ -23,7 +23,7 @@ import {
 
 describe('API key scopes of every route (extensions.md, "Scoped API keys")', () => {
   /** The routes an `ingest` key may use, as the contract lists them; every /v1/ route besides. */
-  const INGEST_ROUTES = new Set(['POST /api/events', 'POST /api/identify', 'POST /api/insight', 'PATCH /api/insight']);
+  const INGEST_ROUTES = new Set(['POST /api/events', 'POST /api/events/batch', 'POST /api/identify', 'POST /api/insight', 'PATCH /api/insight']);
   const ingestMayUse = (route: Route) => INGEST_ROUTES.has(routeKey(route)) || route.url.startsWith('/v1/');
   /** GET routes the contract keeps from read keys: the audit log is for owners and full keys. */
   const FULL_KEYS_ONLY = new Set(['GET /api/audit']);
@@ -90,7 +90,7 @@ describe('API key scopes of every route (extensions.md, "Scoped API keys")', () 
         if (namesProject) {
           const theirs = await call(route, scope, limited, await requestNaming(route, scope, Array(Math.max(1, inputCount(scope))).fill(other)));
           assert.equal(theirs.status, 404, `another project's record: expected 404, got ${theirs.status} ${JSON.stringify(theirs.body)}`);
-          assertErrorBody(theirs, 'another project');
+          assertErrorBody(theirs, 'another project', { itemIndex: scope.plan.itemIndex });
           const own = await call(route, scope, limited, await requestNaming(route, scope, Array(Math.max(1, inputCount(scope))).fill(side)));
           assert.ok(own.status < 400, `its own project: expected success, got ${own.status} ${JSON.stringify(own.body)}`);
           return;

@@ -79,6 +79,13 @@ describe('every hot statement on Citus runs on one shard', { skip: !onCitus && '
       );
       assert.ok(replies.every((reply) => reply.status === 201));
     });
+    await assertRouted('POST /api/events/batch (two projects, by id and name, notify, users)', async () => {
+      const second = await org.project('Plans too');
+      const events = Array.from({ length: 20 }, (_, i) => ({ project: i % 2 ? 'Plans too' : project, category: `b${i % 3}`, title: `b${i}`, user_id: `u${i % 4}`, notify: i % 5 === 0 }));
+      const reply = await org.post('/api/events/batch', { events });
+      assert.equal(reply.status, 201, JSON.stringify(reply.body));
+      assert.equal(reply.body.events[1].projectId, second);
+    });
   });
 
   it("ingest: the batch's function is sent whole to its organization's node, so its statements run on local shards", async () => {
@@ -88,6 +95,15 @@ describe('every hot statement on Citus runs on one shard', { skip: !onCitus && '
     const call = statements.find(({ query }) => /ingest_events\(/.test(query));
     assert.ok(call, 'the batch is written by ingest_events');
     const [plan] = await plansOf([call]);
+    assert.match(plan!, /Custom Scan \(Citus Adaptive\)[\s\S]*Task Count: 1\b/, `not delegated:\n${plan}`);
+  });
+
+  it("ingest: a client's batch is one call of the function, sent whole to its organization's node", async () => {
+    const events = Array.from({ length: 50 }, (_, i) => ({ project, category: 'c', title: `Batch ${i}` }));
+    const statements = await statementsOf(async () => assert.equal((await org.post('/api/events/batch', { events })).status, 201));
+    const calls = statements.filter(({ query }) => /ingest_events\(/.test(query));
+    assert.equal(calls.length, 1, 'one statement for the whole batch');
+    const [plan] = await plansOf([calls[0]!]);
     assert.match(plan!, /Custom Scan \(Citus Adaptive\)[\s\S]*Task Count: 1\b/, `not delegated:\n${plan}`);
   });
 

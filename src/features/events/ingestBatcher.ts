@@ -11,11 +11,29 @@ type Draft = EventDraft & { organizationId: string };
 /** The new row; `{ refused }` when the organization's cap or id space refused it; null for a project not the organization's. */
 export type IngestOutcome = InsertedEvent | { refused: Refusal } | null;
 
+/**
+ * What a whole batch got (POST /api/events/batch): its rows, by draft index, and the drafts whose
+ * project was gone by the time of the write; or the refusal of all of it.
+ */
+type WholeOutcome = { inserted: InsertedEvent[]; missing: number[] } | { refused: Refusal };
+
 interface Pending {
   draft: Draft;
   resolve(result: IngestOutcome): void;
   reject(error: unknown): void;
 }
+
+/** A batch a client sent as one: written by a statement of its own, all of it or none. */
+interface WholePending {
+  organizationId: string;
+  drafts: EventDraft[];
+  resolve(result: WholeOutcome): void;
+  reject(error: unknown): void;
+}
+
+type Queued = Pending | WholePending;
+
+const organizationOf = (entry: Queued) => ('drafts' in entry ? entry.organizationId : entry.draft.organizationId);
 
 interface BatcherOptions {
   /** The chart time zone (config.timeZone): the per-day counts are days in it. */
@@ -52,7 +70,7 @@ const RETRYABLE = new Set(['40001', '40P01']);
  * would alone.
  */
 export class IngestBatcher {
-  private queue: Pending[] = [];
+  private queue: Queued[] = [];
   private inFlight = 0;
   /** Organizations with a statement in flight: their next rows wait and go together (see flush). */
   private readonly writing = new Set<string>();
@@ -86,6 +104,18 @@ export class IngestBatcher {
     });
   }
 
+  /**
+   * Writes a client's batch of one organization as one statement of its own, in its
+   * organization's turn (see flush), never merged with other requests' rows: all of it under the
+   * monthly cap or none (`capped`, extensions.md "Batch ingestion"). Resolves after commit.
+   */
+  insertWhole(organizationId: string, drafts: EventDraft[]): Promise<WholeOutcome> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ organizationId, drafts, resolve, reject });
+      this.schedule();
+    });
+  }
+
   /** Waits until every queued row is written. */
   async drain(): Promise<void> {
     while (this.queue.length > 0 || this.inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -110,23 +140,58 @@ export class IngestBatcher {
    */
   private flush(): void {
     while (this.queue.length > 0 && this.inFlight < this.maxInFlight) {
-      const batch: Pending[] = [];
-      const waiting: Pending[] = [];
-      for (const pending of this.queue) {
-        if (batch.length < this.maxBatch && !this.writing.has(pending.draft.organizationId)) batch.push(pending);
-        else waiting.push(pending);
+      // The oldest entry whose organization may write now decides what goes: a client's batch
+      // alone, or the waiting single rows of every organization free to write.
+      const first = this.queue.find((entry) => !this.writing.has(organizationOf(entry)));
+      if (!first) return;
+      if ('drafts' in first) {
+        this.queue = this.queue.filter((entry) => entry !== first);
+        this.start([first.organizationId], () => this.writeWhole(first));
+        continue;
       }
-      if (batch.length === 0) return;
+      const batch: Pending[] = [];
+      const waiting: Queued[] = [];
+      for (const entry of this.queue) {
+        if (!('drafts' in entry) && batch.length < this.maxBatch && !this.writing.has(entry.draft.organizationId)) batch.push(entry);
+        else waiting.push(entry);
+      }
       this.queue = waiting;
-      const organizations = new Set(batch.map((pending) => pending.draft.organizationId));
-      for (const organization of organizations) this.writing.add(organization);
-      this.inFlight++;
-      void this.write(batch).finally(() => {
-        for (const organization of organizations) this.writing.delete(organization);
-        this.inFlight--;
-        if (this.queue.length > 0) this.schedule();
-      });
+      this.start(new Set(batch.map((pending) => pending.draft.organizationId)), () => this.write(batch));
     }
+  }
+
+  /** Runs one statement's write, its organizations marked as writing until it ends. */
+  private start(organizations: Iterable<string>, write: () => Promise<void>): void {
+    const held = [...organizations];
+    for (const organization of held) this.writing.add(organization);
+    this.inFlight++;
+    void write().finally(() => {
+      for (const organization of held) this.writing.delete(organization);
+      this.inFlight--;
+      if (this.queue.length > 0) this.schedule();
+    });
+  }
+
+  /** A client's batch (insertWhole): one statement, never split into rows written one by one. */
+  private async writeWhole(entry: WholePending): Promise<void> {
+    const { organizationId, drafts } = entry;
+    let result: BatchResult;
+    try {
+      result = await this.insertWithRetry(organizationId, drafts.map((draft) => ({ ...draft, organizationId })), 'capped');
+    } catch (error) {
+      if (isDatabaseUnreachable(error)) this.failQueue(error);
+      // A project purged between the statement's snapshot and its foreign-key check: nothing
+      // was written, and some item's project is gone.
+      if (isForeignKeyViolation(error)) entry.resolve({ inserted: [], missing: [...drafts.keys()] });
+      else entry.reject(error);
+      return;
+    }
+    const refusal = result.refused[0];
+    if (refusal) return entry.resolve({ refused: refusal.reason });
+    this.cleaner?.wrote(drafts);
+    this.warnOfIdSpace(organizationId, result.inserted);
+    const written = new Set(result.inserted.map((row) => row.ord));
+    entry.resolve({ inserted: result.inserted, missing: [...drafts.keys()].filter((ord) => !written.has(ord)) });
   }
 
   private async write(batch: Pending[]): Promise<void> {
@@ -156,7 +221,7 @@ export class IngestBatcher {
       return;
     }
     this.cleaner?.wrote(batch.map((p) => p.draft));
-    this.warnOfIdSpace(batch, result.inserted);
+    this.warnOfIdSpace(batch[0]!.draft.organizationId, result.inserted);
     const byOrd = new Map(result.inserted.map((row) => [row.ord, row]));
     const refusals = new Map(result.refused.map((row) => [row.ord, row.reason]));
     const retry: Pending[] = [];
@@ -177,18 +242,18 @@ export class IngestBatcher {
     for (const pending of queued) pending.reject(error);
   }
 
-  private warnOfIdSpace(batch: Pending[], inserted: InsertedEvent[]): void {
+  private warnOfIdSpace(organizationId: string, inserted: InsertedEvent[]): void {
     for (const row of inserted) {
-      if (isIdWarning(row.id)) this.warn?.(`organization has used 90% of its event ids (id ${row.id})`, batch[row.ord]!.draft.organizationId);
+      if (isIdWarning(row.id)) this.warn?.(`organization has used 90% of its event ids (id ${row.id})`, organizationId);
     }
   }
 
-  private async insertWithRetry(organizationId: string, drafts: Draft[], attempt = 1): Promise<BatchResult> {
+  private async insertWithRetry(organizationId: string, drafts: Draft[], usage = this.usage, attempt = 1): Promise<BatchResult> {
     try {
-      return await insertEvents(this.sql, organizationId, drafts, { usage: this.usage, timeZone: this.timeZone, knownCategories: this.knownCategories });
+      return await insertEvents(this.sql, organizationId, drafts, { usage, timeZone: this.timeZone, knownCategories: this.knownCategories });
     } catch (error) {
       const code = (error as { code?: string }).code;
-      if (attempt < 3 && code && RETRYABLE.has(code)) return this.insertWithRetry(organizationId, drafts, attempt + 1);
+      if (attempt < 3 && code && RETRYABLE.has(code)) return this.insertWithRetry(organizationId, drafts, usage, attempt + 1);
       throw error;
     }
   }

@@ -1,16 +1,22 @@
 import type { Ctx } from '../../context.ts';
-import { Type } from '@sinclair/typebox';
+import { type TSchema, Type } from '@sinclair/typebox';
+import { Ajv } from 'ajv';
+import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js';
 import type { App } from '../../http/app.ts';
-import { Deleted, errors } from '../../http/schemas.ts';
+import { Deleted, errors, itemErrors } from '../../http/schemas.ts';
 import { IdempotencyHeaders } from '../idempotency/schemas.ts';
 import { withIdempotency } from '../idempotency/withIdempotency.ts';
 import { createEvent } from './createEvent.ts';
+import { createEvents } from './createEvents.ts';
 import { deleteEvent } from './deleteEvent.ts';
 import { getEvent } from './getEvent.ts';
 import { listCategories } from './listCategories.ts';
 import { listEvents } from './listEvents.ts';
 import {
+  BatchCreated,
+  BatchEnvelope,
   CategoriesQuery,
+  CreateBatchBody,
   CategoryCount,
   CreateEventBody,
   Event,
@@ -26,7 +32,50 @@ import { eventProject } from './eventProject.ts';
 /** The project of the event a path names, for keys limited to some projects (http/routeScope.ts). */
 const ofEvent = { of: (ctx: Ctx, { params }: { params: Record<string, string> }) => eventProject({ ctx, input: params }), what: 'Event' };
 
+/** A batch's whole body (extensions.md, "Batch ingestion"); over it, 413 as every size limit answers. */
+const MAX_BATCH_BODY_BYTES = 5 * 1024 * 1024;
+
+/** The options of the application's validator (src/app.ts). */
+const ajv = new Ajv({ coerceTypes: false, removeAdditional: false, allErrors: false, useDefaults: true, strict: false });
+
+/**
+ * The batch route checks its body's envelope only (BatchEnvelope), while the OpenAPI document
+ * shows the items' schema: the verb checks each item, so that a refusal can name it.
+ */
+const batchValidator = ({ schema, httpPart }: FastifyRouteSchemaDef<unknown>) => ajv.compile(httpPart === 'body' ? BatchEnvelope : (schema as TSchema));
+
+/** A batch's events, each counted against a browser key's per-address limit. */
+const batchSize = (body: unknown) => (body as { events: unknown[] }).events.length;
+
 export default function eventRoutes(app: App): void {
+  app.post(
+    '/api/events/batch',
+    {
+      bodyLimit: MAX_BATCH_BODY_BYTES,
+      config: { batchItems: 'events', scope: { access: 'ingest', project: 'items', writesEvents: batchSize } },
+      validatorCompiler: batchValidator,
+      schema: {
+        operationId: 'createEvents',
+        summary: 'Create 1-1,000 events in one request, all or nothing',
+        description: 'A refused item answers `{error, index}`, `index` being the first refused item (from 0); nothing is written.',
+        tags: ['events'],
+        headers: IdempotencyHeaders,
+        body: CreateBatchBody,
+        response: { 201: BatchCreated, ...itemErrors(400, 401, 404, 409, 413, 429, 507) },
+      },
+    },
+    async (request, reply) => {
+      const { ctx } = request;
+      const body = request.body as { events: unknown[] };
+      const route = 'POST /api/events/batch';
+      const created = await withIdempotency({ ctx, route, key: request.headers['idempotency-key'], body }, async () => ({
+        status: 201,
+        body: { events: await createEvents({ ctx, input: body }) },
+      }));
+      return reply.status(created.status as 201).send(created.body);
+    },
+  );
+
   app.post(
     '/api/events',
     { config: { scope: { access: 'ingest', project: projectIn('body'), writesEvents: true } },

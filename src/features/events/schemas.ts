@@ -59,3 +59,21 @@ export const FavoriteResult = Type.Object({ id: Type.Integer(), favorited: Type.
 
 export const CategoriesQuery = Type.Object({ project: Type.Optional(Type.String()) });
 export const CategoryCount = Type.Object({ name: Type.String(), count: Type.Integer() });
+
+/** Items of one POST /api/events/batch (extensions.md, "Batch ingestion"). */
+const MAX_BATCH_ITEMS = 1000;
+
+/** POST /api/events/batch, as the OpenAPI document shows it: each item is a POST /api/events body, its project an id or a name. */
+export const CreateBatchBody = Type.Object({
+  events: Type.Array(CreateEventBody, { minItems: 1, maxItems: MAX_BATCH_ITEMS, description: `1-${MAX_BATCH_ITEMS} events; each item's project is its id or exact name` }),
+});
+
+/**
+ * What the route itself checks of a batch: the envelope. The items are checked one by one by
+ * the verb (createEvents.ts), in order, so that a refusal names the first refused item.
+ */
+export const BatchEnvelope = Type.Object({
+  events: Type.Array(Type.Unknown(), { minItems: 1, maxItems: MAX_BATCH_ITEMS }),
+});
+
+export const BatchCreated = Type.Object({ events: Type.Array(Event) });

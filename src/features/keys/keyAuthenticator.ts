@@ -48,11 +48,12 @@ export class KeyAuthenticator {
     return { ...principal };
   }
 
-  /** One event of a browser key from `address`: null while under the limit, else seconds to wait. */
-  async takeBrowserEvent(organizationId: string, address: string): Promise<number | null> {
+  /** `events` events (a batch's items; 1 by default) of a browser key from `address`: null while they fit under the limit, else seconds to wait. */
+  async takeBrowserEvent(organizationId: string, address: string, events = 1): Promise<number | null> {
     const now = Date.now();
     const windowStart = now - (now % BROWSER_WINDOW_MS);
-    const counted = await countBrowserEvent(this.sql, { organizationId, address, windowStart: new Date(windowStart), limit: BROWSER_EVENTS_PER_WINDOW });
+    const fits = events <= BROWSER_EVENTS_PER_WINDOW;
+    const counted = fits ? await countBrowserEvent(this.sql, { organizationId, address, windowStart: new Date(windowStart), limit: BROWSER_EVENTS_PER_WINDOW, events }) : null;
     return counted === null ? Math.max(1, Math.ceil((windowStart + BROWSER_WINDOW_MS - now) / 1000)) : null;
   }
 

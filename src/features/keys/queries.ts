@@ -92,19 +92,20 @@ export async function stampLastUsed(sql: Sql, organizationId: string, keyId: str
 }
 
 /**
- * Counts one event of a browser key from `address` in the minute that starts at `windowStart`,
- * unless `limit` are counted already: the new count, or null when the window is full. One
- * statement on one organization's row, so every process sharing the database keeps one count.
+ * Counts `events` events of a browser key from `address` in the minute that starts at
+ * `windowStart` (1 for one event, a batch's items), unless the count would pass `limit`: the new
+ * count, or null when they do not fit (nothing counted). One statement on one organization's row,
+ * so every process sharing the database keeps one count. The caller never asks for more than `limit`.
  */
 export async function countBrowserEvent(
   sql: Sql,
-  row: { organizationId: string; address: string; windowStart: Date; limit: number },
+  row: { organizationId: string; address: string; windowStart: Date; limit: number; events: number },
 ): Promise<number | null> {
   const [counted] = await sql<{ count: number }[]>`
     INSERT INTO browser_event_counts AS c (organization_id, address, window_start, count)
-    VALUES (${row.organizationId}, ${row.address}, ${row.windowStart}, 1)
-    ON CONFLICT (organization_id, address, window_start) DO UPDATE SET count = c.count + 1
-    WHERE c.count < ${row.limit}
+    VALUES (${row.organizationId}, ${row.address}, ${row.windowStart}, ${row.events})
+    ON CONFLICT (organization_id, address, window_start) DO UPDATE SET count = c.count + excluded.count
+    WHERE c.count + excluded.count <= ${row.limit}
     RETURNING c.count`;
   return counted?.count ?? null;
 }

@@ -43,6 +43,52 @@ export type CreateEventResponse = {
   createdAt: string;
 };
 
+// POST /api/events/batch — Create 1-1,000 events in one request, all or nothing
+export type CreateEventsHeaders = {
+  /** 1-255 printable ASCII characters; a repeat within 24 hours replays the first reply */
+  "idempotency-key"?: string;
+};
+export type CreateEventsBody = {
+  /** 1-1000 events; each item's project is its id or exact name */
+  events: Array<{
+    project: string;
+    category: string;
+    title: string;
+    description?: string | null;
+    icon?: string | null;
+    tags?: {
+      [key: string]: unknown;
+    } | null;
+    metadata?: {
+      [key: string]: unknown;
+    } | Array<unknown> | null;
+    url?: string | null;
+    user_id?: string | null;
+    notify?: boolean;
+    created_at?: number | null;
+  }>;
+};
+export type CreateEventsResponse = {
+  events: Array<{
+    id: number;
+    projectId: string;
+    category: string;
+    title: string;
+    description: string | null;
+    icon: string | null;
+    tags: {
+      [key: string]: unknown;
+    } | null;
+    /** object, array or null */
+    metadata: unknown;
+    url: string | null;
+    user_id: string | null;
+    notify: boolean;
+    favorited: boolean;
+    createdAt: string;
+  }>;
+};
+
 // POST /api/events/{eventId}/delete — Delete an event
 export type DeleteEventPath = {
   eventId: string;
