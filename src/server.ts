@@ -6,7 +6,6 @@ import { AlertEngine } from './features/alerts/alertEngine.ts';
 import { AuditPruner } from './features/audit/auditPruner.ts';
 import { syncChartTimeZone } from './features/charts/syncChartTimeZone.ts';
 import { DigestScheduler } from './features/digests/digestScheduler.ts';
-import { MailQueue } from './features/email/mailQueue.ts';
 import { RetentionPruner } from './features/events/retentionPruner.ts';
 import { SearchIndexer } from './features/events/searchIndexer.ts';
 import { isLostQueryUnheard, isWriteAfterClose } from './db/driverQuirks.ts';
@@ -93,7 +92,7 @@ export async function serve(): Promise<void> {
   const pruner = new RetentionPruner(db.sql, { intervalSeconds: config.retentionIntervalSeconds, timeZone: config.timeZone, log });
   const indexer = new SearchIndexer(db.sql, log);
   const alerts = new AlertEngine({ sql: db.sql, bus: services.bus, log, intervalSeconds: config.alertIntervalSeconds, timeZone: config.timeZone });
-  const mailQueue = new MailQueue({ sql: db.sql, mailer: services.mailer, log });
+  const { mailQueue } = services;
   const digests = new DigestScheduler({ sql: db.sql, baseUrl: config.baseUrl, log, enqueued: () => mailQueue.wake() });
   const auditPruner = new AuditPruner(db.sql, log);
 
@@ -123,7 +122,6 @@ export async function serve(): Promise<void> {
       await indexer.stop();
       await alerts.stop();
       await digests.stop();
-      await mailQueue.stop();
       await auditPruner.stop();
       await closeServices();
       await closeDatabase();

@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type Sql, withTransaction } from '../../db/client.ts';
-import { newId } from '../../lib/ids.ts';
-import { insertMailJob } from '../email/queries.ts';
+import { enqueueMail } from '../email/enqueueMail.ts';
 import { composeDigest } from './composeDigest.ts';
 import { type DueDigest, claimDueDigest, findDueDigests } from './queries.ts';
 import { nextDigestAt, periodMs } from './schedule.ts';
@@ -82,7 +81,7 @@ export class DigestScheduler {
       const from = new Date(due.dueAt.getTime() - periodMs(due.frequency));
       const mail = await composeDigest(tx, { ...due, settings: due, from, to: due.dueAt, baseUrl: this.deps.baseUrl, preview: false });
       if (!mail) return false;
-      await insertMailJob(tx, { organizationId: due.organizationId, id: newId(16), kind: 'digest', mail, maxAttempts: MAX_ATTEMPTS });
+      await enqueueMail(tx, { organizationId: due.organizationId, kind: 'digest', mail, maxAttempts: MAX_ATTEMPTS });
       return true;
     });
   }
