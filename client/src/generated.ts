@@ -687,7 +687,7 @@ export type ImportOrganizationResponse = {
   };
 };
 
-// PATCH /api/insight — Add to an insight counter
+// PATCH /api/insight — Add to an insight counter (a browser key is not told the new value)
 export type IncrementInsightBody = {
   project: string;
   title: string;
@@ -700,8 +700,8 @@ export type IncrementInsightBody = {
 };
 export type IncrementInsightResponse = {
   ok: true;
-  /** The new value, as text */
-  value: string;
+  /** The new value, as text; left out for a browser key, which may add but not read */
+  value?: string;
 };
 
 // GET /api/alerts/{alertId}/history — An alert's transitions, newest first (keyset pages)
@@ -1024,8 +1024,8 @@ export type LogSnagIncrementInsightBody = {
 };
 export type LogSnagIncrementInsightResponse = {
   ok: true;
-  /** The new value, as text */
-  value: string;
+  /** The new value, as text; left out for a browser key, which may add but not read */
+  value?: string;
 };
 
 // POST /v1/insight — Set an insight with LogSnag's field names
@@ -1578,7 +1578,7 @@ export type UpdateProjectResponse = {
   createdAt: string;
 };
 
-// POST /api/insight — Create or update an insight
+// POST /api/insight — Create or update an insight (not with a browser key)
 export type UpsertInsightBody = {
   project: string;
   title: string;
