@@ -4,7 +4,7 @@ import { RateLimited } from '../../lib/errors.ts';
 import { enqueueMail } from '../email/enqueueMail.ts';
 import { requireEmail } from '../email/requireEmail.ts';
 import { findOrganization } from '../organizations/queries.ts';
-import type { SignInThrottle } from '../sessions/signInThrottle.ts';
+import { SignInThrottle } from '../sessions/signInThrottle.ts';
 import { findUserByEmail } from '../users/queries.ts';
 import { replacePasswordReset } from './queries.ts';
 import { resetMail } from './resetMail.ts';
@@ -29,7 +29,7 @@ export function requestPasswordReset({
 }): { ok: true } {
   const { services } = ctx;
   requireEmail(services.mailer);
-  if (!throttle.tryAttempt({ ip: `ip:${input.ip}`, email: `email:${input.email.trim().toLowerCase()}` })) {
+  if (!throttle.tryAttempt(SignInThrottle.keys(input.ip, input.email))) {
     throw new RateLimited('Too many password reset requests; wait 15 minutes and try again');
   }
   // setImmediate: after this turn, in which the reply is written.
