@@ -83,10 +83,13 @@ describe('a slow organization beside a normal one', () => {
     try {
       await lockTaken;
       assert.equal((await slow.post('/api/events', { project: slowProject, category: 'c', title: 'slow' })).status, 201);
+      // The claim has been running half a second: it waits for the row (on a distributed engine
+      // the coordinator shows it running and its worker shows it waiting).
       await waitUntil(
         async () => (await t.services.sql`
           SELECT 1 FROM pg_stat_activity
-          WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%alert_schedules%'`).length > 0,
+          WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active'
+            AND query LIKE '%UPDATE alert_schedules s SET leased_until%' AND clock_timestamp() - query_start > interval '500 milliseconds'`).length > 0,
         15_000,
         "the engine to wait on the slow organization",
       );
