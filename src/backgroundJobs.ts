@@ -5,7 +5,6 @@ import type { Sql } from './db/client.ts';
 import { AlertEngine } from './features/alerts/alertEngine.ts';
 import { AuditPruner } from './features/audit/auditPruner.ts';
 import { DigestScheduler } from './features/digests/digestScheduler.ts';
-import { MailQueue } from './features/email/mailQueue.ts';
 import { RetentionPruner } from './features/events/retentionPruner.ts';
 import { SearchIndexer } from './features/events/searchIndexer.ts';
 import type { BackgroundJob } from './lib/periodicTask.ts';
@@ -17,7 +16,7 @@ import type { BackgroundJob } from './lib/periodicTask.ts';
  * A new loop is built here and nowhere else (docs/architecture.md, "Background work").
  */
 export function backgroundJobs(config: Config, services: Services, sql: Sql, log: FastifyBaseLogger): BackgroundJob[] {
-  const mailQueue = new MailQueue({ sql, mailer: services.mailer, log });
+  const { mailQueue } = services;
   const indexer = new SearchIndexer(sql, log);
   const jobs: BackgroundJob[] = [
     services.deliveries,

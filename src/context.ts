@@ -3,7 +3,7 @@ import type { Config } from './config.ts';
 import type { Bus } from './db/bus.ts';
 import type { Db, Sql } from './db/client.ts';
 import type { DatabaseHealth } from './db/health.ts';
-import type { ApiKeys, Deliveries, EventIngest, HookTokens, Mail, ProjectPurge, TagRollups } from './ports.ts';
+import type { ApiKeys, Deliveries, EventIngest, HookTokens, Mail, MailQueueing, ProjectPurge, TagRollups } from './ports.ts';
 
 /** Long-lived things a verb may use. Built once per process by buildApp's caller. */
 export interface Services {
@@ -29,6 +29,8 @@ export interface Services {
   tagRollups: TagRollups;
   /** Outgoing email through SMTP_URL; `configured` is false without it. */
   mailer: Mail;
+  /** Mail to a person goes here (durable, retried); started by the server, never by a verb. */
+  mailQueue: MailQueueing;
 }
 
 /** A dashboard user's role (extensions.md, "Dashboard members"), read with the session on every request. */

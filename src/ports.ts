@@ -178,3 +178,12 @@ export interface Mail {
   readonly configured: boolean;
   send(mail: OutgoingMail): Promise<MailResult>;
 }
+
+/** The durable mail queue (email/mailQueue.ts): rows in `mail_jobs`, sent by a started queue. */
+export interface MailQueueing {
+  /** Starts sending (the server does; tests that expect mail start it). */
+  start(): void;
+  /** A pass now, or right after the one running: a verb that queued mail wakes it. */
+  wake(): void;
+  stop(): Promise<void>;
+}

@@ -5,7 +5,7 @@ import { createClient } from './db/client.ts';
 import { openDatabase } from './db/open.ts';
 import { syncChartTimeZone } from './features/charts/syncChartTimeZone.ts';
 import { isLostQueryUnheard, isWriteAfterClose } from './db/driverQuirks.ts';
-import { REQUEST_STATEMENT_TIMEOUT_MS } from './lib/limits.ts';
+import { BACKGROUND_STATEMENT_TIMEOUT_MS, REQUEST_STATEMENT_TIMEOUT_MS } from './lib/limits.ts';
 import { createLogger, logFormat } from './logger.ts';
 import { announceReady } from './ready.ts';
 import { createServices } from './services.ts';
@@ -13,12 +13,15 @@ import { createServices } from './services.ts';
 /** A graceful stop that takes longer than this is cut short (the issue of a lost database). */
 const STOP_DEADLINE_MS = 9000;
 /**
- * Two pools: requests' statements run under REQUEST_STATEMENT_TIMEOUT_MS; migrations and the
- * background loops (indexer, pruner, purger, deliveries, the bus) run without a limit, on a pool
- * of their own so that a slow batch never takes a request's connection (docs/scaling.md).
+ * Three pools: requests' statements run under REQUEST_STATEMENT_TIMEOUT_MS; the background loops
+ * (indexer, pruner, purger, alerts, mail, deliveries, the bus) under BACKGROUND_STATEMENT_TIMEOUT_MS,
+ * on a pool of their own so that a slow batch never takes a request's connection (docs/scaling.md)
+ * and no organization's work holds a connection for long (decision 200); migrations and the
+ * chart time-zone rebuild at the start run without a limit on a small pool that then idles.
  */
 const REQUEST_POOL_SIZE = 16;
 const BACKGROUND_POOL_SIZE = 6;
+const START_POOL_SIZE = 2;
 
 /** Process entry: settings, database, migrations, listen; a graceful stop on SIGTERM/SIGINT. */
 export async function serve(): Promise<void> {
@@ -58,7 +61,7 @@ export async function serve(): Promise<void> {
   const db = await openDatabase(config, {
     abort: starting.signal,
     log: (message) => log.info(message),
-    poolSize: BACKGROUND_POOL_SIZE,
+    poolSize: START_POOL_SIZE,
     clusterLog: (message) => log.debug(message),
     supervise: {
       lost: (reason) => log.error(`the embedded PostgreSQL stopped unexpectedly (${reason}); starting it again`),
@@ -78,14 +81,15 @@ export async function serve(): Promise<void> {
     throw error;
   }
   const requestSql = createClient(db.url, { max: REQUEST_POOL_SIZE, timeZone: config.timeZone, statementTimeoutMs: REQUEST_STATEMENT_TIMEOUT_MS });
+  const backgroundSql = createClient(db.url, { max: BACKGROUND_POOL_SIZE, timeZone: config.timeZone, statementTimeoutMs: BACKGROUND_STATEMENT_TIMEOUT_MS });
   const closeDatabase = async () => {
-    // Both pools at once: one after the other could wait 5 s each and pass the stop's deadline.
-    await Promise.all([requestSql.end({ timeout: 5 }), db.sql.end({ timeout: 5 })]);
+    // Every pool at once: one after the other could wait 5 s each and pass the stop's deadline.
+    await Promise.all([requestSql.end({ timeout: 5 }), backgroundSql.end({ timeout: 5 }), db.sql.end({ timeout: 5 })]);
     await db.close();
   };
-  const { services, close: closeServices } = await createServices(config, requestSql, log, { backgroundSql: db.sql });
+  const { services, close: closeServices } = await createServices(config, requestSql, log, { backgroundSql });
   const app = await buildApp({ services });
-  const jobs = backgroundJobs(config, services, db.sql, log);
+  const jobs = backgroundJobs(config, services, backgroundSql, log);
 
   if (starting.signal.aborted) {
     return abandonStart(async () => {

@@ -11,6 +11,7 @@ import { TagsIndexCleaner } from './features/events/tagsIndexCleaner.ts';
 import { HookResolver } from './features/hooks/hookResolver.ts';
 import { KeyAuthenticator } from './features/keys/keyAuthenticator.ts';
 import { Mailer } from './features/email/mailer.ts';
+import { MailQueue } from './features/email/mailQueue.ts';
 import { ProjectPurger } from './features/projects/projectPurger.ts';
 import { TagRollupBackfiller } from './features/charts/tagRollupBackfiller.ts';
 
@@ -45,17 +46,19 @@ export async function createServices(
   const keys = new KeyAuthenticator(sql, bus, (err, message) => log.error({ err }, message));
   // One pooled SMTP transport per process, shared by every sender of mail.
   const mailer = new Mailer(config.smtp, log);
+  const mailQueue = new MailQueue({ sql: backgroundSql, mailer, log });
   // Built here, started by the server only: a command or a test must not send anyone's webhooks.
   const deliveries = new DeliveryWorker({ sql: backgroundSql, bus, config, log, mailer });
   const purger = new ProjectPurger(backgroundSql, log);
   const tagRollups = new TagRollupBackfiller(backgroundSql, log, config.timeZone);
-  const services: Services = { sql, bus, config, log, health, ingest, hookIngest, hooks, keys, deliveries, purger, mailer, tagRollups };
+  const services: Services = { sql, bus, config, log, health, ingest, hookIngest, hooks, keys, deliveries, purger, mailer, mailQueue, tagRollups };
   return {
     services,
     close: async () => {
       await deliveries.stop();
       await purger.stop();
       await tagRollups.stop();
+      await mailQueue.stop();
       mailer.close();
       await Promise.all([ingest.drain(), hookIngest.drain()]);
       keys.close();

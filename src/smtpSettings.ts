@@ -8,6 +8,11 @@ export interface SmtpSettings {
   port: number;
   /** smtps://: TLS from the first byte. smtp:// upgrades with STARTTLS whenever the server offers it. */
   secure: boolean;
+  /**
+   * smtp:// with a user: STARTTLS is required before the credentials go out, and a server that
+   * cannot upgrade gets no mail (decision 200). `?tls=off` in SMTP_URL lifts it, explicitly.
+   */
+  requireTls: boolean;
   user: string | undefined;
   /** Non-enumerable: read it by name only. */
   readonly password: string | undefined;
@@ -41,10 +46,13 @@ export function parseSmtpSettings(
   const port = url.port ? Number(url.port) : secure ? 465 : 587;
   const user = url.username ? decodeURIComponent(url.username) : undefined;
   const password = url.password ? decodeURIComponent(url.password) : undefined;
+  const tls = url.searchParams.get('tls');
+  if (tls !== null && tls !== 'off') throw fail(`SMTP_URL's tls may only be "off" (send credentials over an unencrypted connection); it is ${JSON.stringify(tls)}`);
   const settings = {
     host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
     port,
     secure,
+    requireTls: !secure && user !== undefined && tls !== 'off',
     user,
     from: parseFrom(rawFrom, baseUrl, fail),
   };

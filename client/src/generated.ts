@@ -733,7 +733,7 @@ export type ImportOrganizationResponse = {
   };
 };
 
-// PATCH /api/insight — Add to an insight counter
+// PATCH /api/insight — Add to an insight counter (a browser key is not told the new value)
 export type IncrementInsightBody = {
   project: string;
   title: string;
@@ -746,8 +746,8 @@ export type IncrementInsightBody = {
 };
 export type IncrementInsightResponse = {
   ok: true;
-  /** The new value, as text */
-  value: string;
+  /** The new value, as text; left out for a browser key, which may add but not read */
+  value?: string;
 };
 
 // GET /api/alerts/{alertId}/history — An alert's transitions, newest first (keyset pages)
@@ -1070,8 +1070,8 @@ export type LogSnagIncrementInsightBody = {
 };
 export type LogSnagIncrementInsightResponse = {
   ok: true;
-  /** The new value, as text */
-  value: string;
+  /** The new value, as text; left out for a browser key, which may add but not read */
+  value?: string;
 };
 
 // POST /v1/insight — Set an insight with LogSnag's field names
@@ -1624,7 +1624,7 @@ export type UpdateProjectResponse = {
   createdAt: string;
 };
 
-// POST /api/insight — Create or update an insight
+// POST /api/insight — Create or update an insight (not with a browser key)
 export type UpsertInsightBody = {
   project: string;
   title: string;

@@ -29,7 +29,7 @@ function pathMatcher(url: string): RegExp {
 export async function registerBrowserCors(app: FastifyInstance): Promise<void> {
   const ingestRoutes: Array<{ method: string; path: RegExp }> = [];
   app.addHook('onRoute', (route) => {
-    if (route.config?.scope?.access !== 'ingest') return;
+    if (route.config?.scope?.access !== 'ingest' || route.config.scope.browserKeys === 'refused') return;
     for (const method of [route.method].flat()) ingestRoutes.push({ method, path: pathMatcher(route.url) });
   });
 

@@ -22,6 +22,13 @@ export interface RouteScope {
    * request, or as many as the function reads from the validated body (a batch's items).
    */
   writesEvents?: boolean | ((body: unknown) => number);
+  /**
+   * What a browser key (an ingest key with origins, published in web pages) may do here besides
+   * writing events: `counted`, allowed and counted against its per-address limit like an event
+   * (identify); `refused`, 403 and no CORS preflight (setting an insight: a page may only add to
+   * a counter). Unset: allowed, uncounted (decision 200).
+   */
+  browserKeys?: 'counted' | 'refused';
 }
 
 type Lookup = (ctx: Ctx, request: { params: Record<string, string>; query: Record<string, unknown> }) => Promise<string | undefined>;
@@ -78,6 +85,7 @@ export function refuseAccess(key: KeyPrincipal, scope: RouteScope | undefined): 
   if (!scope) throw new Forbidden('This API key is limited to some projects or actions, and this route is open to keys without limits only');
   if (key.access === 'read' && scope.access !== 'read') throw new Forbidden('This API key may only read (GET routes)');
   if (key.access === 'ingest' && scope.access !== 'ingest') throw new Forbidden('This API key may only send events, users and insights');
+  if (key.origins !== null && scope.browserKeys === 'refused') throw new Forbidden('A browser key may only add to insight counters ($inc), not set them');
   if (key.projects !== null && scope.project === 'organization') {
     throw new Forbidden('This API key is limited to some projects; this action spans the whole organization');
   }
@@ -110,9 +118,9 @@ export async function refuseOtherProjects(request: FastifyRequest, key: KeyPrinc
   if (!allowed.includes(projectId)) throw new NotFound('in' in source ? 'Project' : source.what);
 }
 
-/** Browser keys' events: at most 60 a minute per client address, across every process. */
+/** Browser keys' events and identify calls: at most 60 a minute per client address, across every process. */
 export async function refuseOverBrowserLimit(request: FastifyRequest, key: KeyPrincipal, scope: RouteScope, take: (organizationId: string, address: string, events: number) => Promise<number | null>): Promise<void> {
-  if (key.origins === null || !scope.writesEvents) return;
+  if (key.origins === null || !(scope.writesEvents || scope.browserKeys === 'counted')) return;
   const events = typeof scope.writesEvents === 'function' ? scope.writesEvents(request.body) : 1;
   const retryAfter = await take(key.organizationId, request.ip, events);
   if (retryAfter !== null) throw new RateLimited('Too many events from this address with a browser key; try again later', retryAfter);

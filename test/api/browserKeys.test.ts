@@ -99,7 +99,7 @@ describe('the rate limit of browser keys', () => {
     assert.ok(Number(over.headers['retry-after']) >= 1 && Number(over.headers['retry-after']) <= 60, String(over.headers['retry-after']));
     assert.equal(over.headers['access-control-allow-origin'], SHOP, 'the page can read the refusal');
     assert.equal((await send('198.51.100.8')).statusCode, 201, 'another address has its own count');
-    // Identify and insights are not events: not counted.
+    // Identify calls count toward the same limit (decision 200).
     const identify = await t.app.inject({
       method: 'POST',
       url: '/api/identify',
@@ -107,7 +107,7 @@ describe('the rate limit of browser keys', () => {
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       payload: JSON.stringify({ project, user_id: 'u', properties: {} }),
     });
-    assert.equal(identify.statusCode, 200);
+    assert.equal(identify.statusCode, 429);
     const listed = await org.get(`/api/events?project=${project}&limit=100`);
     assert.equal(listed.body.events.length, 61);
     // Keys without origins are not limited.

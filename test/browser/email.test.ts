@@ -14,7 +14,8 @@ const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 const smtp = await startSmtpServer();
 after(() => smtp.close());
-const t = useTestApp({ BASE_URL: base, SMTP_URL: smtp.url, SMTP_FROM: 'Eventlog <eventlog@example.com>' });
+// The mail queue (which sends the reset link) takes every organization's mail: a database of the file's own.
+const t = useTestApp({ BASE_URL: base, SMTP_URL: smtp.url, SMTP_FROM: 'Eventlog <eventlog@example.com>' }, { ownDatabase: true });
 
 function linkIn(text: string | undefined, path: string): string {
   const match = new RegExp(`${base}${path}[A-Za-z0-9_-]{43}`).exec(text ?? '');
@@ -31,6 +32,7 @@ describe('email in a browser', { skip: missingBrowser }, () => {
   before(async () => {
     ensureDashboardBuilt();
     await t.app.listen({ port, host: '127.0.0.1' });
+    t.services.mailQueue.start();
     const organization = await createOrganization({ ctx: t.operator, input: { name: 'Mail Org', monthlyEventCap: null } });
     await createUser({ ctx: t.operator, input: { organizationId: organization.id, email: ownerEmail, password: PASSWORD } });
     browser = await chromium.launch(launchOptions());

@@ -1,6 +1,6 @@
 // Password reset and invitations by mail (extensions.md, "Email"), against a real SMTP server.
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { createLogger } from '../../src/logger.ts';
@@ -13,7 +13,8 @@ import { type SmtpTestServer, startSmtpServer } from './support.ts';
 const smtp: SmtpTestServer = await startSmtpServer();
 const env: NodeJS.ProcessEnv = { BASE_URL: 'https://events.example.test', SMTP_FROM: 'accounts@example.test', TRUST_PROXY: '1', SMTP_URL: smtp.url };
 after(() => smtp.close());
-const t = useTestApp(env);
+// The mail queue (which sends the reset links) takes every organization's mail: a database of the file's own.
+const t = useTestApp(env, { ownDatabase: true });
 
 let client = 0;
 /** A client address of its own per test, so the per-address throttle of one test leaves the others alone. */
@@ -34,6 +35,7 @@ async function resetLinkOf(email: string, count = 1): Promise<string> {
 }
 
 describe('password reset', () => {
+  before(() => t.services.mailQueue.start());
   it('mails a link to BASE_URL/app/reset/<token>; confirming sets the password and ends every session', async () => {
     const org = await t.org();
     const member = await signInAs(t, org);
@@ -158,6 +160,7 @@ describe('password reset', () => {
 });
 
 describe('invitations by mail', () => {
+  before(() => t.services.mailQueue.start());
   it('the invitation is mailed with its link; emailed: true; the link accepts', async () => {
     const org = await t.org();
     const owner = await signInAs(t, org);

@@ -47,7 +47,7 @@ describe('SMTP settings', () => {
     const { startSmtpServer } = await import('./support.ts');
     const server = await startSmtpServer();
     try {
-      const wrong = `smtp://${server.user}:${encodeURIComponent(SECRET)}@127.0.0.1:${server.port}`;
+      const wrong = `smtp://${server.user}:${encodeURIComponent(SECRET)}@127.0.0.1:${server.port}?tls=off`;
       const mailer = new Mailer(loadConfig({ SMTP_URL: wrong }).smtp, createLogger('silent'));
       const result = await mailer.send({ to: ['a@example.com'], subject: 's', text: 't', html: '<p>t</p>' });
       mailer.close();

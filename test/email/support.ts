@@ -20,7 +20,7 @@ export type SmtpAnswer = 250 | { code: number; message?: string } | 'drop';
 
 export interface SmtpTestServer {
   port: number;
-  /** SMTP_URL for this server, with its user and password. */
+  /** SMTP_URL for this server, with its user and password (and `tls=off`: it offers no STARTTLS). */
   url: string;
   user: string;
   password: string;
@@ -29,6 +29,8 @@ export interface SmtpTestServer {
   answers: SmtpAnswer[];
   /** Every message the server was offered, answered or not (DATA commands). */
   offered: number;
+  /** How many times a client sent its credentials (AUTH), accepted or not. */
+  authAttempts: number;
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
   /** Mails to this address. */
   to(address: string): ReceivedMail[];
@@ -45,13 +47,14 @@ export async function startSmtpServer(answers: SmtpAnswer[] = [250], port = 0): 
   const user = 'eventlog';
   const password = `p@ss:${Math.random().toString(36).slice(2)}`;
   const received: ReceivedMail[] = [];
-  const state = { answers, offered: 0 } as SmtpTestServer;
+  const state = { answers, offered: 0, authAttempts: 0 } as SmtpTestServer;
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS'],
     allowInsecureAuth: true,
     authMethods: ['PLAIN', 'LOGIN'],
     logger: false,
     onAuth(auth, _session, callback) {
+      state.authAttempts++;
       if (auth.username === user && auth.password === password) return callback(null, { user });
       const refused = Object.assign(new Error('Authentication failed'), { responseCode: 535 });
       return callback(refused);
@@ -92,7 +95,8 @@ export async function startSmtpServer(answers: SmtpAnswer[] = [250], port = 0): 
   const to = (address: string) => received.filter((mail) => mail.to.includes(address));
   return Object.assign(state, {
     port: bound,
-    url: `smtp://${user}:${encodeURIComponent(password)}@127.0.0.1:${bound}`,
+    // No STARTTLS here, so the credentials may go in plain text only because the URL says so.
+    url: `smtp://${user}:${encodeURIComponent(password)}@127.0.0.1:${bound}?tls=off`,
     user,
     password,
     received,

@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { inviteMember } from '../../src/features/members/inviteMember.ts';
 import { createUser } from '../../src/features/users/createUser.ts';
 import { type Reply, useTestApp } from '../helpers.ts';
+import { accept, tokenOf } from '../members/support.ts';
 import { CLIENT, type Person, signInAtProvider, startProvider } from './provider.ts';
 
 /** extensions.md, "Sign-in with OpenID Connect", against a real provider (oidc-provider) on loopback. */
@@ -114,6 +115,33 @@ describe('sign-in with OpenID Connect', () => {
     assert.equal(described.body.organization.id, org.id);
     const members = await t.services.sql`SELECT role FROM users WHERE organization_id = ${org.id} AND email = ${email}`;
     assert.deepEqual(members.map((m) => m.role), ['member']);
+  });
+
+  it('never picks among invitations from several organizations: nobody is signed in until the person accepts one', async () => {
+    const [first, second] = [await t.org(), await t.org()];
+    const email = `invited-${crypto.randomUUID()}@example.com`;
+    const mine = await inviteMember({ ctx: first.ctx, input: { email, role: 'member' } });
+    // The later invitation used to win: another organization could capture the invitee.
+    await inviteMember({ ctx: second.ctx, input: { email, role: 'owner' } });
+    const { callback: url, attempt } = await throughProvider(person(email));
+    const refused = await callback(url, attempt);
+    assert.equal(refused.status, 403, JSON.stringify(refused.body));
+    assert.equal(cookieOf(refused, 'eventlog_session'), undefined);
+    const names = await t.services.sql<{ name: string }[]>`SELECT name FROM organizations WHERE id IN ${t.services.sql([first.id, second.id])}`;
+    for (const { name } of names) assert.ok(refused.body.error.includes(name), refused.body.error);
+    assert.match(refused.body.error, /Invitations from 2 organizations/);
+    const created = await t.services.sql`SELECT 1 FROM user_emails WHERE email = ${email}`;
+    assert.equal(created.length, 0, 'no account was made');
+    const pending = await t.services.sql`SELECT organization_id FROM invitations WHERE email = ${email}`;
+    assert.equal(pending.length, 2, 'both invitations still wait');
+
+    // The person chooses by the link of the invitation they want; then the issuer signs them in there.
+    assert.equal((await accept(t, tokenOf(mine.url))).status, 200);
+    const again = await throughProvider(person(email));
+    const reply = await callback(again.callback, again.attempt);
+    assert.equal(reply.status, 302, JSON.stringify(reply.body));
+    const described = await t.request({ method: 'GET', url: '/api/session', headers: { cookie: cookieOf(reply, 'eventlog_session')! } });
+    assert.equal(described.body.organization.id, first.id);
   });
 
   it('offers the button and turns password sign-in off', async () => {

@@ -16,6 +16,16 @@ const CONCURRENCY = 4;
  * instead of once per burst of a few events.
  */
 const WAKE_DELAY_MS = 1000;
+/**
+ * How long one organization's evaluation may hold a worker. Past it the worker moves on and the
+ * evaluation finishes beside the others (a straggler), so an organization with slow alerts (big
+ * windows over busy projects, a lock it waits for) never holds back another's evaluation nor the
+ * next pass beyond the contract's 15 s (decision 200). Every statement of the background pool is
+ * bounded too (30 s), so a straggler ends.
+ */
+const ORGANIZATION_BUDGET_MS = 2_000;
+/** Stragglers at most; beyond them a worker waits for its own, so the pool keeps connections for the rest. */
+const MAX_STRAGGLING = 2;
 
 interface EngineOptions {
   sql: Sql;
@@ -44,6 +54,8 @@ export class AlertEngine {
   private unsubscribe: (() => void) | undefined;
   /** Organizations this process has seen with enabled alerts: their events wake it. */
   private readonly watched = new Set<string>();
+  /** Evaluations past their budget, still running beside the passes: skipped until they end. */
+  private readonly straggling = new Map<string, Promise<void>>();
   /** Organizations with announced events since the last pass. */
   private readonly woken = new Set<string>();
   /** Due times this process learned from its own passes: it looks again at the earliest. */
@@ -71,6 +83,7 @@ export class AlertEngine {
     clearTimeout(this.timer);
     clearTimeout(this.wakeTimer);
     await this.running;
+    await Promise.all(this.straggling.values());
   }
 
   /**
@@ -85,7 +98,7 @@ export class AlertEngine {
     const workers = Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
       for (let organizationId = queue.shift(); organizationId !== undefined; organizationId = queue.shift()) {
         if (this.stopped && this.timer !== undefined) return;
-        await this.evaluate(organizationId);
+        if (!this.straggling.has(organizationId)) await this.evaluateWithinBudget(organizationId);
       }
     });
     await Promise.all(workers);
@@ -102,6 +115,20 @@ export class AlertEngine {
     this.wakeTimer.unref();
   }
 
+  /** Evaluates the organization, or leaves it running as a straggler once past its budget. */
+  private async evaluateWithinBudget(organizationId: string): Promise<void> {
+    const evaluation = this.evaluate(organizationId);
+    if (this.straggling.size >= MAX_STRAGGLING) return evaluation;
+    let timer: NodeJS.Timeout | undefined;
+    const overBudget = new Promise<'over'>((resolve) => {
+      timer = setTimeout(() => resolve('over'), ORGANIZATION_BUDGET_MS);
+    });
+    const first = await Promise.race([evaluation.then(() => 'done' as const), overBudget]);
+    clearTimeout(timer);
+    if (first === 'over') this.straggling.set(organizationId, evaluation.finally(() => this.straggling.delete(organizationId)));
+  }
+
+  /** Never rejects: a failure is logged and the organization is due again soon. */
   private async evaluate(organizationId: string): Promise<void> {
     try {
       const pass = await evaluateOrganization(this.options.sql, organizationId, this.options.timeZone);

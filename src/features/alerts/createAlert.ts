@@ -6,12 +6,16 @@ import { recordAudit } from '../audit/recordAudit.ts';
 import { newId } from '../../lib/ids.ts';
 import { type AlertObject, alertFromRow } from './alertObject.ts';
 import { checkCategory, checkFilter, checkName } from './checkAlertInput.ts';
+import { checkAlertRoom } from './alertLimit.ts';
 import { insertAlert, scheduleNow } from './queries.ts';
 import type { CreateAlertBody } from './schemas.ts';
 
 type CreateAlertInput = Static<typeof CreateAlertBody> & { projectId: string };
 
-/** POST /api/projects/:projectId/alerts: state "ok" until the engine's first look, within one pass. */
+/**
+ * POST /api/projects/:projectId/alerts: state "ok" until the engine's first look, within one pass.
+ * 400 past MAX_ALERTS_PER_ORGANIZATION.
+ */
 export async function createAlert({ ctx, input }: VerbArgs<CreateAlertInput>): Promise<AlertObject> {
   const { sql } = ctx.services;
   const now = new Date();
@@ -29,6 +33,7 @@ export async function createAlert({ ctx, input }: VerbArgs<CreateAlertInput>): P
     now,
   };
   const row = await withTransaction(sql, async (tx) => {
+    await checkAlertRoom(tx, ctx.organizationId, 1, now);
     const inserted = await insertAlert(tx, ctx.organizationId, alert);
     if (!inserted) throw new NotFound('Project');
     await recordAudit(tx, ctx, { action: 'alert.create', target: { type: 'alert', id: inserted.id } });

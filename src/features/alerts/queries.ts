@@ -74,6 +74,20 @@ export async function insertAlert(sql: Db, organizationId: string, alert: NewAle
   return row;
 }
 
+/**
+ * Takes the organization's schedule row (made when missing) for the rest of the transaction, so
+ * that creations of alerts in one organization count one after the other, then counts its alerts
+ * of live projects (at most MAX_ALERTS_PER_ORGANIZATION: a bounded read, not a feed).
+ */
+export async function lockAndCountAlerts(sql: Db, organizationId: string, now: Date): Promise<number> {
+  await sql`
+    INSERT INTO alert_schedules AS s (organization_id, active, due_at) VALUES (${organizationId}, true, ${now})
+    ON CONFLICT (organization_id) DO UPDATE SET active = true, due_at = excluded.due_at`;
+  const [row] = await sql<{ count: number }[]>`
+    SELECT count(*)::int AS count FROM alerts a WHERE a.organization_id = ${organizationId} AND ${liveProject(sql)}`;
+  return row?.count ?? 0;
+}
+
 export function listAlerts(sql: Db, organizationId: string, projectId: string): Promise<AlertRow[]> {
   return sql<AlertRow[]>`
     SELECT ${alertColumns(sql)} FROM alerts a

@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { Db } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { checkCategory, checkFilter, checkName } from './checkAlertInput.ts';
+import { checkAlertRoom } from './alertLimit.ts';
 import { type NewAlert, insertAlert, listAlerts, scheduleNow } from './queries.ts';
 import type { CreateAlertBody } from './schemas.ts';
 
@@ -45,6 +46,7 @@ export async function insertImportedAlerts(
 ): Promise<void> {
   if (alerts.length === 0) return;
   const now = new Date();
+  await checkAlertRoom(db, organizationId, alerts.length, now);
   for (const alert of alerts) await insertAlert(db, organizationId, { ...alert, id: newId(), projectId, now });
   await scheduleNow(db, organizationId, now);
 }

@@ -28,7 +28,10 @@ type AuditAction =
   | 'alert.update'
   | 'alert.delete'
   | 'import'
-  | 'export';
+  | 'export'
+  // Beyond the contract's list: who got in without an invitation, and a withdrawn invitation.
+  | 'member.create'
+  | 'invitation.revoke';
 
 /** Who acted where: a verb's ctx, or an installation-wide verb's with the organization it chose. */
 interface AuditScope {

@@ -31,9 +31,10 @@ function parseGroupBy(raw: string | undefined): string | undefined {
  * GET /api/charts: `{ [category]: [{day, count}] }` (or keyed by a tag's values) over the last `days` days including today,
  * in the server's time zone, as JSON text ready to send. Only days with events appear, oldest
  * first; a category without events in the window is left out (README, "Interpretations of the
- * spec").
+ * spec"). `mayRegisterRollups`: whether the caller may change the organization (not a read-only
+ * key), and so register a tag key for the rollup.
  */
-export async function getCharts({ ctx, input }: VerbArgs<Static<typeof ChartsQuery>>): Promise<string> {
+export async function getCharts({ ctx, input, mayRegisterRollups }: VerbArgs<Static<typeof ChartsQuery>> & { mayRegisterRollups: boolean }): Promise<string> {
   // Unlike the feed, the spec gives charts a 400 for a missing project.
   if (!input.project) throw new InvalidInput('project is required');
   const days = parseDays(input.days);
@@ -41,7 +42,7 @@ export async function getCharts({ ctx, input }: VerbArgs<Static<typeof ChartsQue
   const tagKey = parseGroupBy(input.groupBy);
   await requireProject(ctx, input.project);
   const category = input.category || undefined;
-  if (tagKey !== undefined && tags.length === 0 && (await tagRollupReady(ctx, input.project, tagKey))) {
+  if (tagKey !== undefined && tags.length === 0 && (await tagRollupReady(ctx, input.project, tagKey, { mayRegister: mayRegisterRollups }))) {
     const counted = await selectTagSeries(ctx.services.sql, { organizationId: ctx.organizationId, projectId: input.project, tagKey, days, category });
     return seriesDocument(counted.map((row) => ({ key: tagValueKey(row.type, row.text), day: row.day, count: row.count })));
   }

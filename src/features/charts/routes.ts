@@ -17,6 +17,10 @@ export default function chartRoutes(app: App): void {
       },
     },
     // The verb answers JSON text, which Fastify sends as it is (the schema documents its shape).
-    async (request, reply) => reply.type('application/json').send((await getCharts({ ctx: request.ctx, input: request.query })) as never),
+    // A read-only key charts like any caller but never registers a tag key for the rollup.
+    async (request, reply) => {
+      const mayRegisterRollups = request.apiKey?.access !== 'read';
+      return reply.type('application/json').send((await getCharts({ ctx: request.ctx, input: request.query, mayRegisterRollups })) as never);
+    },
   );
 }

@@ -14,12 +14,16 @@ export const MAX_ROLLED_UP_KEYS = 10;
  * Whether the per-day counts of `tagKey` can answer the project's breakdown (decision 131). A key
  * charted for the first time is registered and its backfill started; until the backfill is done
  * (or when the project already rolls up MAX_ROLLED_UP_KEYS keys) the caller reads the events.
+ * Only a caller that may change the organization registers a key (`mayRegister`): a read-only key
+ * could otherwise fill the project's slots for good with keys nobody wanted (decision 200); it
+ * reads the events instead, and the rollups others registered.
  */
-export async function tagRollupReady(ctx: Ctx, projectId: string, tagKey: string): Promise<boolean> {
+export async function tagRollupReady(ctx: Ctx, projectId: string, tagKey: string, { mayRegister }: { mayRegister: boolean }): Promise<boolean> {
   if (tagKey.length > MAX_ROLLED_UP_KEY_LENGTH) return false;
   const q = { organizationId: ctx.organizationId, projectId, tagKey };
   let state = await findTagKey(ctx.services.sql, q);
   if (!state) {
+    if (!mayRegister) return false;
     if ((await countTagKeys(ctx.services.sql, q)) >= MAX_ROLLED_UP_KEYS) return false;
     try {
       await withTransaction(ctx.services.sql, (tx) => registerTagKey(tx, q));

@@ -31,6 +31,7 @@ export class Mailer {
       host: settings.host,
       port: settings.port,
       secure: settings.secure,
+      requireTLS: settings.requireTls,
       connectionTimeout: TIMEOUT_MS,
       greetingTimeout: TIMEOUT_MS,
       socketTimeout: TIMEOUT_MS,
@@ -71,7 +72,7 @@ export class Mailer {
       const status = typeof error.responseCode === 'number' ? error.responseCode : null;
       const message = this.scrub(error.message ?? String(caught));
       // No reply code: the connection was refused, dropped or timed out, which may pass.
-      const retryable = status === null ? error.code !== 'EAUTH' && error.code !== 'EENVELOPE' : status >= 400 && status < 500;
+      const retryable = status === null ? !['EAUTH', 'EENVELOPE', 'ETLS'].includes(error.code ?? '') : status >= 400 && status < 500;
       return { status, error: clip(message), retryable, response: error.response ? clip(this.scrub(error.response)) : null, durationMs: took() };
     }
   }

@@ -17,6 +17,7 @@ import {
 import { upsertInsight } from './upsertInsight.ts';
 import { projectIn } from '../../http/routeScope.ts';
 import { insightProject } from './insightProject.ts';
+import { withoutValueForBrowsers } from './withoutValueForBrowsers.ts';
 
 const tags = ['insights'];
 
@@ -26,7 +27,7 @@ const ofInsight = { of: (ctx: Ctx, { params }: { params: Record<string, string> 
 export default function insightRoutes(app: App): void {
   app.post(
     '/api/insight',
-    { config: { scope: { access: 'ingest', project: projectIn('body') } }, schema: { operationId: 'upsertInsight', summary: 'Create or update an insight', tags, body: UpsertInsightBody, response: { 200: UpsertedInsight, ...errors(400, 401, 404) } } },
+    { config: { scope: { access: 'ingest', project: projectIn('body'), browserKeys: 'refused' } }, schema: { operationId: 'upsertInsight', summary: 'Create or update an insight (not with a browser key)', tags, body: UpsertInsightBody, response: { 200: UpsertedInsight, ...errors(400, 401, 404) } } },
     async (request) => upsertInsight({ ctx: request.ctx, input: request.body }),
   );
 
@@ -36,12 +37,12 @@ export default function insightRoutes(app: App): void {
       schema: {
         tags,
         operationId: 'incrementInsight',
-        summary: 'Add to an insight counter',
+        summary: 'Add to an insight counter (a browser key is not told the new value)',
         body: IncrementInsightBody,
         response: { 200: IncrementedInsight, ...errors(400, 401, 404, 507) },
       },
     },
-    async (request) => incrementInsight({ ctx: request.ctx, input: request.body }),
+    async (request) => withoutValueForBrowsers(request.apiKey, await incrementInsight({ ctx: request.ctx, input: request.body })),
   );
 
   app.post(

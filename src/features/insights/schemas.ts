@@ -30,4 +30,7 @@ export const IncrementInsightBody = Type.Object({
   icon: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'As in POST /api/insight' })),
 });
 
-export const IncrementedInsight = Type.Object({ ok: Type.Literal(true), value: Type.String({ description: 'The new value, as text' }) });
+export const IncrementedInsight = Type.Object({
+  ok: Type.Literal(true),
+  value: Type.Optional(Type.String({ description: 'The new value, as text; left out for a browser key, which may add but not read' })),
+});

@@ -2,6 +2,7 @@ import type { Bus } from '../../db/bus.ts';
 import type { Sql } from '../../db/client.ts';
 import { EvictingCache } from '../../lib/evictingCache.ts';
 import { sha256 } from '../../lib/ids.ts';
+import { clientAddressKey } from '../../lib/clientAddressKey.ts';
 import { API_KEY_PATTERN } from './keyFormat.ts';
 import { countBrowserEvent, findActiveKeyByHash, stampLastUsed } from './queries.ts';
 import { KEY_REVOKED } from '../../db/announcements.ts';
@@ -48,12 +49,17 @@ export class KeyAuthenticator {
     return { ...principal };
   }
 
-  /** `events` events (a batch's items; 1 by default) of a browser key from `address`: null while they fit under the limit, else seconds to wait. */
+  /**
+   * `events` events (a batch's items; 1 by default) of a browser key from `address` (an IPv6
+   * client counted by its /64): null while they fit under the limit, else seconds to wait.
+   */
   async takeBrowserEvent(organizationId: string, address: string, events = 1): Promise<number | null> {
     const now = Date.now();
     const windowStart = now - (now % BROWSER_WINDOW_MS);
     const fits = events <= BROWSER_EVENTS_PER_WINDOW;
-    const counted = fits ? await countBrowserEvent(this.sql, { organizationId, address, windowStart: new Date(windowStart), limit: BROWSER_EVENTS_PER_WINDOW, events }) : null;
+    const counted = fits
+      ? await countBrowserEvent(this.sql, { organizationId, address: clientAddressKey(address), windowStart: new Date(windowStart), limit: BROWSER_EVENTS_PER_WINDOW, events })
+      : null;
     return counted === null ? Math.max(1, Math.ceil((windowStart + BROWSER_WINDOW_MS - now) / 1000)) : null;
   }
 

@@ -4,6 +4,7 @@ import { Event } from '../events/schemas.ts';
 import { IdempotencyHeaders } from '../idempotency/schemas.ts';
 import { withIdempotency } from '../idempotency/withIdempotency.ts';
 import { IncrementedInsight, UpsertedInsight } from '../insights/schemas.ts';
+import { withoutValueForBrowsers } from '../insights/withoutValueForBrowsers.ts';
 import { logEvent } from './logEvent.ts';
 import { incrementLoggedInsight, logInsight } from './logInsight.ts';
 import { LogBody, LogInsightBody, LogInsightIncrementBody } from './schemas.ts';
@@ -43,7 +44,7 @@ export default function logSnagRoutes(app: App): void {
 
   app.post(
     '/v1/insight',
-    { config: { scope: { access: 'ingest', project: byReference } },
+    { config: { scope: { access: 'ingest', project: byReference, browserKeys: 'refused' } },
       schema: {
         tags,
         security,
@@ -68,6 +69,6 @@ export default function logSnagRoutes(app: App): void {
         response: { 200: IncrementedInsight, ...errors(400, 401, 404, 507) },
       },
     },
-    async (request) => incrementLoggedInsight({ ctx: request.ctx, input: request.body }),
+    async (request) => withoutValueForBrowsers(request.apiKey, await incrementLoggedInsight({ ctx: request.ctx, input: request.body })),
   );
 }

@@ -8,16 +8,16 @@ interface PendingInvitation {
 }
 
 /**
- * The newest pending invitation for an email, in any organization. The one statement of sign-in
- * that is not filtered by an organization (the person has no account yet to route by): it reads
- * the invitations_by_email index and runs only when an email with no account signs in.
+ * The pending invitations for an email, in any organization, newest first (at most `limit`). The
+ * one statement of sign-in that is not filtered by an organization (the person has no account yet
+ * to route by): it reads the invitations_by_email index and runs only when an email with no
+ * account signs in.
  */
-export async function findPendingInvitation(sql: Db, email: string): Promise<PendingInvitation | undefined> {
-  const [row] = await sql<PendingInvitation[]>`
+export async function findPendingInvitations(sql: Db, email: string, limit: number): Promise<PendingInvitation[]> {
+  return sql<PendingInvitation[]>`
     SELECT organization_id AS "organizationId", id, role FROM invitations
     WHERE lower(email) = lower(${email}) AND expires_at > now()
-    ORDER BY created_at DESC, id DESC LIMIT 1`;
-  return row;
+    ORDER BY created_at DESC, id DESC LIMIT ${limit}`;
 }
 
 /** Uses the invitation up (and its token's routing row); false when it is gone or expired meanwhile. */

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { InstallationCtx } from '../../context.ts';
-import { withTransaction } from '../../db/client.ts';
+import { type Db, withTransaction } from '../../db/client.ts';
 import { Forbidden } from '../../lib/errors.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
 import { lookUpOrganization } from '../organizations/organizationRecord.ts';
@@ -9,14 +9,17 @@ import { recordSignIn } from '../sessions/recordSignIn.ts';
 import { createUser } from '../users/createUser.ts';
 import { findAccountByEmail } from '../users/accountLookups.ts';
 import type { OidcIdentity } from './oidcClient.ts';
-import { consumeInvitationById, findPendingInvitation } from './queries.ts';
+import { consumeInvitationById, findPendingInvitations } from './queries.ts';
 
 const NOT_A_MEMBER = 'This account is not a member of any organization here; ask an owner to invite your email';
 
 /**
  * The person the issuer vouched for (extensions.md, "Sign-in with OpenID Connect"): the member
  * whose email equals the ID token's verified email, any case; else a pending invitation for it is
- * accepted with its role. Anyone else is refused (403) and nothing is created.
+ * accepted with its role. Anyone else is refused (403) and nothing is created. Invitations from
+ * several organizations are never chosen among (the newest would let any organization capture an
+ * invitee by inviting them again, decision 200): nobody is signed in, and the person accepts the
+ * one they want by the link of its mail.
  */
 export async function signInWithOidc({ ctx, input }: { ctx: InstallationCtx; input: OidcIdentity }): Promise<OpenedSession> {
   const { sql } = ctx.services;
@@ -32,8 +35,11 @@ export async function signInWithOidc({ ctx, input }: { ctx: InstallationCtx; inp
       return opened;
     });
   }
-  const invitation = await findPendingInvitation(sql, email);
+  const invitations = await findPendingInvitations(sql, email, 10);
+  const [invitation] = invitations;
   if (!invitation) throw new Forbidden(NOT_A_MEMBER);
+  const organizations = new Set(invitations.map((pending) => pending.organizationId));
+  if (organizations.size > 1) throw new Forbidden(await severalInvitations(sql, [...organizations]));
   return withTransaction(sql, async (tx) => {
     if (!(await consumeInvitationById(tx, invitation.organizationId, invitation.id))) throw new Forbidden(NOT_A_MEMBER);
     const organization = await lookUpOrganization(tx, invitation.organizationId);
@@ -47,4 +53,9 @@ export async function signInWithOidc({ ctx, input }: { ctx: InstallationCtx; inp
     await recordSignIn(tx, { organizationId: organization.id, userId: user.id, role: invitation.role, ip: ctx.ip });
     return openSession(tx, user, organization);
   });
+}
+
+async function severalInvitations(sql: Db, organizationIds: string[]): Promise<string> {
+  const names = await Promise.all(organizationIds.map(async (id) => (await lookUpOrganization(sql, id))?.name ?? 'an organization'));
+  return `Invitations from ${names.length} organizations wait for this email (${names.join(', ')}); nobody was signed in. Open the link in the invitation mail of the one you want to join, then sign in again`;
 }

@@ -3,7 +3,7 @@ import type { InstallationCtx } from '../../context.ts';
 import { MEMBER_REMOVED } from '../../db/announcements.ts';
 import { InvalidInput, RateLimited } from '../../lib/errors.ts';
 import { findCredentialOrganization } from '../organizations/credentials.ts';
-import type { SignInThrottle } from '../sessions/signInThrottle.ts';
+import { SignInThrottle } from '../sessions/signInThrottle.ts';
 import { checkNewPassword } from '../users/createUser.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
 import { hashPassword } from '../users/password.ts';
@@ -26,7 +26,7 @@ export async function confirmPasswordReset({
   input: { token: string; password: string; ip: string };
 }): Promise<{ ok: true }> {
   const { services } = ctx;
-  const keys = { ip: `ip:${input.ip}`, email: `reset:${input.token.slice(0, 64)}` };
+  const keys = { ip: SignInThrottle.addressKey(input.ip), email: `reset:${input.token.slice(0, 64)}` };
   if (!throttle.tryAttempt(keys)) throw new RateLimited('Too many failed password reset attempts; wait 15 minutes and try again');
   checkNewPassword(input.password);
   if (!isWellFormedResetToken(input.token)) throw new InvalidInput(UNUSABLE_RESET);

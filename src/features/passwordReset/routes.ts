@@ -31,7 +31,7 @@ export default function passwordResetRoutes(app: App): void {
         response: { 200: Ok, ...errors(400, 429) },
       },
     },
-    async (request) => requestPasswordReset({ ctx: visitor, throttle: requests, input: { email: request.body.email, ip: request.ip } }),
+    (request) => requestPasswordReset({ ctx: visitor, throttle: requests, input: { email: request.body.email, ip: request.ip } }),
   );
 
   app.post(

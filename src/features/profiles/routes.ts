@@ -15,13 +15,13 @@ const byReference = { in: 'body', name: 'project', resolve: resolveProjectRefere
 export default function profileRoutes(app: App): void {
   app.post(
     '/api/identify',
-    { config: { scope: { access: 'ingest', project: projectIn('body') } }, schema: { tags: ['users'], operationId: 'identifyUser', summary: "Set a user's properties", body: IdentifyBody, response: { 200: Ok, ...errors(400, 401, 404) } } },
+    { config: { scope: { access: 'ingest', project: projectIn('body'), browserKeys: 'counted' } }, schema: { tags: ['users'], operationId: 'identifyUser', summary: "Set a user's properties", body: IdentifyBody, response: { 200: Ok, ...errors(400, 401, 404) } } },
     async (request) => identify({ ctx: request.ctx, input: { ...request.body, byName: false } }),
   );
 
   app.post(
     '/v1/identify',
-    { config: { scope: { access: 'ingest', project: byReference } },
+    { config: { scope: { access: 'ingest', project: byReference, browserKeys: 'counted' } },
       schema: {
         tags: ['logsnag'],
         // Like LogSnag's other routes: bearer API keys only (http/auth.ts), never a cookie.

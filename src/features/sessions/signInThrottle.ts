@@ -1,3 +1,5 @@
+import { clientAddressKey } from '../../lib/clientAddressKey.ts';
+
 interface Window {
   count: number;
   resetAt: number;
@@ -30,7 +32,12 @@ export class SignInThrottle {
   }
 
   static keys(ip: string, email: string): { ip: string; email: string } {
-    return { ip: `ip:${ip}`, email: `email:${email.trim().toLowerCase()}` };
+    return { ip: SignInThrottle.addressKey(ip), email: `email:${email.trim().toLowerCase()}` };
+  }
+
+  /** A client address's key: an IPv6 client counts by its /64 (lib/clientAddressKey.ts). */
+  static addressKey(ip: string): string {
+    return `ip:${clientAddressKey(ip)}`;
   }
 
   /** False when either key is blocked; otherwise counts the attempt as a failure until refunded. */

@@ -11,7 +11,7 @@ export type DeleteInsightResponse = {
   deleted: true;
 };
 
-// PATCH /api/insight — Add to an insight counter
+// PATCH /api/insight — Add to an insight counter (a browser key is not told the new value)
 export type IncrementInsightBody = {
   project: string;
   title: string;
@@ -24,8 +24,8 @@ export type IncrementInsightBody = {
 };
 export type IncrementInsightResponse = {
   ok: true;
-  /** The new value, as text */
-  value: string;
+  /** The new value, as text; left out for a browser key, which may add but not read */
+  value?: string;
 };
 
 // GET /api/insights — A project's insights, oldest first
@@ -41,7 +41,7 @@ export type ListInsightsResponse = Array<{
   updatedAt: string;
 }>;
 
-// POST /api/insight — Create or update an insight
+// POST /api/insight — Create or update an insight (not with a browser key)
 export type UpsertInsightBody = {
   project: string;
   title: string;

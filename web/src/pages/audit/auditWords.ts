@@ -1,7 +1,7 @@
 // The audit log's entries in words (extensions.md, "Audit log"); no DOM, so unit tests may import it.
 import type { AuditEntry } from '../../types.ts';
 
-/** Every action the server records, in the spec's order, with what it means. */
+/** Every action the server records, in the spec's order (then the server's own), with what it means. */
 export const AUDIT_ACTIONS: ReadonlyArray<readonly [action: string, words: string]> = [
   ['key.create', 'API key created'],
   ['key.revoke', 'API key revoked'],
@@ -27,6 +27,8 @@ export const AUDIT_ACTIONS: ReadonlyArray<readonly [action: string, words: strin
   ['alert.delete', 'Alert deleted'],
   ['import', 'Data imported'],
   ['export', 'Data exported'],
+  ['member.create', 'Member created (command line)'],
+  ['invitation.revoke', 'Invitation revoked'],
 ];
 
 /** An action's words; an action this dashboard does not know yet shows as the server wrote it. */
