@@ -36,6 +36,17 @@ export type ChangeMemberRoleResponse = {
   createdAt: string;
 };
 
+// POST /api/me/password — Change the signed-in member's password, given the current one; ends every other session of theirs (a dashboard session only)
+export type ChangePasswordBody = {
+  /** The password the member signs in with now */
+  currentPassword: string;
+  /** The new password: 8 characters or more */
+  newPassword: string;
+};
+export type ChangePasswordResponse = {
+  ok: true;
+};
+
 // POST /api/password-reset/confirm — Set a new password with a reset link's token; ends every session of the member (takes no credential)
 export type ConfirmPasswordResetBody = {
   /** The last path segment of the link that was mailed */

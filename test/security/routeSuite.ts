@@ -129,6 +129,8 @@ export const PLANS: Record<string, Plan> = {
   'GET /api/me/digest': { credential: 'session' },
   'PUT /api/me/digest': { credential: 'session', body: () => ({ frequency: 'off', hour: 8, timeZone: 'UTC' }) },
   'POST /api/me/digest/send': { credential: 'session' },
+  // The same password again: the suite's later requests sign in with it.
+  'POST /api/me/password': { credential: 'session', body: () => ({ currentPassword: PASSWORD, newPassword: PASSWORD }) },
   'GET /api/push/vapid-public-key': {},
   'POST /api/projects/:projectId/push-subscriptions': { credential: 'session', body: () => pushSubscription() },
   'PATCH /api/projects/:projectId': { body: (side) => ({ name: side.mark }) },

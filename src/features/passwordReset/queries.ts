@@ -45,3 +45,19 @@ export async function endSessionsOfUser(sql: Db, organizationId: string, userId:
   const hashes = ended.map((session) => session.idHash);
   if (hashes.length > 0) await sql`DELETE FROM credentials WHERE hash IN ${sql(hashes)} AND kind = 'session'`;
 }
+
+/** The member's password hash, for checking the current password before a change. */
+export async function findPasswordHash(sql: Db, organizationId: string, userId: string): Promise<string | undefined> {
+  const [row] = await sql<{ passwordHash: string }[]>`
+    SELECT password_hash AS "passwordHash" FROM users WHERE organization_id = ${organizationId} AND id = ${userId}`;
+  return row?.passwordHash;
+}
+
+/** Every session of the member but the one given, and their routing rows: other devices are signed out. */
+export async function endOtherSessionsOfUser(sql: Db, organizationId: string, userId: string, keptIdHash: Buffer): Promise<void> {
+  const ended = await sql<{ idHash: Buffer }[]>`
+    DELETE FROM sessions WHERE organization_id = ${organizationId} AND user_id = ${userId} AND id_hash <> ${keptIdHash}
+    RETURNING id_hash AS "idHash"`;
+  const hashes = ended.map((session) => session.idHash);
+  if (hashes.length > 0) await sql`DELETE FROM credentials WHERE hash IN ${sql(hashes)} AND kind = 'session'`;
+}

@@ -2,9 +2,10 @@ import { VISITOR } from '../../context.ts';
 import type { App } from '../../http/app.ts';
 import { errors } from '../../http/schemas.ts';
 import { SignInThrottle } from '../sessions/signInThrottle.ts';
+import { changePassword } from './changePassword.ts';
 import { confirmPasswordReset } from './confirmPasswordReset.ts';
 import { requestPasswordReset } from './requestPasswordReset.ts';
-import { Ok, ResetConfirmBody, ResetRequestBody } from './schemas.ts';
+import { ChangePasswordBody, Ok, ResetConfirmBody, ResetRequestBody } from './schemas.ts';
 
 const tags = ['dashboard session'];
 /** Asked for from the sign-in page: no credential is involved. */
@@ -48,5 +49,21 @@ export default function passwordResetRoutes(app: App): void {
       },
     },
     async (request) => confirmPasswordReset({ ctx: visitor, throttle: confirms, input: { ...request.body, ip: request.ip } }),
+  );
+
+  app.post(
+    '/api/me/password',
+    {
+      config: { scope: { access: 'write', project: 'none' } },
+      schema: {
+        tags,
+        operationId: 'changePassword',
+        summary: "Change the signed-in member's password, given the current one; ends every other session of theirs (a dashboard session only)",
+        security: [{ session: [] }],
+        body: ChangePasswordBody,
+        response: { 200: Ok, ...errors(400, 401, 403) },
+      },
+    },
+    async (request) => changePassword({ ctx: request.ctx, input: request.body }),
   );
 }

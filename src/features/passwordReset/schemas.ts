@@ -8,3 +8,8 @@ export const ResetConfirmBody = Type.Object({
 });
 
 export const Ok = Type.Object({ ok: Type.Literal(true) });
+
+export const ChangePasswordBody = Type.Object({
+  currentPassword: Type.String({ maxLength: 1024, description: 'The password the member signs in with now' }),
+  newPassword: Type.String({ maxLength: 1024, description: 'The new password: 8 characters or more' }),
+});

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { describeError, get, withQuery } from '../api.ts';
 import { useToast } from '../components/Toasts.tsx';
 import { useLive } from '../live.tsx';
+import { useDarkTheme } from '../theme.ts';
 import type { CategoryCount, ChartSeries } from '../types.ts';
 import { BreakdownControls, breakdownParams, useBreakdown } from './charts/BreakdownControls.tsx';
 import { CategoryPicker } from './charts/CategoryPicker.tsx';
@@ -30,7 +31,7 @@ function useMedia(query: string): boolean {
 
 export default function ChartsPage({ projectId }: { projectId: string }) {
   const toast = useToast();
-  const dark = useMedia('(prefers-color-scheme: dark)');
+  const dark = useDarkTheme();
   const narrow = useMedia('(max-width: 600px)');
   const [days, setDays] = useState<number>(30);
   const [category, setCategory] = useState('');
