@@ -117,6 +117,7 @@ export default function ChartsPage({ projectId }: { projectId: string }) {
         </div>
       </div>
       <BreakdownControls
+        projectId={projectId}
         breakdown={breakdown}
         update={(change) => {
           updateBreakdown(change);
@@ -163,7 +164,7 @@ export default function ChartsPage({ projectId }: { projectId: string }) {
         </div>
         {stacks && stacks.groups.length > 0 && <ChartLegend groups={stacks.groups} total={stacks.total} hidden={hidden} onToggle={toggle} />}
       </section>
-      {stacks && stacks.ranking.length > 0 && <CategoryTotals stacks={stacks} days={days} />}
+      {stacks && stacks.ranking.length > 0 && <CategoryTotals stacks={stacks} days={days} tagKey={breakdown.groupBy || null} />}
     </main>
   );
 }
