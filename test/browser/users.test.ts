@@ -74,9 +74,9 @@ describe('users, profiles, filter chips and project settings in a browser', { sk
     await page.waitForURL(/tag=plan%3Afree/);
     await page.waitForFunction(() => document.querySelectorAll('article.event').length === 1);
     await page.getByRole('button', { name: 'Remove filter tag plan:free' }).waitFor();
-    await page.getByLabel('Favorites only').check();
+    await page.getByRole('button', { name: 'Favorites only' }).click();
     await page.waitForURL(/favorited=true/);
-    await page.getByLabel('Favorites only').uncheck();
+    await page.getByRole('button', { name: 'Favorites only' }).click();
     await page.reload();
     await page.getByRole('button', { name: 'Remove filter tag plan:free' }).waitFor();
     await feedEvent('Bob signed up').waitFor();

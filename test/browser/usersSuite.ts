@@ -141,7 +141,7 @@ export function usersSuite(size: string, viewport: { width: number; height: numb
       assert.equal(await table.evaluate((node) => node.scrollWidth <= node.clientWidth + 1), true, 'the long value wraps');
       // Activity: 30 day bars, one for each of the two days with an event, and the same in words.
       const summary = await page.getByTestId('user-activity-summary').innerText();
-      assert.match(summary, /^2 events in the last 30 days, on 2 of them; busiest day \d{1,2} \w+ with 1 event$/);
+      assert.match(summary, /^2 events in the last 30 days, on 2 different days; busiest day \d{1,2} \w+ with 1 event$/);
       assert.equal(await page.getByRole('img', { name: summary }).count(), 1);
       assert.equal(await page.locator('.activity-bar').count(), 30);
       assert.equal(await page.locator('.activity-bar[data-count="1"]').count(), 2);

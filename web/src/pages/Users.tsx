@@ -1,3 +1,4 @@
+import { personName } from '../components/person.ts';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'wouter';
 import { get, isAbort, withQuery } from '../api.ts';
@@ -118,8 +119,7 @@ export function UsersPage({ projectId }: { projectId: string }) {
 
 /** How a user is named: their `name` property when they have one (set by identify), else their id. */
 export function userTitle(user: Pick<AppUser, 'userId' | 'properties'>): string {
-  const name = user.properties.name;
-  return typeof name === 'string' && name.trim() !== '' ? name.trim() : user.userId;
+  return personName(user.userId, user.properties);
 }
 
 /** Properties a list row shows; the profile has them all, as a table. */
