@@ -72,7 +72,7 @@ export function AlertsPage({ projectId }: { projectId: string }) {
       {alerts?.length === 0 && <p className="card muted">No alerts yet. Create one here, or use “Alert me…” in the feed to start from its filters.</p>}
       <ul className="alert-list">
         {alerts?.map((alert) => (
-          <AlertRow key={alert.id} alert={alert} onChanged={replace} onEdit={setEditing} onDelete={setDeleting} />
+          <AlertRow key={alert.id} projectId={projectId} alert={alert} onChanged={replace} onEdit={setEditing} onDelete={setDeleting} />
         ))}
       </ul>
       {formOpen && (
