@@ -3,16 +3,8 @@ import { describeError, patch, post } from '../../api.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { useKnownCategories } from '../settings/useKnownCategories.ts';
 import type { Alert, AlertPreview } from '../../types.ts';
-import { type AlertField, checkAlertForm, fieldOfRefusal, nameFromSeed } from './alertFormWords.ts';
+import { type AlertField, type AlertSeed, checkAlertForm, fieldOfRefusal, nameFromSeed } from './alertFormWords.ts';
 import { durationInWords } from './alertWords.ts';
-
-/** What the feed's "Alert me…" hands over: its current filters. */
-export interface AlertSeed {
-  category?: string;
-  tags?: string[];
-  userId?: string;
-  search?: string;
-}
 
 const UNITS = { seconds: 1, minutes: 60, hours: 3600, days: 86_400 } as const;
 type Unit = keyof typeof UNITS;

@@ -1,7 +1,13 @@
 // The alert form's words: a name from the feed's filters, the server's refusals beside the field
 // they are about in plain words (never "body.condition.threshold must be >= 1"), and checks made
 // before sending.
-import type { AlertSeed } from './AlertForm.tsx';
+/** What the feed's "Alert me…" hands over: its current filters. */
+export interface AlertSeed {
+  category?: string;
+  tags?: string[];
+  userId?: string;
+  search?: string;
+}
 
 export type AlertField = 'name' | 'filter' | 'threshold' | 'window' | 'category' | 'form';
 
