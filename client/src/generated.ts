@@ -1193,6 +1193,16 @@ export type PreviewInvitationResponse = {
   expiresAt: string;
 };
 
+// POST /api/password-reset/preview — The account a reset link's token is for; 400 when the link is unknown, expired or used; changes nothing (takes no credential)
+export type PreviewPasswordResetBody = {
+  /** The last path segment of the link that was mailed */
+  token: string;
+};
+export type PreviewPasswordResetResponse = {
+  /** The account the link sets a password for */
+  email: string;
+};
+
 // GET /api/projects/activity — Each project's events today and this week, a 7-day series and its last event's time
 export type ProjectActivityResponse = Array<{
   projectId: string;

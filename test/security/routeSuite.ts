@@ -160,6 +160,7 @@ export const PUBLIC_API_ROUTES = new Set([
   'POST /api/invitations/preview', // the accept page's preview: the token in the body is the credential; reads only
   'POST /api/password-reset', // asked for from the sign-in page; answers alike for any email
   'POST /api/password-reset/confirm', // the reset token in the body is the credential
+  'POST /api/password-reset/preview', // the reset token in the body is the credential
   'GET /api/oidc/start', // sign-in with OpenID Connect: redirects to the identity provider
   'GET /api/oidc/callback', // the identity provider's answer is the credential
 ]);

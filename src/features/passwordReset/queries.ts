@@ -61,3 +61,12 @@ export async function endOtherSessionsOfUser(sql: Db, organizationId: string, us
   const hashes = ended.map((session) => session.idHash);
   if (hashes.length > 0) await sql`DELETE FROM credentials WHERE hash IN ${sql(hashes)} AND kind = 'session'`;
 }
+
+/** The email of the member a still-valid reset link is for; nothing when it is unknown, expired or used. */
+export async function findResetEmail(sql: Db, organizationId: string, tokenHash: Buffer): Promise<string | undefined> {
+  const [row] = await sql<{ email: string; expiresAt: Date }[]>`
+    SELECT u.email, r.expires_at AS "expiresAt"
+    FROM password_resets r JOIN users u ON u.organization_id = r.organization_id AND u.id = r.user_id
+    WHERE r.organization_id = ${organizationId} AND r.token_hash = ${tokenHash}`;
+  return row && row.expiresAt.getTime() > Date.now() ? row.email : undefined;
+}

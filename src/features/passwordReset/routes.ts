@@ -4,8 +4,9 @@ import { errors } from '../../http/schemas.ts';
 import { SignInThrottle } from '../sessions/signInThrottle.ts';
 import { changePassword } from './changePassword.ts';
 import { confirmPasswordReset } from './confirmPasswordReset.ts';
+import { previewPasswordReset } from './previewPasswordReset.ts';
 import { requestPasswordReset } from './requestPasswordReset.ts';
-import { ChangePasswordBody, Ok, ResetConfirmBody, ResetRequestBody } from './schemas.ts';
+import { ChangePasswordBody, Ok, ResetConfirmBody, ResetPreview, ResetPreviewBody, ResetRequestBody } from './schemas.ts';
 
 const tags = ['dashboard session'];
 /** Asked for from the sign-in page: no credential is involved. */
@@ -49,6 +50,22 @@ export default function passwordResetRoutes(app: App): void {
       },
     },
     async (request) => confirmPasswordReset({ ctx: visitor, throttle: confirms, input: { ...request.body, ip: request.ip } }),
+  );
+
+  app.post(
+    '/api/password-reset/preview',
+    {
+      config: anyone,
+      schema: {
+        tags,
+        operationId: 'previewPasswordReset',
+        summary: "The account a reset link's token is for; 400 when the link is unknown, expired or used; changes nothing (takes no credential)",
+        security: noCredential,
+        body: ResetPreviewBody,
+        response: { 200: ResetPreview, ...errors(400) },
+      },
+    },
+    async (request, reply) => reply.header('cache-control', 'no-store').send(await previewPasswordReset({ ctx: visitor, input: request.body })),
   );
 
   app.post(

@@ -49,6 +49,16 @@ export type GetSetupStatusResponse = {
   };
 };
 
+// POST /api/password-reset/preview — The account a reset link's token is for; 400 when the link is unknown, expired or used; changes nothing (takes no credential)
+export type PreviewPasswordResetBody = {
+  /** The last path segment of the link that was mailed */
+  token: string;
+};
+export type PreviewPasswordResetResponse = {
+  /** The account the link sets a password for */
+  email: string;
+};
+
 // POST /api/password-reset — Mail a password reset link to a member's email; the answer is the same for any email (takes no credential)
 export type RequestPasswordResetBody = {
   email: string;
