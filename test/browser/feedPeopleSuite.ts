@@ -113,6 +113,27 @@ export function feedPeopleSuite(size: 'desktop' | 'phone', viewport: { width: nu
       await axeInBothThemes('the user profile');
     });
 
+    it("shows each day's count on the projects page's sparkline, which keeps its place (point 15)", async () => {
+      await page.goto(`${base}/app/projects`);
+      const days = page.getByTestId('sparkline-day');
+      await days.first().waitFor({ state: 'attached' });
+      assert.equal(await days.count(), 7);
+      const titles = await days.evaluateAll((rects) => rects.map((rect) => rect.querySelector('title')?.textContent ?? ''));
+      assert.ok(titles.every((title) => /^\d{4}-\d{2}-\d{2}: \d+ events?$/.test(title)), titles.join(' | '));
+      assert.ok(titles.some((title) => / [1-9]\d* events?$/.test(title)), 'the day of the events has its count');
+      // The firing alerts have a line of their own, so nothing beside the sparkline can push it.
+      const firingLine = await page.evaluate(() => {
+        const probe = document.createElement('p');
+        probe.className = 'project-firing';
+        document.querySelector('.project-activity')?.append(probe);
+        const basis = getComputedStyle(probe).flexBasis;
+        probe.remove();
+        return basis;
+      });
+      assert.equal(firingLine, '100%');
+      await axeInBothThemes('the projects page');
+    });
+
     it('offers the only owner no "Remove" on their own row, and the switcher invites (point 23)', async () => {
       await page.goto(`${base}/app/members`);
       const row = page.getByTestId('member-row').first();
