@@ -3,7 +3,7 @@ import { get } from '../../api.ts';
 import { useProjects } from '../../projects.tsx';
 import type { ApiKey, AuditEntry, Member } from '../../types.ts';
 
-export interface TargetName {
+interface TargetName {
   name: string;
   /** Where the target lives in the dashboard; absent when it is gone. */
   href?: string;
