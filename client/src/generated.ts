@@ -36,6 +36,17 @@ export type ChangeMemberRoleResponse = {
   createdAt: string;
 };
 
+// POST /api/me/password — Change the signed-in member's password, given the current one; ends every other session of theirs (a dashboard session only)
+export type ChangePasswordBody = {
+  /** The password the member signs in with now */
+  currentPassword: string;
+  /** The new password: 8 characters or more */
+  newPassword: string;
+};
+export type ChangePasswordResponse = {
+  ok: true;
+};
+
 // POST /api/password-reset/confirm — Set a new password with a reset link's token; ends every session of the member (takes no credential)
 export type ConfirmPasswordResetBody = {
   /** The last path segment of the link that was mailed */
@@ -627,6 +638,8 @@ export type GetUserResponse = {
   firstSeen: string | null;
   lastSeen: string | null;
   eventCount: number;
+  /** Only in a list sorted by lastActive: the newest stored event of the user (identify calls are not activity); null without one */
+  lastActive?: string | null;
 };
 
 // GET /api/users/{userId}/activity — A user's events per day over the last 30 days
@@ -1029,8 +1042,8 @@ export type ListUsersQuery = {
   project?: string;
   /** At most 200 characters */
   search?: string;
-  /** lastSeen (default): most recently seen first; firstSeen: newest users first; events: most events first. Ties by userId descending; never-seen users last */
-  sort?: "lastSeen" | "firstSeen" | "events";
+  /** lastSeen (default): most recently seen first; firstSeen: newest users first; events: most events first; lastActive: newest event first (identify calls aside), each user with lastActive. Ties by userId descending; never-seen users last */
+  sort?: "lastSeen" | "firstSeen" | "events" | "lastActive";
   cursor?: string;
   /** Integer; clamped to 1-100; default 50 */
   limit?: string;
@@ -1044,6 +1057,8 @@ export type ListUsersResponse = {
     firstSeen: string | null;
     lastSeen: string | null;
     eventCount: number;
+    /** Only in a list sorted by lastActive: the newest stored event of the user (identify calls are not activity); null without one */
+    lastActive?: string | null;
   }>;
   nextCursor: string | null;
 };
@@ -1222,6 +1237,16 @@ export type PreviewInvitationResponse = {
   /** owner: everything; member: everything except API keys, members and invitations, and deleting projects */
   role: "owner" | "member";
   expiresAt: string;
+};
+
+// POST /api/password-reset/preview — The account a reset link's token is for; 400 when the link is unknown, expired or used; changes nothing (takes no credential)
+export type PreviewPasswordResetBody = {
+  /** The last path segment of the link that was mailed */
+  token: string;
+};
+export type PreviewPasswordResetResponse = {
+  /** The account the link sets a password for */
+  email: string;
 };
 
 // GET /api/projects/activity — Each project's events today and this week, a 7-day series and its last event's time

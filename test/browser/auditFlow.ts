@@ -72,7 +72,9 @@ export async function auditFlow(t: TestApp, base: string, label: string, viewpor
     const removed = rows.filter({ hasText: 'Member removed' });
     const invited = rows.filter({ hasText: 'Member invited' });
     // Target and address have columns of their own on a desktop, and sit under actor and action on a phone.
-    for (const [row, target] of [[removed, /\bmember [A-Za-z0-9]+\b/], [invited, /\binvitation [A-Za-z0-9]+\b/]] as const) {
+    // Point 8: a removed member reads by their email, not an id; an invitation has no name to show.
+    const removedTarget = new RegExp(`\\bmember ${memberEmail.replace(/[.]/g, '\\.')} \\(no longer here\\)`);
+    for (const [row, target] of [[removed, removedTarget], [invited, /\binvitation [A-Za-z0-9]+\b/]] as const) {
       assert.equal(await row.getByTestId('audit-actor').textContent(), ownerEmail);
       const text = (await row.innerText()).replace(/\s+/g, ' ');
       assert.match(text, /\bdashboard user\b.*\b127\.0\.0\.1\b/);
@@ -109,6 +111,9 @@ export async function auditFlow(t: TestApp, base: string, label: string, viewpor
     await page.getByRole('button', { name: 'Load more' }).waitFor({ state: 'detached' });
     assert.ok((await rows.count()) >= OLDER_ENTRIES + 4, 'every entry, the oldest project too');
     await rows.filter({ hasText: 'Project created' }).last().waitFor();
+    // Point 8: a project that still exists is named and linked.
+    const projectTarget = rows.filter({ hasText: 'Project created' }).first().getByRole('link').first();
+    assert.match((await projectTarget.getAttribute('href')) ?? '', /\/app\/p\/[A-Za-z0-9_-]+$/);
     await assertNoAxeViolations(page, 'the Audit log after Load more');
     assert.deepEqual(browser.pageErrors, []);
   } finally {

@@ -7,6 +7,7 @@ import { type Browser, type Page, chromium } from 'playwright-core';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
 import { createUser } from '../../src/features/users/createUser.ts';
 import { startSmtpServer } from '../email/support.ts';
+import { assertNoAxeViolations } from './pageChecks.ts';
 import { useTestApp } from '../helpers.ts';
 import { PASSWORD, ensureDashboardBuilt, freePort, launchOptions, missingBrowser } from './support.ts';
 
@@ -56,10 +57,23 @@ describe('email in a browser', { skip: missingBrowser }, () => {
     const link = linkIn(mail?.parsed.text, '/app/reset/');
     await page.goto(link);
     await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+    // Point 18: the page names the account the link is for.
+    assert.equal(await page.getByTestId('reset-account').textContent(), ownerEmail);
+    await assertNoAxeViolations(page, 'the reset page');
     await page.getByLabel('New password', { exact: true }).fill('my new browser password');
     await page.getByRole('button', { name: 'Set password' }).click();
     await page.getByRole('heading', { name: 'Your password is changed' }).waitFor();
-    await page.getByRole('link', { name: 'Go to sign in' }).click();
+    // Point 18: the used link shows no form again, but says why and offers a new one.
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'This link cannot be used' }).waitFor();
+    assert.equal(await page.getByLabel('New password', { exact: true }).count(), 0);
+    await page.getByRole('link', { name: 'Ask for a new link' }).waitFor();
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await assertNoAxeViolations(page, `a used reset link (${colorScheme})`);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto(`${base}/app/`);
 
     await page.getByLabel('Email').fill(ownerEmail);
     await page.getByLabel('Password').fill('my new browser password');
@@ -92,11 +106,11 @@ describe('email in a browser', { skip: missingBrowser }, () => {
   it('"Your account": the digest choice is saved and "Send me one now" mails a preview', async () => {
     await page.getByRole('link', { name: 'Your account' }).click();
     await page.getByRole('heading', { name: 'Email digest' }).waitFor();
-    const zone = await page.locator('select[name=timeZone]').inputValue();
+    const zone = await page.locator('input[name=timeZone]').inputValue();
     assert.equal(zone, await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone), 'the browser\'s zone by default');
     await page.getByLabel('Weekly, on Mondays').check();
     await page.locator('select[name=hour]').selectOption('7');
-    await page.locator('select[name=timeZone]').selectOption('Europe/Paris');
+    await page.locator('input[name=timeZone]').fill('Europe/Paris');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
 
@@ -104,7 +118,7 @@ describe('email in a browser', { skip: missingBrowser }, () => {
     await page.getByRole('heading', { name: 'Email digest' }).waitFor();
     assert.equal(await page.getByLabel('Weekly, on Mondays').isChecked(), true);
     assert.equal(await page.locator('select[name=hour]').inputValue(), '7');
-    assert.equal(await page.locator('select[name=timeZone]').inputValue(), 'Europe/Paris');
+    assert.equal(await page.locator('input[name=timeZone]').inputValue(), 'Europe/Paris');
 
     const before = smtp.to(ownerEmail).length;
     await page.getByRole('button', { name: 'Send me one now' }).click();

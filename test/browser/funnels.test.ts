@@ -65,8 +65,11 @@ describe('funnels and breakdowns in a browser', { skip: missingBrowser }, () => 
   const assertAccessible = async (state: string) => {
     // At the top, as a page opens: the sticky top bar never sits over a scrolled-away field.
     await page.evaluate(() => window.scrollTo(0, 0));
-    const failures = await auditPage(page);
-    assert.deepEqual(failures.map((f) => `${state}: ${f.kind} ${f.element} ${f.detail}`), []);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      const failures = await auditPage(page);
+      assert.deepEqual(failures.map((f) => `${state} (${colorScheme}): ${f.kind} ${f.element} ${f.detail}`), []);
+    }
   };
 
   for (const size of [{ name: 'desktop', width: 1440, height: 900 }, { name: 'phone', width: 390, height: 844 }] as const) {
@@ -86,7 +89,13 @@ describe('funnels and breakdowns in a browser', { skip: missingBrowser }, () => 
       await page.getByRole('button', { name: 'Show funnel' }).click();
       await page.waitForFunction(() => document.querySelectorAll('[data-testid=funnel-users]').length === 3);
       assert.deepEqual(await counts(), ['2', '2', '1']);
-      assert.match((await page.getByTestId('funnel-step').nth(2).textContent()) ?? '', /50\.0% of step 2 · 50\.0% of step 1/);
+      // Point 13: one rate per comparison, the drop-off in people, and the overall conversion.
+      const rates = await page.locator('.funnel-step-rates').allTextContents();
+      assert.deepEqual(rates, ['Entered the funnel', '100% of step 1 · nobody dropped off', '50.0% of step 2 · 1 user dropped off · 50.0% overall']);
+      assert.equal(await page.getByTestId('funnel-overall').innerText(), '50.0% overall conversion (1 of 2 users reached step 3)');
+      // On a phone the result sits below the editor: showing it brings it into view.
+      const shown = await page.getByRole('region', { name: 'Funnel result' }).evaluate((section) => ({ top: section.getBoundingClientRect().top, bottom: section.getBoundingClientRect().bottom }));
+      assert.ok(shown.top >= 0 && Math.min(shown.bottom, shown.top + 200) <= size.height, `the result is in view: ${JSON.stringify(shown)}`);
       await assertAccessible(`funnel ${size.name}`);
 
       await page.reload();
@@ -108,6 +117,11 @@ describe('funnels and breakdowns in a browser', { skip: missingBrowser }, () => 
       await page.getByRole('button', { name: 'Break down', exact: true }).click();
       await legend.getByRole('button', { name: /^free/ }).waitFor();
       assert.equal(await legend.getByRole('button').count(), 2);
+      // Point 14: the totals name the tag, and the key was offered among the project's tag keys.
+      const totals = page.getByRole('table', { name: /^Totals over/ });
+      assert.equal(await totals.getByRole('columnheader').first().textContent(), 'Tag plan');
+      assert.equal(await totals.getByRole('rowheader').textContent(), 'All values');
+      assert.deepEqual(await page.getByTestId('tag-key-suggestions').locator('option').evaluateAll((options) => options.map((o) => o.getAttribute('value'))), ['plan']);
       await page.getByLabel('Only events with tag').fill('plan:pro');
       await page.getByRole('button', { name: 'Add filter' }).click();
       await legend.getByRole('button', { name: /^free/ }).waitFor({ state: 'detached' });

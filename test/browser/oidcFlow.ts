@@ -60,3 +60,27 @@ export async function signInWithProvider(page: Page, base: string, accountId: st
   await page.getByRole('button', { name: 'Sign out', includeHidden: true }).waitFor({ state: 'attached' });
   assert.equal(new URL(page.url()).origin, base);
 }
+
+/**
+ * A person the dashboard refuses goes through the provider and lands back on the sign-in page,
+ * told why and offered the way in again, never on the callback's JSON (issue "the dashboard's 23
+ * defects", point 2); axe-clean in both themes.
+ */
+export async function assertRefusalLandsOnSignIn(page: Page, base: string, accountId: string): Promise<void> {
+  await page.context().route((url) => !['127.0.0.1', 'localhost'].includes(url.hostname), (route) => route.abort());
+  await page.goto(`${base}/app/`);
+  await page.getByRole('link', { name: 'Sign in with Test IdP' }).click();
+  await page.locator('input[name=login]').fill(accountId);
+  await page.locator('input[name=password]').fill('any password: the development form takes any');
+  await page.getByRole('button', { name: 'Sign-in' }).click();
+  const refused = page.getByTestId('signin-refused');
+  await refused.waitFor();
+  assert.match(await refused.innerText(), /You were not signed in\.\s+This account is not a member of any organization here; ask an owner to invite your email\./);
+  const url = new URL(page.url());
+  assert.equal(`${url.origin}${url.pathname}${url.search}`, `${base}/app/`, 'the reason leaves the address once read');
+  await page.getByRole('link', { name: 'Sign in with Test IdP' }).waitFor();
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
+    await assertNoAxeViolations(page, `the refused sign-in (${colorScheme})`);
+  }
+}

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createUser } from '../../src/features/users/createUser.ts';
-import { signInWithProvider, useOidcServer } from './oidcFlow.ts';
+import { assertRefusalLandsOnSignIn, signInWithProvider, useOidcServer } from './oidcFlow.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
 import { PASSWORD, missingBrowser, openBrowser } from './support.ts';
 
@@ -50,6 +50,17 @@ describe('sign-in with OpenID Connect in the browser (desktop, passwords off)', 
       const row = page.getByTestId('audit-row').filter({ hasText: 'Signed in' });
       await row.getByTestId('audit-actor').getByText(email).waitFor();
       await assertNoAxeViolations(page, 'the audit log');
+      assert.deepEqual(browser.pageErrors, []);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('sends a person who is not a member back to the sign-in page with the reason and the way in again', async () => {
+    people().set('desktop-stranger', { email: `stranger-${Date.now()}@example.com`, verified: true });
+    const browser = await openBrowser({ viewport: { width: 1440, height: 900 }, timeoutMs: 15_000 });
+    try {
+      await assertRefusalLandsOnSignIn(browser.page, base, 'desktop-stranger');
       assert.deepEqual(browser.pageErrors, []);
     } finally {
       await browser.close();

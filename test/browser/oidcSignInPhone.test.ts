@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { inviteMember } from '../../src/features/members/inviteMember.ts';
 import { createUser } from '../../src/features/users/createUser.ts';
-import { signInWithProvider, useOidcServer } from './oidcFlow.ts';
+import { assertRefusalLandsOnSignIn, signInWithProvider, useOidcServer } from './oidcFlow.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
 import { PASSWORD, ROOT, missingBrowser, openBrowser } from './support.ts';
 
@@ -58,6 +58,17 @@ describe('sign-in with OpenID Connect in the browser (phone, passwords on)', { s
       await assertNoAxeViolations(page, 'the audit log, as a member');
       const [row] = await t.services.sql`SELECT role FROM users WHERE organization_id = ${org.id} AND email = ${email}`;
       assert.equal(row?.role, 'member');
+      assert.deepEqual(browser.pageErrors, []);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('sends a person who is not a member back to the sign-in page with the reason and the way in again', async () => {
+    people().set('phone-stranger', { email: `stranger-${Date.now()}@example.com`, verified: true });
+    const browser = await openBrowser({ viewport: PHONE, timeoutMs: 15_000 });
+    try {
+      await assertRefusalLandsOnSignIn(browser.page, base, 'phone-stranger');
       assert.deepEqual(browser.pageErrors, []);
     } finally {
       await browser.close();

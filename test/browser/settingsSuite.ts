@@ -182,6 +182,24 @@ export function settingsSuite(size: 'desktop' | 'phone', viewport: { width: numb
       assert.deepEqual(created?.categories, ['signups']);
     });
 
+    it('words a destination row plainly: the format by name, the secret labelled, replaying set apart and aligned (points 10, 21)', async () => {
+      await page.goto(`${settingsUrl()}#destinations`);
+      const row = destinationRow();
+      await row.waitFor();
+      assert.equal(await row.getByTestId('destination-format').textContent(), 'Signed JSON');
+      assert.equal(await row.getByText('Signing secret', { exact: true }).isVisible(), true, 'a visible label for the secret');
+      const actions = (await row.locator('.row-actions').boundingBox())!;
+      const replay = row.getByTestId('destination-replay-failed');
+      const form = (await replay.boundingBox())!;
+      assert.ok(form.y >= actions.y + actions.height + 8, 'the replay form is apart from the buttons');
+      const field = (await replay.getByLabel('Replay failed since').boundingBox())!;
+      const button = (await replay.getByRole('button', { name: 'Replay failed' }).boundingBox())!;
+      if (Math.abs(field.y - button.y) < field.height) assert.ok(Math.abs(field.y + field.height - (button.y + button.height)) <= 2, 'the date field and its button share a bottom line');
+      // The section is named as its link is.
+      await page.getByRole('heading', { name: 'General', level: 2 }).waitFor();
+      assert.equal(await page.getByRole('heading', { name: 'Project', exact: true, level: 2 }).count(), 0);
+    });
+
     for (const theme of ['light', 'dark'] as const) {
       it(`passes axe in the ${theme} theme with the links, an edit form, the picker's list and its warning showing`, async () => {
         await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });

@@ -52,8 +52,8 @@ describe('users, profiles, filter chips and project settings in a browser', { sk
     await page.getByRole('heading', { name: 'Users' }).waitFor();
     const links = page.locator('.user-list .project-link');
     await links.first().waitFor();
-    // Ann's identify call came last, so she was seen last.
-    assert.deepEqual(await links.allTextContents(), ['ann@example.com', 'bob']);
+    // Bob's event is the newest: Ann's later identify call is not activity (issue 49, point 9).
+    assert.deepEqual(await links.allTextContents(), ['bob', 'ann@example.com']);
     await page.getByLabel('Search users').fill('acme');
     await page.waitForFunction(() => document.querySelectorAll('.user-list .project-link').length === 1);
     await page.getByRole('link', { name: 'ann@example.com' }).click();
@@ -74,9 +74,9 @@ describe('users, profiles, filter chips and project settings in a browser', { sk
     await page.waitForURL(/tag=plan%3Afree/);
     await page.waitForFunction(() => document.querySelectorAll('article.event').length === 1);
     await page.getByRole('button', { name: 'Remove filter tag plan:free' }).waitFor();
-    await page.getByLabel('Favorites only').check();
+    await page.getByRole('button', { name: 'Favorites only' }).click();
     await page.waitForURL(/favorited=true/);
-    await page.getByLabel('Favorites only').uncheck();
+    await page.getByRole('button', { name: 'Favorites only' }).click();
     await page.reload();
     await page.getByRole('button', { name: 'Remove filter tag plan:free' }).waitFor();
     await feedEvent('Bob signed up').waitFor();

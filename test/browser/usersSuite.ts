@@ -64,7 +64,9 @@ export function usersSuite(size: string, viewport: { width: number; height: numb
     it('titles users by their name property, with the id beside it; others by their id', async () => {
       await page.goto(`${base}/app/p/${projectId}/users`);
       await page.locator('.user-list .project-link').first().waitFor();
-      assert.deepEqual(await names(), ['Ann Smith', 'bob']);
+      // By last activity: Bob's event is the newest, Ann's later identify is not activity (issue 49, point 9).
+      assert.deepEqual(await names(), ['bob', 'Ann Smith']);
+      assert.match(await page.locator('.user-list li').first().innerText(), /bob.*1 event · last active/s);
       const ann = page.locator('.user-list li', { has: page.getByRole('link', { name: 'Ann Smith' }) });
       assert.match(await ann.innerText(), /u-4821 · 2 events/);
       // Properties are one short line, not a pile of chips: the name is the title, long values are cut.
@@ -93,7 +95,7 @@ export function usersSuite(size: string, viewport: { width: number; height: numb
       await page.waitForURL(/[?&]sort=events/);
       await page.waitForFunction(() => document.querySelector('.user-list .project-link')?.textContent === 'Ann Smith');
       assert.deepEqual(await names(), ['Ann Smith', 'bob']);
-      await sortBy.selectOption('lastSeen');
+      await sortBy.selectOption('lastActive');
       await page.waitForFunction(() => !window.location.search.includes('sort='));
       assert.equal(await noSidewaysScroll(), true);
     });
@@ -141,7 +143,7 @@ export function usersSuite(size: string, viewport: { width: number; height: numb
       assert.equal(await table.evaluate((node) => node.scrollWidth <= node.clientWidth + 1), true, 'the long value wraps');
       // Activity: 30 day bars, one for each of the two days with an event, and the same in words.
       const summary = await page.getByTestId('user-activity-summary').innerText();
-      assert.match(summary, /^2 events in the last 30 days, on 2 of them; busiest day \d{1,2} \w+ with 1 event$/);
+      assert.match(summary, /^2 events in the last 30 days, on 2 different days; busiest day \d{1,2} \w+ with 1 event$/);
       assert.equal(await page.getByRole('img', { name: summary }).count(), 1);
       assert.equal(await page.locator('.activity-bar').count(), 30);
       assert.equal(await page.locator('.activity-bar[data-count="1"]').count(), 2);

@@ -56,4 +56,13 @@ describe('chart data by week', () => {
     assert.deepEqual(weeks.dayTotals, [3, 12]);
     assert.equal(weeks.total, stacks.total);
   });
+
+  it('greys events without the tag, "(none)", and gives the first colour to the busiest value (issue 49, point 14)', () => {
+    const stacks = buildStacks({ '(none)': [{ day: '2026-03-10', count: 9 }], pro: [{ day: '2026-03-10', count: 5 }], free: [{ day: '2026-03-10', count: 2 }] }, ['2026-03-10']);
+    const colours = Object.fromEntries(stacks.ranking.map((row) => [row.name, row.color]));
+    assert.equal(colours.pro, PALETTE[0]);
+    assert.equal(colours.free, PALETTE[1]);
+    assert.ok(!(PALETTE as readonly string[]).includes(colours['(none)'] ?? ''), 'no palette colour for "(none)"');
+    assert.notEqual(colours['(none)'], OTHER_COLOR);
+  });
 });

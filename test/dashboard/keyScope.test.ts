@@ -22,7 +22,6 @@ const CASES = [
   'https://app.example.com:443',
   'http://127.0.0.1:8080',
   'http://localhost:3000',
-  'https://app.example.com/',
   'https://app.example.com/path',
   'https://app.example.com?x=1',
   'https://user@app.example.com',
@@ -47,6 +46,12 @@ describe('browser origins on the API keys page', () => {
     assert.deepEqual(readOrigins(' \n '), { origins: null });
     const many = Array.from({ length: 21 }, (_, index) => `https://site${index}.example.com`);
     assert.deepEqual(readOrigins(many.join('\n')), await serverVerdict(many));
+  });
+
+  it('drops the one trailing slash an address bar shows before sending, so the server gets an origin (issue 49, point 20)', async () => {
+    assert.deepEqual(readOrigins('http://localhost:5173/'), { origins: ['http://localhost:5173'] });
+    assert.deepEqual(await serverVerdict(['http://localhost:5173']), { origins: ['http://localhost:5173'] });
+    assert.ok('error' in readOrigins('http://localhost:5173//'), 'a path is still refused');
   });
 
   it('names the projects of a key, and says when one is gone', () => {

@@ -49,7 +49,14 @@ describe('password reset', () => {
     assert.ok(String(mail?.parsed.html).includes(`href="${link}"`));
 
     assert.equal((await member.get('/api/session')).status, 200);
+    const preview = (token: string) => t.request({ method: 'POST', url: '/api/password-reset/preview', body: { token } });
+    const named = await preview(tokenOf(link));
+    assert.equal(named.status, 200);
+    assert.deepEqual(named.body, { email: member.email }, 'the reset page names the account');
     const done = await confirm(tokenOf(link), 'a brand new password');
+    const used = await preview(tokenOf(link));
+    assert.equal(used.status, 400, 'a used link is named as such before any form');
+    assert.match(used.body.error, /already used/);
     assert.equal(done.status, 200);
     assert.deepEqual(done.body, { ok: true });
     assert.equal((await member.get('/api/session')).status, 401, 'the old session ended');

@@ -102,6 +102,22 @@ describe('sign-in with OpenID Connect', () => {
     assert.equal(row!.n, 0);
   });
 
+  it('sends a refused browser on to the sign-in page with the reason, still 403, and API clients get {error}', async () => {
+    const stranger = `stranger-${crypto.randomUUID()}@example.com`;
+    const asBrowser = await throughProvider(person(stranger));
+    const page = await t.request({ method: 'GET', url: asBrowser.callback, headers: { cookie: asBrowser.attempt, accept: 'text/html,application/xhtml+xml' } });
+    assert.equal(page.status, 403);
+    assert.match(String(page.headers['content-type']), /^text\/html/);
+    const target = /content="0;url=([^"]+)"/.exec(String(page.body))?.[1] ?? '';
+    assert.match(target, /^\/app\/\?signin_error=This%20account%20is%20not%20a%20member/);
+    assert.match(String(page.body), /<a href="\/app\/\?signin_error=[^"]+">Back to the sign-in page<\/a>/);
+
+    const asClient = await throughProvider(person(stranger));
+    const json = await callback(asClient.callback, asClient.attempt);
+    assert.equal(json.status, 403);
+    assert.match(json.body.error, /not a member/);
+  });
+
   it('accepts a pending invitation for the verified email, with its role', async () => {
     const org = await t.org();
     const email = `invited-${crypto.randomUUID()}@example.com`;

@@ -51,6 +51,18 @@ describe('sorting the users list', () => {
     assert.deepEqual(await walk(org, project, '&sort=lastSeen'), expected);
   });
 
+  it('sorts by last activity, which identify calls do not move, each user with lastActive (issue 49, point 9)', async () => {
+    const { org, project } = await setup();
+    // A bulk identify: every user's properties change now, none of them did anything.
+    for (const userId of ['cid', 'dee']) assert.equal((await org.post('/api/identify', { project, user_id: userId, properties: { plan: 'pro' } })).status, 200);
+    assert.deepEqual((await walk(org, project, '')).slice(0, 2).sort(), ['cid', 'dee'], 'last seen counts the identify calls');
+    assert.deepEqual(await walk(org, project, '&sort=lastActive'), ['ann', 'bob', 'eve', 'dee', 'cid', 'gus']);
+    const page = await org.get(`/api/users?project=${project}&sort=lastActive&limit=2`);
+    assert.deepEqual(page.body.users.map((u: { lastActive: string }) => u.lastActive), [new Date((NOW - 50) * 1000).toISOString(), new Date((NOW - 200) * 1000).toISOString()]);
+    const plain = await org.get(`/api/users?project=${project}&limit=1`);
+    assert.equal('lastActive' in plain.body.users[0], false, 'the other orders keep the contract\'s user object');
+  });
+
   it('sorts by first seen, newest users first, ties by id descending', async () => {
     const { org, project } = await setup();
     assert.deepEqual(await walk(org, project, '&sort=firstSeen'), ['bob', 'cid', 'eve', 'dee', 'ann', 'gus']);

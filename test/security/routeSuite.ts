@@ -137,6 +137,8 @@ export const PLANS: Record<string, Plan> = {
   'GET /api/me/digest': { credential: 'session' },
   'PUT /api/me/digest': { credential: 'session', body: () => ({ frequency: 'off', hour: 8, timeZone: 'UTC' }) },
   'POST /api/me/digest/send': { credential: 'session' },
+  // The same password again: the suite's later requests sign in with it.
+  'POST /api/me/password': { credential: 'session', body: () => ({ currentPassword: PASSWORD, newPassword: PASSWORD }) },
   'GET /api/push/vapid-public-key': {},
   'POST /api/projects/:projectId/push-subscriptions': { credential: 'session', body: () => pushSubscription() },
   'PATCH /api/projects/:projectId': { body: (side) => ({ name: side.mark }) },
@@ -166,6 +168,7 @@ export const PUBLIC_API_ROUTES = new Set([
   'POST /api/invitations/preview', // the accept page's preview: the token in the body is the credential; reads only
   'POST /api/password-reset', // asked for from the sign-in page; answers alike for any email
   'POST /api/password-reset/confirm', // the reset token in the body is the credential
+  'POST /api/password-reset/preview', // the reset token in the body is the credential
   'GET /api/oidc/start', // sign-in with OpenID Connect: redirects to the identity provider
   'GET /api/oidc/callback', // the identity provider's answer is the credential
 ]);

@@ -4,6 +4,9 @@ import { App } from './App.tsx';
 import { ToastProvider } from './components/Toasts.tsx';
 import { SessionProvider } from './session.tsx';
 import './styles.css';
+import { applyTheme } from './theme.ts';
+
+applyTheme();
 
 // The service worker (web/public/sw.js) keeps the app shell and an offline page, so the installed
 // app opens without a network; it never answers /api. Registered after load, off the first render's path.

@@ -3,12 +3,17 @@ import type { OutgoingMail } from '../../ports.ts';
 import { emailDocument, link } from '../email/layout.ts';
 import type { Digest, ProjectDigest } from './digestContent.ts';
 
-/** "+12", "−3", "±0" against the previous period; "new" when there was nothing before. */
-function change(current: number, previous: number): string {
-  if (previous === 0) return current === 0 ? '±0' : 'new';
+/**
+ * Against the previous period: "+12, +40%", "−3, −10%", "no change"; "new" when there was nothing
+ * before. No parentheses inside: the text line puts the whole in one pair.
+ */
+export function change(current: number, previous: number): string {
+  if (current === previous) return 'no change';
+  if (previous === 0) return 'new';
   const diff = current - previous;
   const percent = Math.round((diff / previous) * 100);
-  return `${diff > 0 ? '+' : diff < 0 ? '−' : '±'}${Math.abs(diff)} (${diff >= 0 ? '+' : '−'}${Math.abs(percent)}%)`;
+  const sign = diff > 0 ? '+' : '−';
+  return `${sign}${Math.abs(diff)}, ${sign}${Math.abs(percent)}%`;
 }
 
 function dateIn(zone: string, at: Date): string {

@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox';
-import type { FastifyReply } from 'fastify';
+import { type Static, Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { VISITOR } from '../../context.ts';
 import type { App } from '../../http/app.ts';
 import { Forbidden, InvalidInput, ServiceError } from '../../lib/errors.ts';
@@ -7,6 +7,7 @@ import { errors } from '../../http/schemas.ts';
 import { setSessionCookie } from '../sessions/cookie.ts';
 import { ATTEMPT_COOKIE, ATTEMPT_LIFETIME_SECONDS, openAttempt, sealAttempt } from './attemptCookie.ts';
 import { OidcClient } from './oidcClient.ts';
+import { sendRefusalPage } from './refusalPage.ts';
 import { signInWithOidc } from './signInWithOidc.ts';
 
 const tags = ['sessions'];
@@ -43,23 +44,32 @@ export default function oidcRoutes(app: App): void {
       schema: { tags, summary: 'Where the identity provider sends the browser back: checks everything, signs in, redirects to /app/', security: noCredential, querystring: CallbackQuery, response: errors(400, 403, 404) },
     },
     async (request, reply) => {
-      const client = requireOidc();
-      // One attempt, one callback: the cookie goes whatever the outcome.
-      forget(reply);
-      if (!request.query.state || (!request.query.code && !('error' in request.query))) throw new InvalidInput('The callback needs the code and state the identity provider sends');
-      const attempt = await openAttempt(services.sql, request.cookies[ATTEMPT_COOKIE]);
-      if (!attempt) throw new Forbidden('This sign-in attempt is unknown or has expired; start again from the sign-in page');
-      const query = request.url.slice(request.url.indexOf('?'));
-      let identity;
       try {
-        identity = await client.finish(new URL(`${config.baseUrl}${CALLBACK_PATH}${query}`), attempt);
+        return await callback(request, reply);
       } catch (error) {
-        request.log.warn({ err: error }, 'an OpenID Connect callback failed its checks');
-        throw new Forbidden('The identity provider\'s answer did not pass the checks; nobody was signed in');
+        if (sendRefusalPage(request, reply, error)) return reply;
+        throw error;
       }
-      const opened = await signInWithOidc({ ctx: { services, actor: VISITOR, ip: request.ip }, input: identity });
-      setSessionCookie(reply, config, opened.token);
-      return reply.header('cache-control', 'no-store').redirect('/app/', 302);
     },
   );
+
+  async function callback(request: FastifyRequest<{ Querystring: Static<typeof CallbackQuery> }>, reply: FastifyReply) {
+    const client = requireOidc();
+    // One attempt, one callback: the cookie goes whatever the outcome.
+    forget(reply);
+    if (!request.query.state || (!request.query.code && !('error' in request.query))) throw new InvalidInput('The callback needs the code and state the identity provider sends');
+    const attempt = await openAttempt(services.sql, request.cookies[ATTEMPT_COOKIE]);
+    if (!attempt) throw new Forbidden('This sign-in attempt is unknown or has expired; start again from the sign-in page');
+    const query = request.url.slice(request.url.indexOf('?'));
+    let identity;
+    try {
+      identity = await client.finish(new URL(`${config.baseUrl}${CALLBACK_PATH}${query}`), attempt);
+    } catch (error) {
+      request.log.warn({ err: error }, 'an OpenID Connect callback failed its checks');
+      throw new Forbidden('The identity provider\'s answer did not pass the checks; nobody was signed in');
+    }
+    const opened = await signInWithOidc({ ctx: { services, actor: VISITOR, ip: request.ip }, input: identity });
+    setSessionCookie(reply, config, opened.token);
+    return reply.header('cache-control', 'no-store').redirect('/app/', 302);
+  }
 }

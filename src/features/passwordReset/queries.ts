@@ -45,3 +45,28 @@ export async function endSessionsOfUser(sql: Db, organizationId: string, userId:
   const hashes = ended.map((session) => session.idHash);
   if (hashes.length > 0) await sql`DELETE FROM credentials WHERE hash IN ${sql(hashes)} AND kind = 'session'`;
 }
+
+/** The member's password hash, for checking the current password before a change. */
+export async function findPasswordHash(sql: Db, organizationId: string, userId: string): Promise<string | undefined> {
+  const [row] = await sql<{ passwordHash: string }[]>`
+    SELECT password_hash AS "passwordHash" FROM users WHERE organization_id = ${organizationId} AND id = ${userId}`;
+  return row?.passwordHash;
+}
+
+/** Every session of the member but the one given, and their routing rows: other devices are signed out. */
+export async function endOtherSessionsOfUser(sql: Db, organizationId: string, userId: string, keptIdHash: Buffer): Promise<void> {
+  const ended = await sql<{ idHash: Buffer }[]>`
+    DELETE FROM sessions WHERE organization_id = ${organizationId} AND user_id = ${userId} AND id_hash <> ${keptIdHash}
+    RETURNING id_hash AS "idHash"`;
+  const hashes = ended.map((session) => session.idHash);
+  if (hashes.length > 0) await sql`DELETE FROM credentials WHERE hash IN ${sql(hashes)} AND kind = 'session'`;
+}
+
+/** The email of the member a still-valid reset link is for; nothing when it is unknown, expired or used. */
+export async function findResetEmail(sql: Db, organizationId: string, tokenHash: Buffer): Promise<string | undefined> {
+  const [row] = await sql<{ email: string; expiresAt: Date }[]>`
+    SELECT u.email, r.expires_at AS "expiresAt"
+    FROM password_resets r JOIN users u ON u.organization_id = r.organization_id AND u.id = r.user_id
+    WHERE r.organization_id = ${organizationId} AND r.token_hash = ${tokenHash}`;
+  return row && row.expiresAt.getTime() > Date.now() ? row.email : undefined;
+}

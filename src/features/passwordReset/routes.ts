@@ -2,9 +2,11 @@ import { VISITOR } from '../../context.ts';
 import type { App } from '../../http/app.ts';
 import { errors } from '../../http/schemas.ts';
 import { SignInThrottle } from '../sessions/signInThrottle.ts';
+import { changePassword } from './changePassword.ts';
 import { confirmPasswordReset } from './confirmPasswordReset.ts';
+import { previewPasswordReset } from './previewPasswordReset.ts';
 import { requestPasswordReset } from './requestPasswordReset.ts';
-import { Ok, ResetConfirmBody, ResetRequestBody } from './schemas.ts';
+import { ChangePasswordBody, Ok, ResetConfirmBody, ResetPreview, ResetPreviewBody, ResetRequestBody } from './schemas.ts';
 
 const tags = ['dashboard session'];
 /** Asked for from the sign-in page: no credential is involved. */
@@ -48,5 +50,37 @@ export default function passwordResetRoutes(app: App): void {
       },
     },
     async (request) => confirmPasswordReset({ ctx: visitor, throttle: confirms, input: { ...request.body, ip: request.ip } }),
+  );
+
+  app.post(
+    '/api/password-reset/preview',
+    {
+      config: anyone,
+      schema: {
+        tags,
+        operationId: 'previewPasswordReset',
+        summary: "The account a reset link's token is for; 400 when the link is unknown, expired or used; changes nothing (takes no credential)",
+        security: noCredential,
+        body: ResetPreviewBody,
+        response: { 200: ResetPreview, ...errors(400) },
+      },
+    },
+    async (request, reply) => reply.header('cache-control', 'no-store').send(await previewPasswordReset({ ctx: visitor, input: request.body })),
+  );
+
+  app.post(
+    '/api/me/password',
+    {
+      config: { scope: { access: 'write', project: 'none' } },
+      schema: {
+        tags,
+        operationId: 'changePassword',
+        summary: "Change the signed-in member's password, given the current one; ends every other session of theirs (a dashboard session only)",
+        security: [{ session: [] }],
+        body: ChangePasswordBody,
+        response: { 200: Ok, ...errors(400, 401, 403) },
+      },
+    },
+    async (request) => changePassword({ ctx: request.ctx, input: request.body }),
   );
 }

@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { VerbArgs } from '../../context.ts';
 import { InvalidInput } from '../../lib/errors.ts';
+import { microsToIso } from '../../lib/time.ts';
 import { likePattern, pageSize } from '../events/listEvents.ts';
 import { requireProject } from '../projects/requireProject.ts';
 import { type AppUserRow, selectUsers } from './queries.ts';
@@ -24,7 +25,7 @@ export async function listUsers({ ctx, input }: VerbArgs<Static<typeof ListUsers
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
-    users: page.map(userFromRow),
+    users: page.map((row) => (sort === 'lastActive' ? { ...userFromRow(row), lastActive: row.lastActiveMicros === null ? null : microsToIso(row.lastActiveMicros) } : userFromRow(row))),
     nextCursor: rows.length > limit && last ? encodeUserCursor({ sort, key: sortKey(sort, last), userId: last.userId }) : null,
   };
 }
@@ -32,5 +33,6 @@ export async function listUsers({ ctx, input }: VerbArgs<Static<typeof ListUsers
 /** A row's key in the list's order, as its cursor keeps it. */
 function sortKey(sort: UserSort, row: AppUserRow & { eventCountKey: string }): string | null {
   if (sort === 'events') return row.eventCountKey;
+  if (sort === 'lastActive') return row.lastActiveMicros;
   return sort === 'firstSeen' ? row.firstSeenMicros : row.lastSeenMicros;
 }

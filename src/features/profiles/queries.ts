@@ -8,6 +8,8 @@ export interface AppUserRow {
   /** Microseconds since the epoch as decimal text; null when the user has never been seen. */
   firstSeenMicros: string | null;
   lastSeenMicros: string | null;
+  /** The newest stored event's time, as microseconds text; null without events. */
+  lastActiveMicros: string | null;
 }
 
 const micros = (sql: Db, expression: ReturnType<Db>) =>
@@ -16,7 +18,8 @@ const micros = (sql: Db, expression: ReturnType<Db>) =>
 const userColumns = (sql: Db) => sql`
   u.user_id AS "userId", u.properties, u.event_count AS "eventCount",
   ${micros(sql, sql`least(u.first_event_at, u.first_identify_at)`)} AS "firstSeenMicros",
-  ${micros(sql, sql`greatest(u.last_event_at, u.last_identify_at)`)} AS "lastSeenMicros"`;
+  ${micros(sql, sql`greatest(u.last_event_at, u.last_identify_at)`)} AS "lastSeenMicros",
+  ${micros(sql, sql`u.last_event_at`)} AS "lastActiveMicros"`;
 
 interface UserKey {
   organizationId: string;
@@ -76,7 +79,7 @@ const firstSeenOrder = (sql: Db) => sql`(coalesce(least(u.first_event_at, u.firs
 
 /**
  * Each order's key, and the previous page's last key in its type. Only last seen has an index
- * (app_users_recent): the other two read the project's users and keep the top of the page
+ * (app_users_recent): the others read the project's users and keep the top of the page
  * (decision 161), since an index on them would cost every event that updates its user.
  */
 function orderOf(sql: Db, sort: UserSort, after: UserCursor | undefined) {
@@ -85,6 +88,8 @@ function orderOf(sql: Db, sort: UserSort, after: UserCursor | undefined) {
       return { key: firstSeenOrder(sql), after: after && timeAt(sql, after.key) };
     case 'events':
       return { key: sql`u.event_count`, after: after && sql`${after.key ?? '0'}::int4` };
+    case 'lastActive':
+      return { key: sql`(coalesce(u.last_event_at, '-infinity'::timestamptz))`, after: after && timeAt(sql, after.key) };
     default:
       return { key: sql`u.seen_order`, after: after && timeAt(sql, after.key) };
   }

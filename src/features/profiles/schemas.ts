@@ -10,6 +10,11 @@ export const AppUser = Type.Object({
   firstSeen: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   lastSeen: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   eventCount: Type.Integer(),
+  lastActive: Type.Optional(
+    Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'Only in a list sorted by lastActive: the newest stored event of the user (identify calls are not activity); null without one',
+    }),
+  ),
 });
 
 /** Types are checked by `identify` itself, so that every bad body gets the same clear 400. */
@@ -24,8 +29,9 @@ export const ListUsersQuery = Type.Object({
   project: Type.Optional(Type.String()),
   search: Type.Optional(Type.String({ maxLength: MAX_SEARCH_LENGTH, description: `At most ${MAX_SEARCH_LENGTH} characters` })),
   sort: Type.Optional(
-    Type.Union([Type.Literal('lastSeen'), Type.Literal('firstSeen'), Type.Literal('events')], {
-      description: 'lastSeen (default): most recently seen first; firstSeen: newest users first; events: most events first. Ties by userId descending; never-seen users last',
+    Type.Union([Type.Literal('lastSeen'), Type.Literal('firstSeen'), Type.Literal('events'), Type.Literal('lastActive')], {
+      description:
+        'lastSeen (default): most recently seen first; firstSeen: newest users first; events: most events first; lastActive: newest event first (identify calls aside), each user with lastActive. Ties by userId descending; never-seen users last',
     }),
   ),
   cursor: Type.Optional(Type.String()),

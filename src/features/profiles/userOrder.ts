@@ -2,7 +2,7 @@
  * The orders of the users list (`GET /api/users?sort=`) and their keyset cursors. Each order is a
  * key (a time as microseconds, or a count) then `userId`, both descending (decision 161).
  */
-export type UserSort = 'lastSeen' | 'firstSeen' | 'events';
+export type UserSort = 'lastSeen' | 'firstSeen' | 'events' | 'lastActive';
 
 /** Where the previous page ended: its last user's sort key (null: never seen) and id. */
 export interface UserCursor {

@@ -17,8 +17,8 @@ export function validEmail(input: string): string {
 const MIN_PASSWORD_LENGTH = 8;
 
 /** A new password (an account's first, or a reset's): 400 when it is too short. */
-export function checkNewPassword(password: string): void {
-  if (password.length < MIN_PASSWORD_LENGTH) throw new InvalidInput(`password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+export function checkNewPassword(password: string, field = 'password'): void {
+  if (password.length < MIN_PASSWORD_LENGTH) throw new InvalidInput(`${field} must be at least ${MIN_PASSWORD_LENGTH} characters`);
 }
 
 interface CreateUserInput {

@@ -117,7 +117,7 @@ function ProjectSwitcher() {
           if (id) navigate(`/p/${id}${match?.[2] ?? ''}`);
         }}
       >
-        {!current && <option value="">Choose a project…</option>}
+        {!current && <option value="">Go to a project…</option>}
         {projects.map((project) => (
           <option key={project.id} value={project.id}>
             {project.name}

@@ -2,6 +2,17 @@
 // change the route schemas and run it again (`npm run lint` fails while this file is stale).
 // The dashboard's types for the "dashboard session" operations.
 
+// POST /api/me/password — Change the signed-in member's password, given the current one; ends every other session of theirs (a dashboard session only)
+export type ChangePasswordBody = {
+  /** The password the member signs in with now */
+  currentPassword: string;
+  /** The new password: 8 characters or more */
+  newPassword: string;
+};
+export type ChangePasswordResponse = {
+  ok: true;
+};
+
 // POST /api/password-reset/confirm — Set a new password with a reset link's token; ends every session of the member (takes no credential)
 export type ConfirmPasswordResetBody = {
   /** The last path segment of the link that was mailed */
@@ -36,6 +47,16 @@ export type GetSetupStatusResponse = {
     /** The OpenID Connect button's provider name (OIDC_NAME), or null without OIDC */
     oidc: string | null;
   };
+};
+
+// POST /api/password-reset/preview — The account a reset link's token is for; 400 when the link is unknown, expired or used; changes nothing (takes no credential)
+export type PreviewPasswordResetBody = {
+  /** The last path segment of the link that was mailed */
+  token: string;
+};
+export type PreviewPasswordResetResponse = {
+  /** The account the link sets a password for */
+  email: string;
 };
 
 // POST /api/password-reset — Mail a password reset link to a member's email; the answer is the same for any email (takes no credential)

@@ -17,6 +17,8 @@ export type GetUserResponse = {
   firstSeen: string | null;
   lastSeen: string | null;
   eventCount: number;
+  /** Only in a list sorted by lastActive: the newest stored event of the user (identify calls are not activity); null without one */
+  lastActive?: string | null;
 };
 
 // GET /api/users/{userId}/activity — A user's events per day over the last 30 days
@@ -51,8 +53,8 @@ export type ListUsersQuery = {
   project?: string;
   /** At most 200 characters */
   search?: string;
-  /** lastSeen (default): most recently seen first; firstSeen: newest users first; events: most events first. Ties by userId descending; never-seen users last */
-  sort?: "lastSeen" | "firstSeen" | "events";
+  /** lastSeen (default): most recently seen first; firstSeen: newest users first; events: most events first; lastActive: newest event first (identify calls aside), each user with lastActive. Ties by userId descending; never-seen users last */
+  sort?: "lastSeen" | "firstSeen" | "events" | "lastActive";
   cursor?: string;
   /** Integer; clamped to 1-100; default 50 */
   limit?: string;
@@ -66,6 +68,8 @@ export type ListUsersResponse = {
     firstSeen: string | null;
     lastSeen: string | null;
     eventCount: number;
+    /** Only in a list sorted by lastActive: the newest stored event of the user (identify calls are not activity); null without one */
+    lastActive?: string | null;
   }>;
   nextCursor: string | null;
 };

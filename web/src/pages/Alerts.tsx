@@ -5,7 +5,8 @@ import { ConfirmDialog } from '../components/Dialog.tsx';
 import { Skeleton } from '../components/Skeleton.tsx';
 import { useToast } from '../components/Toasts.tsx';
 import type { Alert } from '../types.ts';
-import { AlertForm, type AlertSeed } from './alerts/AlertForm.tsx';
+import { AlertForm } from './alerts/AlertForm.tsx';
+import type { AlertSeed } from './alerts/alertFormWords.ts';
 import { AlertRow } from './alerts/AlertRow.tsx';
 import { useProjectAlerts } from './alerts/useProjectAlerts.ts';
 import './alerts/alerts.css';
@@ -72,7 +73,7 @@ export function AlertsPage({ projectId }: { projectId: string }) {
       {alerts?.length === 0 && <p className="card muted">No alerts yet. Create one here, or use “Alert me…” in the feed to start from its filters.</p>}
       <ul className="alert-list">
         {alerts?.map((alert) => (
-          <AlertRow key={alert.id} alert={alert} onChanged={replace} onEdit={setEditing} onDelete={setDeleting} />
+          <AlertRow key={alert.id} projectId={projectId} alert={alert} onChanged={replace} onEdit={setEditing} onDelete={setDeleting} />
         ))}
       </ul>
       {formOpen && (

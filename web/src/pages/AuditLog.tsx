@@ -1,10 +1,12 @@
 import { useState } from 'react';
+import { Link } from 'wouter';
 import { Skeleton } from '../components/Skeleton.tsx';
 import { RelativeTime } from '../components/Time.tsx';
 import { useOrganization } from '../organization.tsx';
 import type { AuditEntry } from '../types.ts';
 import { AUDIT_ACTIONS, actionWords, actorMatches, actorWords } from './audit/auditWords.ts';
 import { useAuditPages } from './audit/useAuditPages.ts';
+import { useTargetNames } from './audit/useTargetNames.ts';
 import './audit/audit.css';
 
 const OWNERS_ONLY = 'The audit log is for owners of the organization. Ask an owner if you need to know who did what.';
@@ -76,6 +78,7 @@ export function AuditLogPage() {
 }
 
 function AuditTable({ entries }: { entries: AuditEntry[] }) {
+  const nameOf = useTargetNames(entries);
   return (
     // Focusable, so a keyboard can scroll it should a long address still not fit (axe: scrollable-region-focusable).
     <div className="table-wrap" tabIndex={0} role="region" aria-label="Audit log entries">
@@ -110,11 +113,11 @@ function AuditTable({ entries }: { entries: AuditEntry[] }) {
                   <div>{actionWords(entry.action)}</div>
                   <div className="mono small muted">{entry.action}</div>
                   <div className="narrow-only small">
-                    <Target target={entry.target} />
+                    <Target target={entry.target} nameOf={nameOf} />
                   </div>
                 </td>
                 <td className="wide-only" data-testid="audit-target">
-                  <Target target={entry.target} />
+                  <Target target={entry.target} nameOf={nameOf} />
                 </td>
                 <td className="wide-only mono small">{entry.ip ?? <span className="muted">unknown</span>}</td>
               </tr>
@@ -126,12 +129,30 @@ function AuditTable({ entries }: { entries: AuditEntry[] }) {
   );
 }
 
-/** What was acted on: its kind and id (a member's, a key's, a project's). */
-function Target({ target }: { target: AuditEntry['target'] }) {
+const TARGET_KINDS: Record<string, string> = { member: 'member', key: 'API key', project: 'project', hook: 'hook', destination: 'destination', alert: 'alert', invitation: 'invitation' };
+
+/** What was acted on: by name with a link when the dashboard knows it, else its kind and id. */
+function Target({ target, nameOf }: { target: AuditEntry['target']; nameOf: ReturnType<typeof useTargetNames> }) {
   if (!target) return <span className="muted">no target</span>;
+  const kind = TARGET_KINDS[target.type] ?? target.type;
+  const named = nameOf(target);
+  if (named?.href) {
+    return (
+      <>
+        <span className="muted small">{kind}</span> <Link href={named.href}>{named.name}</Link>
+      </>
+    );
+  }
+  if (named) {
+    return (
+      <>
+        <span className="muted small">{kind}</span> {named.name} <span className="muted small">(no longer here)</span>
+      </>
+    );
+  }
   return (
     <>
-      {target.type} <span className="mono small">{target.id}</span>
+      {kind} <span className="mono small">{target.id}</span>
     </>
   );
 }

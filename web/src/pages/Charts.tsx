@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { describeError, get, withQuery } from '../api.ts';
 import { useToast } from '../components/Toasts.tsx';
 import { useLive } from '../live.tsx';
+import { useDarkTheme } from '../theme.ts';
 import type { CategoryCount, ChartSeries } from '../types.ts';
 import { BreakdownControls, breakdownParams, useBreakdown } from './charts/BreakdownControls.tsx';
 import { CategoryPicker } from './charts/CategoryPicker.tsx';
@@ -30,7 +31,7 @@ function useMedia(query: string): boolean {
 
 export default function ChartsPage({ projectId }: { projectId: string }) {
   const toast = useToast();
-  const dark = useMedia('(prefers-color-scheme: dark)');
+  const dark = useDarkTheme();
   const narrow = useMedia('(max-width: 600px)');
   const [days, setDays] = useState<number>(30);
   const [category, setCategory] = useState('');
@@ -116,6 +117,7 @@ export default function ChartsPage({ projectId }: { projectId: string }) {
         </div>
       </div>
       <BreakdownControls
+        projectId={projectId}
         breakdown={breakdown}
         update={(change) => {
           updateBreakdown(change);
@@ -162,7 +164,7 @@ export default function ChartsPage({ projectId }: { projectId: string }) {
         </div>
         {stacks && stacks.groups.length > 0 && <ChartLegend groups={stacks.groups} total={stacks.total} hidden={hidden} onToggle={toggle} />}
       </section>
-      {stacks && stacks.ranking.length > 0 && <CategoryTotals stacks={stacks} days={days} />}
+      {stacks && stacks.ranking.length > 0 && <CategoryTotals stacks={stacks} days={days} tagKey={breakdown.groupBy || null} />}
     </main>
   );
 }

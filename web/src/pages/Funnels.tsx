@@ -62,8 +62,19 @@ export default function FunnelsPage({ projectId }: { projectId: string }) {
     );
   }, [projectId, shown]);
 
+  // After "Show funnel" the result is brought into view: on a phone it sits below the editor.
+  const resultSection = useRef<HTMLElement>(null);
+  const reveal = useRef(false);
+  useEffect(() => {
+    if (!result || !reveal.current) return;
+    reveal.current = false;
+    resultSection.current?.scrollIntoView({ block: 'start' });
+    resultSection.current?.focus({ preventScroll: true });
+  }, [result]);
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    reveal.current = true;
     setQuery({ steps, windowSeconds, days });
   };
   const change = (index: number, step: StepDraft) => setSteps((all) => all.map((s, i) => (i === index ? step : s)));
@@ -120,7 +131,7 @@ export default function FunnelsPage({ projectId }: { projectId: string }) {
           Could not count the funnel: {error}
         </div>
       )}
-      <section className="card" aria-label="Funnel result">
+      <section className="card funnel-result" aria-label="Funnel result" ref={resultSection} tabIndex={-1}>
         {result ? (
           <FunnelBars steps={query.steps} users={result.steps.map((step) => step.users)} />
         ) : (

@@ -158,9 +158,15 @@ export function MembersPage() {
                     <RelativeTime iso={member.createdAt} />
                   </td>
                   <td className="num">
-                    <button type="button" className="button button-small button-danger-outline" onClick={() => setRemoving(member)}>
-                      Remove
-                    </button>
+                    {member.id === session.user.id && members.filter((other) => other.role === 'owner').length === 1 ? (
+                      <span className="muted small" data-testid="only-owner">
+                        The only owner
+                      </span>
+                    ) : (
+                      <button type="button" className="button button-small button-danger-outline" onClick={() => setRemoving(member)}>
+                        Remove
+                      </button>
+                    )}
                   </td>
                 </tr>
               ))}

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { post } from '../api.ts';
+import { useEffect, useState } from 'react';
+import { describeError, post } from '../api.ts';
 import { AuthCard } from '../components/AuthCard.tsx';
 import { APP_BASE } from '../paths.ts';
 
@@ -60,6 +60,28 @@ export function ForgotPasswordPage() {
 export function ResetPasswordPage({ token }: { token: string }) {
   const [password, setPassword] = useState('');
   const [done, setDone] = useState(false);
+  // The account the link is for, or why it cannot be used: a used link shows no form.
+  const [link, setLink] = useState<{ email: string } | { unusable: string } | null>(null);
+  useEffect(() => {
+    post<{ email: string }>('/api/password-reset/preview', { token }, { quiet401: true }).then(setLink, (failure: unknown) => setLink({ unusable: describeError(failure) }));
+  }, [token]);
+  if (link === null) {
+    return (
+      <main className="auth-page" aria-busy="true">
+        <div className="card auth-card">Checking the link…</div>
+      </main>
+    );
+  }
+  if ('unusable' in link && !done) {
+    return (
+      <Done title="This link cannot be used">
+        <p data-testid="reset-unusable">{link.unusable}.</p>
+        <p>
+          <a href={`${APP_BASE}/forgot`}>Ask for a new link</a>
+        </p>
+      </Done>
+    );
+  }
   if (done) {
     return (
       <Done title="Your password is changed">
@@ -77,7 +99,12 @@ export function ResetPasswordPage({ token }: { token: string }) {
       }}
       submitLabel="Set password"
       busyLabel="Saving…"
-      intro={<p className="muted">At least 8 characters. Every session of your account ends when it is set.</p>}
+      intro={
+        <p className="muted">
+          For <strong data-testid="reset-account">{'email' in link ? link.email : ''}</strong>. At least 8 characters. Every session of this account ends when it is
+          set.
+        </p>
+      }
     >
       <label className="field">
         <span>New password</span>

@@ -1,3 +1,4 @@
+import { Link } from 'wouter';
 import { RelativeTime } from '../components/Time.tsx';
 import type { ProjectActivity } from '../types.ts';
 
@@ -13,6 +14,12 @@ function Sparkline({ series }: { series: ProjectActivity['series'] }) {
   return (
     <svg className="sparkline" width={WIDTH} height={HEIGHT} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={label}>
       <polyline points={points} fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" />
+      {/* A column per day under the pointer: hovering shows that day's count. */}
+      {series.map((point, index) => (
+        <rect key={point.day} className="sparkline-day" x={Math.max(0, index * step - step / 2)} y={0} width={step} height={HEIGHT} data-testid="sparkline-day">
+          <title>{`${point.day}: ${point.count.toLocaleString('en-US')} ${point.count === 1 ? 'event' : 'events'}`}</title>
+        </rect>
+      ))}
     </svg>
   );
 }
@@ -21,7 +28,7 @@ function Sparkline({ series }: { series: ProjectActivity['series'] }) {
  * A project's activity on the projects page: events today and over 7 days, a sparkline, the last
  * event's time, and its firing alerts by name.
  */
-export function ProjectActivitySummary({ activity }: { activity: ProjectActivity | undefined }) {
+export function ProjectActivitySummary({ projectId, activity }: { projectId: string; activity: ProjectActivity | undefined }) {
   if (!activity) return null;
   return (
     <div className="project-activity" data-testid="project-activity">
@@ -44,7 +51,10 @@ export function ProjectActivitySummary({ activity }: { activity: ProjectActivity
       <Sparkline series={activity.series} />
       {activity.firingAlerts.length > 0 && (
         <p className="project-firing" data-testid="project-firing-alerts">
-          <span className="badge badge-firing">Firing</span> {activity.firingAlerts.map((alert) => `“${alert.name}”`).join(', ')}
+          <Link href={`/p/${projectId}/alerts`} className="badge badge-firing badge-link">
+            Firing<span className="visually-hidden">: open the alerts of this project</span>
+          </Link>{' '}
+          {activity.firingAlerts.map((alert) => `“${alert.name}”`).join(', ')}
         </p>
       )}
     </div>

@@ -61,7 +61,7 @@ export function ProjectGeneralSection({ projectId }: { projectId: string }) {
   const howMany = pending ? (pending.count > COUNT_CAP ? `more than ${COUNT_CAP.toLocaleString()} events` : pending.count === 1 ? '1 event' : `${pending.count.toLocaleString()} events`) : '';
   return (
     <section className="card" aria-labelledby="project-general">
-      <h2 id="project-general">Project</h2>
+      <h2 id="project-general">General</h2>
       <form className="stack" onSubmit={(event) => void submit(event)}>
         <label className="field">
           <span>Project name</span>

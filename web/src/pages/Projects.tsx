@@ -80,7 +80,7 @@ export function ProjectsPage() {
               <span className="muted small">
                 <code>{project.id}</code> · created <RelativeTime iso={project.createdAt} />
               </span>
-              <ProjectActivitySummary activity={activity.get(project.id)} />
+              <ProjectActivitySummary projectId={project.id} activity={activity.get(project.id)} />
             </li>
           ))}
         </ul>

@@ -42,12 +42,37 @@ const NoAccount = () => (
   </p>
 );
 
+/**
+ * Why the identity provider's sign-in was refused, when the callback sent the browser here
+ * (src/features/oidc/refusalPage.ts); read once and taken out of the address, so a reload or a
+ * bookmark does not repeat it.
+ */
+function takeRefusal(): string | null {
+  const params = new URLSearchParams(window.location.search);
+  const reason = params.get('signin_error');
+  if (reason === null) return null;
+  params.delete('signin_error');
+  const rest = params.toString();
+  window.history.replaceState(null, '', `${window.location.pathname}${rest ? `?${rest}` : ''}`);
+  return reason.slice(0, 300);
+}
+
 export function SignInPage({ notice, methods: known }: { notice?: string; methods?: SignInMethods }) {
   const methods = useSignInMethods(known);
-  const noticeBanner = notice && (
-    <p className="banner banner-info" role="status">
-      {notice}
-    </p>
+  const [refusal] = useState(takeRefusal);
+  const noticeBanner = refusal ? (
+    <div className="banner banner-error" role="alert" data-testid="signin-refused">
+      <p>
+        <strong>You were not signed in.</strong> {refusal}.
+      </p>
+      <p>Try again below, with this account or another one.</p>
+    </div>
+  ) : (
+    notice && (
+      <p className="banner banner-info" role="status">
+        {notice}
+      </p>
+    )
   );
   if (!methods) {
     return (

@@ -10,6 +10,7 @@ import { groupByDay } from './feed/dayLabel.ts';
 import { EventDetail } from './feed/EventDetail.tsx';
 import { EventRow } from './feed/EventRow.tsx';
 import { eventLink, tagSearchText } from './feed/feedLinks.ts';
+import { initials } from '../components/person.ts';
 import { userTitle } from './Users.tsx';
 import { ActivityChart } from './users/ActivityChart.tsx';
 import { PropertyTable } from './users/PropertyTable.tsx';
@@ -110,7 +111,12 @@ export function UserProfilePage({ projectId, userId }: { projectId: string; user
       <p>
         <Link href="/users">← Users</Link>
       </p>
-      <h1>{user ? userTitle(user) : userId}</h1>
+      <div className="user-heading">
+        <span className="avatar" aria-hidden="true" data-testid="profile-initials">
+          {initials(user ? userTitle(user) : userId)}
+        </span>
+        <h1>{user ? userTitle(user) : userId}</h1>
+      </div>
       {user && (
         <section className="card" aria-label="Profile">
           <dl className="user-facts">
@@ -135,7 +141,7 @@ export function UserProfilePage({ projectId, userId }: { projectId: string; user
           <PropertyTable properties={user.properties} />
         </section>
       )}
-      <h2>Journey</h2>
+      <h2 className="journey-title">Journey</h2>
       <p>
         <Link href={`/?user_id=${encodeURIComponent(userId)}`}>Show in the feed with other filters</Link>
       </p>

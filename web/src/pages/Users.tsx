@@ -1,13 +1,16 @@
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'wouter';
 import { get, isAbort, withQuery } from '../api.ts';
+import { initials, personName } from '../components/person.ts';
 import { RelativeTime } from '../components/Time.tsx';
 import { useToast } from '../components/Toasts.tsx';
 import type { AppUser, UserPage } from '../types.ts';
 import './users/users.css';
 
+// "Last active" is the newest event: an identify call updates properties, it is not activity, so
+// a bulk identify does not make everyone "seen 7 minutes ago" (decision 197).
 const SORTS = [
-  ['lastSeen', 'Last seen'],
+  ['lastActive', 'Last active'],
   ['firstSeen', 'First seen (newest users)'],
   ['events', 'Most events'],
 ] as const;
@@ -20,13 +23,13 @@ export function UsersPage({ projectId }: { projectId: string }) {
   // The search is kept in the address (?search=), so a reload, a shared link and Back keep it.
   const [params, setParams] = useSearchParams();
   const search = params.get('search') ?? '';
-  // The order is kept there too (?sort=), absent for the default, last seen.
+  // The order is kept there too (?sort=), absent for the default, last active.
   const requested = params.get('sort');
-  const sort: UserSort = isSort(requested) ? requested : 'lastSeen';
+  const sort: UserSort = isSort(requested) ? requested : 'lastActive';
   const setQuery = (next: { search: string; sort: UserSort }) =>
-    setParams({ ...(next.search ? { search: next.search } : {}), ...(next.sort !== 'lastSeen' ? { sort: next.sort } : {}) }, { replace: true });
+    setParams({ ...(next.search ? { search: next.search } : {}), ...(next.sort !== 'lastActive' ? { sort: next.sort } : {}) }, { replace: true });
   const setSearch = (text: string) => setQuery({ search: text, sort });
-  const query = { project: projectId, search: search || undefined, sort: sort === 'lastSeen' ? undefined : sort };
+  const query = { project: projectId, search: search || undefined, sort };
   const [users, setUsers] = useState<AppUser[] | null>(null);
   const [nextCursor, setNextCursor] = useState<string | null>(null);
 
@@ -94,13 +97,18 @@ export function UsersPage({ projectId }: { projectId: string }) {
         <ul className="project-list user-list">
           {users.map((user) => (
             <li key={user.userId} className="card project-item">
-              <Link href={`/users/${encodeURIComponent(user.userId)}`} className="project-link">
-                {userTitle(user)}
-              </Link>
-              <span className="muted small">
+              <span className="user-list-name">
+                <span className="avatar avatar-small" aria-hidden="true">
+                  {initials(userTitle(user))}
+                </span>
+                <Link href={`/users/${encodeURIComponent(user.userId)}`} className="project-link">
+                  {userTitle(user)}
+                </Link>
+              </span>
+              <span className="muted small" data-testid="user-facts">
                 {userTitle(user) !== user.userId && <>{user.userId} · </>}
-                {user.eventCount.toLocaleString()} events · {sort === 'firstSeen' ? 'first seen' : 'last seen'}{' '}
-                <RelativeTime iso={sort === 'firstSeen' ? user.firstSeen : user.lastSeen} />
+                {user.eventCount.toLocaleString()} {user.eventCount === 1 ? 'event' : 'events'} · {sort === 'firstSeen' ? 'first seen' : 'last active'}{' '}
+                <RelativeTime iso={sort === 'firstSeen' ? user.firstSeen : (user.lastActive ?? null)} />
               </span>
               <PropertySummary properties={user.properties} />
             </li>
@@ -118,8 +126,7 @@ export function UsersPage({ projectId }: { projectId: string }) {
 
 /** How a user is named: their `name` property when they have one (set by identify), else their id. */
 export function userTitle(user: Pick<AppUser, 'userId' | 'properties'>): string {
-  const name = user.properties.name;
-  return typeof name === 'string' && name.trim() !== '' ? name.trim() : user.userId;
+  return personName(user.userId, user.properties);
 }
 
 /** Properties a list row shows; the profile has them all, as a table. */

@@ -1,17 +1,10 @@
-import { type FormEvent, useEffect, useState } from 'react';
-import { patch, post } from '../../api.ts';
+import { type FormEvent, useEffect, useId, useState } from 'react';
+import { describeError, patch, post } from '../../api.ts';
 import { Dialog } from '../../components/Dialog.tsx';
-import { useFieldErrors } from '../../components/FieldError.tsx';
+import { useKnownCategories } from '../settings/useKnownCategories.ts';
 import type { Alert, AlertPreview } from '../../types.ts';
+import { type AlertField, type AlertSeed, checkAlertForm, fieldOfRefusal, nameFromSeed } from './alertFormWords.ts';
 import { durationInWords } from './alertWords.ts';
-
-/** What the feed's "Alert me…" hands over: its current filters. */
-export interface AlertSeed {
-  category?: string;
-  tags?: string[];
-  userId?: string;
-  search?: string;
-}
 
 const UNITS = { seconds: 1, minutes: 60, hours: 3600, days: 86_400 } as const;
 type Unit = keyof typeof UNITS;
@@ -44,7 +37,7 @@ interface AlertFormProps {
 /** Create or edit an alert, with a live count of what its filter matches in its window now. */
 export function AlertForm({ projectId, alert, seed, onSaved, onClose }: AlertFormProps) {
   const filter = alert?.filter ?? {};
-  const [name, setName] = useState(alert?.name ?? '');
+  const [name, setName] = useState(alert?.name ?? nameFromSeed(seed));
   const [category, setCategory] = useState(filter.category ?? seed?.category ?? '');
   const [tags, setTags] = useState(
     filter.tags ? Object.entries(filter.tags).map(([k, v]) => `${k}:${String(v)}`).join(', ') : (seed?.tags ?? []).join(', '),
@@ -59,8 +52,26 @@ export function AlertForm({ projectId, alert, seed, onSaved, onClose }: AlertFor
   const [eventCategory, setEventCategory] = useState(alert?.category ?? 'alerts');
   const [renotify, setRenotify] = useState(alert?.renotifySeconds ? String(alert.renotifySeconds) : '');
   const [busy, setBusy] = useState(false);
-  const [preview, setPreview] = useState<number | null>(null);
-  const fields = useFieldErrors({ name: ['name'], filter: ['filter'], threshold: ['condition', 'threshold', 'body/condition'], category: ['category'] });
+  // The count is kept with the filter and window it answers: words never show another window's count.
+  const [preview, setPreview] = useState<{ key: string; count: number } | null>(null);
+  const [errors, setErrors] = useState<Partial<Record<AlertField, string>>>({});
+  const known = useKnownCategories(projectId);
+  const formId = useId();
+  const errorId = (field: AlertField) => `${formId}-${field}-error`;
+  const invalid = (field: AlertField) => (errors[field] ? { 'aria-invalid': true as const, 'aria-describedby': errorId(field) } : {});
+  const message = (field: AlertField) =>
+    errors[field] ? (
+      <span id={errorId(field)} className="field-error" data-testid={`alert-${field}-error`}>
+        {errors[field]}
+      </span>
+    ) : null;
+  const deadMansSwitch = () => {
+    setCount('fewerThan');
+    setThreshold('1');
+    setAmount('1');
+    setUnit('hours');
+    if (!name.trim()) setName(`No ${category ? `${category} ` : ''}events for an hour`);
+  };
 
   const windowSeconds = Math.round(Number(amount) * UNITS[unit]);
   const body = {
@@ -77,31 +88,36 @@ export function AlertForm({ projectId, alert, seed, onSaved, onClose }: AlertFor
   };
   const previewKey = JSON.stringify([body.filter, windowSeconds]);
 
+  const countable = Number.isInteger(windowSeconds) && windowSeconds >= 10 && windowSeconds <= 31_536_000;
   useEffect(() => {
-    if (!Number.isInteger(windowSeconds) || windowSeconds < 10) return;
+    if (!countable) return;
     const controller = new AbortController();
     const timer = setTimeout(() => {
       post<AlertPreview>(`/api/projects/${encodeURIComponent(projectId)}/alerts/preview`, { filter: (JSON.parse(previewKey) as [unknown, number])[0], windowSeconds }, { signal: controller.signal })
-        .then((result) => setPreview(result.count))
+        .then((result) => setPreview({ key: previewKey, count: result.count }))
         .catch(() => setPreview(null));
     }, 300);
     return () => {
       clearTimeout(timer);
       controller.abort();
     };
-  }, [projectId, previewKey, windowSeconds]);
+  }, [projectId, previewKey, windowSeconds, countable]);
+  const shownCount = preview?.key === previewKey ? preview.count : null;
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
+    const problems = checkAlertForm({ name, threshold, windowSeconds });
+    setErrors(problems);
+    if (Object.keys(problems).length > 0) return;
     setBusy(true);
-    fields.clear();
     try {
       const saved = alert
         ? await patch<Alert>(`/api/alerts/${encodeURIComponent(alert.id)}`, body)
         : await post<Alert>(`/api/projects/${encodeURIComponent(projectId)}/alerts`, body);
       onSaved(saved);
     } catch (failure) {
-      if (!fields.show(failure)) fields.set('name', failure instanceof Error ? failure.message : String(failure));
+      const { field, words } = fieldOfRefusal(describeError(failure));
+      setErrors({ [field]: words });
     } finally {
       setBusy(false);
     }
@@ -127,16 +143,23 @@ export function AlertForm({ projectId, alert, seed, onSaved, onClose }: AlertFor
       <form id="alert-form" className="form-grid" onSubmit={(event) => void save(event)} noValidate>
         <label className="field span-2">
           <span>Name</span>
-          <input name="alertName" data-autofocus value={name} onChange={(e) => setName(e.target.value)} {...fields.describe('name')} />
-          {fields.message('name')}
+          <input name="alertName" data-autofocus value={name} onChange={(e) => setName(e.target.value)} {...invalid('name')} />
+          {message('name')}
         </label>
         <fieldset className="span-2 alert-fieldset">
           <legend>Which events count</legend>
           <div className="form-grid">
-            <label className="field">
-              <span>Category</span>
-              <input name="filterCategory" placeholder="any" value={category} onChange={(e) => setCategory(e.target.value)} {...fields.describe('filter')} />
-            </label>
+            <div className="field">
+              <label htmlFor={`${formId}-category`}>Category</label>
+              <select id={`${formId}-category`} name="filterCategory" value={category} onChange={(e) => setCategory(e.target.value)} {...invalid('filter')}>
+                <option value="">Any category</option>
+                {[...new Set([...(category ? [category] : []), ...(known ?? []).map((known) => known.name)])].map((name) => (
+                  <option key={name} value={name}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+            </div>
             <label className="field">
               <span>Tags (key:value, comma-separated)</span>
               <input name="filterTags" placeholder="plan:pro, env:prod" value={tags} onChange={(e) => setTags(e.target.value)} />
@@ -150,7 +173,7 @@ export function AlertForm({ projectId, alert, seed, onSaved, onClose }: AlertFor
               <input name="filterSearch" placeholder="any text" value={search} onChange={(e) => setSearch(e.target.value)} />
             </label>
           </div>
-          {fields.message('filter')}
+          {message('filter')}
         </fieldset>
         <label className="field">
           <span>Fire when there are</span>
@@ -161,12 +184,13 @@ export function AlertForm({ projectId, alert, seed, onSaved, onClose }: AlertFor
         </label>
         <label className="field">
           <span>Number of events</span>
-          <input name="threshold" type="number" min={1} max={1_000_000} value={threshold} onChange={(e) => setThreshold(e.target.value)} {...fields.describe('threshold')} />
-          {fields.message('threshold')}
+          <input name="threshold" type="number" min={1} max={1_000_000} value={threshold} onChange={(e) => setThreshold(e.target.value)} {...invalid('threshold')} />
+          {message('threshold')}
         </label>
         <label className="field">
           <span>In the last</span>
-          <input name="windowAmount" type="number" min={1} value={amount} onChange={(e) => setAmount(e.target.value)} />
+          <input name="windowAmount" type="number" min={1} value={amount} onChange={(e) => setAmount(e.target.value)} {...invalid('window')} />
+          {message('window')}
         </label>
         <label className="field">
           <span>Unit</span>
@@ -179,14 +203,27 @@ export function AlertForm({ projectId, alert, seed, onSaved, onClose }: AlertFor
           </select>
         </label>
         <p className="span-2 alert-preview" role="status" data-testid="alert-preview">
-          {preview === null
-            ? 'Counting matching events…'
-            : `${preview} matching ${preview === 1 ? 'event' : 'events'} in the last ${Number.isInteger(windowSeconds) && windowSeconds > 0 ? durationInWords(windowSeconds) : '…'} right now.`}
+          {!countable
+            ? 'Choose a window of 10 seconds to 365 days to count matching events.'
+            : shownCount === null
+              ? 'Counting matching events…'
+              : `${shownCount} matching ${shownCount === 1 ? 'event' : 'events'} in the last ${durationInWords(windowSeconds)} right now.`}
+          {count === 'fewerThan' && threshold === '1' && ' This is a dead man’s switch: it fires when no matching event arrives within the window.'}
         </p>
+        <div className="span-2">
+          <button type="button" className="button button-small" onClick={deadMansSwitch}>
+            Dead man’s switch: fire when nothing arrives for an hour
+          </button>
+        </div>
+        {errors.form && (
+          <p className="span-2 banner banner-error" role="alert" data-testid="alert-form-error">
+            {errors.form}
+          </p>
+        )}
         <label className="field">
           <span>Category of the alert's events</span>
-          <input name="alertCategory" value={eventCategory} onChange={(e) => setEventCategory(e.target.value)} {...fields.describe('category')} />
-          {fields.message('category')}
+          <input name="alertCategory" value={eventCategory} onChange={(e) => setEventCategory(e.target.value)} {...invalid('category')} />
+          {message('category')}
         </label>
         <label className="field">
           <span>Remind while firing</span>

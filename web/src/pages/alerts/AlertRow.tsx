@@ -1,15 +1,26 @@
 import { useState } from 'react';
 import { get, patch, post } from '../../api.ts';
-import { RelativeTime } from '../../components/Time.tsx';
+import { RelativeTime, exactTime } from '../../components/Time.tsx';
 import { useToast } from '../../components/Toasts.tsx';
 import type { Alert, AlertHistoryPage } from '../../types.ts';
+import { AlertCount, AlertHistory, WithCode, clockOrDate } from './AlertFacts.tsx';
 import { conditionInWords, isMuted } from './alertWords.ts';
+
+/** The condition as a sentence; "fewer than 1" reads as the dead man's switch it is. */
+function sentenceOf(alert: Alert): string {
+  const words = conditionInWords(alert);
+  if (alert.condition.count === 'fewerThan' && alert.condition.threshold === 1) {
+    return `Fires when no ${words.replace(/^fewer than 1 /, '').replace(/ in (\S+ \S+)$/, ' arrives for $1')} (a dead man’s switch).`;
+  }
+  return `Fires when there are ${words}.`;
+}
 
 const MUTES = [['3600', '1 hour'], ['28800', '8 hours'], ['86400', '24 hours'], ['forever', 'Until unmuted']] as const;
 /** "Until unmuted": the last second the API takes. */
 const FOREVER = 253_402_300_799;
 
 interface AlertRowProps {
+  projectId: string;
   alert: Alert;
   onChanged: (alert: Alert) => void;
   onEdit: (alert: Alert) => void;
@@ -17,7 +28,7 @@ interface AlertRowProps {
 }
 
 /** One alert: its state, condition in words, count and last change; mute, enable, edit, history. */
-export function AlertRow({ alert, onChanged, onEdit, onDelete }: AlertRowProps) {
+export function AlertRow({ projectId, alert, onChanged, onEdit, onDelete }: AlertRowProps) {
   const toast = useToast();
   const [history, setHistory] = useState<AlertHistoryPage | null>(null);
   const muted = isMuted(alert);
@@ -61,14 +72,16 @@ export function AlertRow({ alert, onChanged, onEdit, onDelete }: AlertRowProps) 
         <h2 className="alert-name">{alert.name}</h2>
         {!alert.enabled && <span className="badge">Disabled</span>}
         {muted && (
-          <span className="badge" data-testid="alert-muted">
-            Muted {Date.parse(alert.mutedUntil!) >= FOREVER * 1000 ? 'until unmuted' : <>until <RelativeTime iso={alert.mutedUntil} /></>}
+          <span className="badge badge-plain" data-testid="alert-muted" title={exactTime(alert.mutedUntil!)}>
+            Muted {Date.parse(alert.mutedUntil!) >= FOREVER * 1000 ? 'until unmuted' : `until ${clockOrDate(alert.mutedUntil!)}`}
           </span>
         )}
       </div>
-      <p className="alert-condition">{conditionInWords(alert)}</p>
+      <p className="alert-condition">
+        <WithCode text={sentenceOf(alert)} />
+      </p>
       <p className="muted alert-facts">
-        Count: <strong data-testid="alert-count">{alert.count ?? '—'}</strong> · {firing ? 'Firing' : 'OK'} since <RelativeTime iso={alert.stateSince} />
+        <AlertCount projectId={projectId} alert={alert} /> · {firing ? 'Firing' : 'OK'} since <RelativeTime iso={alert.stateSince} />
       </p>
       <div className="alert-actions">
         <button type="button" className="button button-small" onClick={() => onEdit(alert)}>
@@ -101,17 +114,7 @@ export function AlertRow({ alert, onChanged, onEdit, onDelete }: AlertRowProps) 
           Delete
         </button>
       </div>
-      {history && (
-        <ol className="alert-history" aria-label={`History of ${alert.name}`} data-testid="alert-history">
-          {history.transitions.length === 0 && <li className="muted">No transitions yet.</li>}
-          {history.transitions.map((transition) => (
-            <li key={transition.at + transition.state}>
-              <span className={`badge ${transition.state === 'firing' ? 'badge-firing' : 'badge-ok'}`}>{transition.state === 'firing' ? 'Fired' : 'Resolved'}</span>{' '}
-              <RelativeTime iso={transition.at} /> with {transition.count} {transition.count === 1 ? 'event' : 'events'}
-            </li>
-          ))}
-        </ol>
-      )}
+      {history && <AlertHistory alert={alert} history={history} />}
     </li>
   );
 }

@@ -2,7 +2,13 @@ import { type FormEvent, useId, useState } from 'react';
 import { describeError, post } from '../../api.ts';
 import { useFieldErrors } from '../../components/FieldError.tsx';
 import type { CreatedKey, Project } from '../../types.ts';
-import { ACCESS_CHOICES, type KeyAccess, readOrigins } from './keyScope.ts';
+import { ACCESS_CHOICES, type KeyAccess, accessLabel, projectNames, readOrigins } from './keyScope.ts';
+
+/** The origins part of the summary: where web pages may use the key, or that none may. */
+function originsSummary(read: ReturnType<typeof readOrigins>): string {
+  if ('error' in read) return '';
+  return read.origins ? `, usable from web pages on ${read.origins.join(', ')}` : ', kept on servers (no web page may use it)';
+}
 
 interface CreateKeyFormProps {
   projects: Project[] | null;
@@ -41,7 +47,11 @@ export function CreateKeyForm({ projects, onCreated }: CreateKeyFormProps) {
     try {
       const body = { name: name.trim() || null, access, projects: everyProject ? null : chosen, origins: read.origins };
       onCreated(await post<CreatedKey>('/api/keys', body));
+      // Nothing of this key carries over to the next one: a new key starts from the defaults.
       setName('');
+      setAccess('full');
+      setEveryProject(true);
+      setChosen([]);
       setOriginsText('');
     } catch (failure) {
       // An origin the server refuses is named in its message ("… is not a browser origin").
@@ -125,6 +135,11 @@ export function CreateKeyForm({ projects, onCreated }: CreateKeyFormProps) {
           {fields.message('origins')}
         </label>
       )}
+      <p className="key-summary" data-testid="key-summary" aria-live="polite">
+        This key will have <strong>{accessLabel(access)}</strong> access to{' '}
+        <strong>{everyProject ? 'every project' : chosen.length ? projectNames(chosen, projects) : 'no project yet'}</strong>
+        {access === 'ingest' && originsSummary(readOrigins(originsText))}.
+      </p>
       {refusal && (
         <p className="banner banner-error" role="alert" data-testid="key-refused">
           The key was not created: {refusal}

@@ -2,6 +2,17 @@ import { RelativeTime } from '../../components/Time.tsx';
 import type { ApiKey, Project } from '../../types.ts';
 import { accessLabel, projectNames } from './keyScope.ts';
 
+/** An origin that wraps on a narrow screen only after "//", before a dot or a port, never inside a word. */
+function BreakableOrigin({ origin }: { origin: string }) {
+  const parts = origin.split(/(?<=\/\/)|(?=[.:](?!\/))/);
+  return parts.map((part, index) => (
+    <span key={index}>
+      {index > 0 && <wbr />}
+      {part}
+    </span>
+  ));
+}
+
 /**
  * The keys with their scope. Four columns, the details stacked inside them, so that on a phone
  * (390 px) the table fits and Revoke stays on screen; "Last used" folds away there.
@@ -41,7 +52,7 @@ export function KeysTable({ keys, projects, onRevoke }: { keys: ApiKey[]; projec
                   <ul className="key-origins small" aria-label="Browser origins" data-testid="key-origins">
                     {key.origins.map((origin) => (
                       <li key={origin} className="mono">
-                        {origin}
+                        <BreakableOrigin origin={origin} />
                       </li>
                     ))}
                   </ul>

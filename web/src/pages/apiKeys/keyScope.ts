@@ -17,7 +17,9 @@ const MAX_ORIGINS = 20;
 const ORIGIN_SHAPE = /^https?:\/\/[^/?#@\s]+$/i;
 
 /** A browser origin as browsers write it (lower-case host, no default port), or null. */
-function normalizedOrigin(raw: string): string | null {
+function normalizedOrigin(typed: string): string | null {
+  // "http://localhost:5173/" is what an address bar shows: its one trailing slash is no path.
+  const raw = typed.replace(/(?<=^https?:\/\/[^/]+)\/$/i, '');
   if (!ORIGIN_SHAPE.test(raw)) return null;
   try {
     const origin = new URL(raw).origin;

@@ -1,5 +1,6 @@
-import { type FormEvent, useCallback, useMemo, useState } from 'react';
+import { type FormEvent, useCallback, useId, useMemo, useState } from 'react';
 import { useSearchParams } from 'wouter';
+import { useTagKeys } from './useTagKeys.ts';
 
 /** The chart's breakdown and tag filters, kept in the URL so a reload or a link shows the same chart. */
 interface Breakdown {
@@ -44,7 +45,9 @@ export function breakdownParams(breakdown: Breakdown): URLSearchParams {
 }
 
 /** "Break down by" a tag key, and tag filters added as `key:value` and shown as removable chips. */
-export function BreakdownControls({ breakdown, update }: { breakdown: Breakdown; update: (change: Partial<Breakdown>) => void }) {
+export function BreakdownControls({ projectId, breakdown, update }: { projectId: string; breakdown: Breakdown; update: (change: Partial<Breakdown>) => void }) {
+  const listId = useId();
+  const tagKeys = useTagKeys(projectId);
   const [key, setKey] = useState(breakdown.groupBy);
   const [tag, setTag] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -68,7 +71,12 @@ export function BreakdownControls({ breakdown, update }: { breakdown: Breakdown;
       <form className="chart-breakdown-form" onSubmit={applyKey} aria-label="Break down">
         <label className="field">
           <span>Break down by tag key</span>
-          <input name="breakdownKey" value={key} placeholder="e.g. plan (empty: by category)" onChange={(e) => setKey(e.target.value)} />
+          <input name="breakdownKey" list={listId} autoComplete="off" value={key} placeholder="e.g. plan (empty: by category)" onChange={(e) => setKey(e.target.value)} />
+          <datalist id={listId} data-testid="tag-key-suggestions">
+            {tagKeys.map((tagKey) => (
+              <option key={tagKey} value={tagKey} />
+            ))}
+          </datalist>
         </label>
         <button type="submit" className="button button-small">
           Break down

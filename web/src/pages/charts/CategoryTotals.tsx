@@ -4,8 +4,12 @@ import { formatCount } from './format.ts';
 
 const COLLAPSED_ROWS = 10;
 
-/** Every category's total over the window, busiest first; a long list opens on request. */
-export function CategoryTotals({ stacks, days }: { stacks: Stacks; days: number }) {
+/**
+ * Every category's total over the window, busiest first, or every value's of the tag the chart
+ * is broken down by; a long list opens on request.
+ */
+export function CategoryTotals({ stacks, days, tagKey }: { stacks: Stacks; days: number; tagKey: string | null }) {
+  const what = tagKey === null ? 'categories' : 'values';
   const [expanded, setExpanded] = useState(false);
   const rows = stacks.ranking;
   const collapsible = rows.length > COLLAPSED_ROWS + 2;
@@ -15,7 +19,7 @@ export function CategoryTotals({ stacks, days }: { stacks: Stacks; days: number 
       <table className="table chart-totals" aria-label={`Totals over the last ${days} days`}>
         <thead>
           <tr>
-            <th scope="col">Category</th>
+            <th scope="col">{tagKey === null ? 'Category' : `Tag ${tagKey}`}</th>
             <th scope="col" className="num">
               Events
             </th>
@@ -34,14 +38,14 @@ export function CategoryTotals({ stacks, days }: { stacks: Stacks; days: number 
         </tbody>
         <tfoot>
           <tr>
-            <th scope="row">All categories</th>
+            <th scope="row">All {what}</th>
             <td className="num">{formatCount(stacks.total)}</td>
           </tr>
         </tfoot>
       </table>
       {collapsible && (
         <button type="button" className="button button-small" aria-expanded={expanded} onClick={() => setExpanded(!expanded)}>
-          {expanded ? 'Show the busiest 10' : `Show all ${rows.length} categories`}
+          {expanded ? 'Show the busiest 10' : `Show all ${rows.length} ${what}`}
         </button>
       )}
     </div>

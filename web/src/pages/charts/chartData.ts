@@ -9,6 +9,9 @@ import type { ChartSeries } from '../../types.ts';
  */
 export const PALETTE = ['#4e79a7', '#d9700f', '#4e9a44', '#e15759', '#a66f98', '#a98a12', '#2e9696', '#d9628a', '#9c755f'] as const;
 export const OTHER_COLOR = '#858892';
+/** The server's key for events without the tag a chart is broken down by. */
+const NO_VALUE_LABEL = '(none)';
+const NO_VALUE_COLOR = '#b4b7bf';
 const TOP_CATEGORIES = PALETTE.length;
 export const OTHER_LABEL = 'Other';
 
@@ -62,7 +65,16 @@ export function buildStacks(series: ChartSeries, days: string[]): Stacks {
 
   // With exactly one category too many, "Other" would hold one: show it by name instead.
   const foldAt = perCategory.length > TOP_CATEGORIES + 1 ? TOP_CATEGORIES : perCategory.length;
-  const colorOf = (index: number) => (index < foldAt ? (PALETTE[index] ?? OTHER_COLOR) : OTHER_COLOR);
+  // Events without the tag ("(none)") are grey and take no colour from the values that exist.
+  const paletteIndex = new Map<number, number>();
+  perCategory.forEach((category, index) => {
+    if (category.name !== NO_VALUE_LABEL) paletteIndex.set(index, paletteIndex.size);
+  });
+  const colorOf = (index: number) => {
+    if (index >= foldAt) return OTHER_COLOR;
+    const slot = paletteIndex.get(index);
+    return slot === undefined ? NO_VALUE_COLOR : (PALETTE[slot] ?? OTHER_COLOR);
+  };
   const groups: StackGroup[] = perCategory.slice(0, foldAt).map((category, index) => ({
     label: category.name,
     color: colorOf(index),

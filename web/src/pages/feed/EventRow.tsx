@@ -1,4 +1,5 @@
 import { memo, useLayoutEffect, useRef, useState } from 'react';
+import { UserBadge } from '../../components/UserBadge.tsx';
 import { Link } from 'wouter';
 import { BellIcon, StarIcon, TrashIcon } from '../../components/Icons.tsx';
 import { Markup, safeHref } from '../../components/Markup.tsx';
@@ -110,7 +111,7 @@ export const EventRow = memo(function EventRow({
       }}
     >
       <div className="event-icon" aria-hidden="true">
-        {event.icon || '•'}
+        {event.icon || <span className="event-initial">{(event.category.match(/\p{L}|\p{N}/u)?.[0] ?? '#').toUpperCase()}</span>}
       </div>
       <div className="event-main">
         <div className="event-head">
@@ -150,7 +151,7 @@ export const EventRow = memo(function EventRow({
             ))}
           {event.user_id && (
             <Link href={`/users/${encodeURIComponent(event.user_id)}`} className="user-id" title={`The profile of ${event.user_id}`}>
-              <span className="muted">user</span> {event.user_id}
+              <UserBadge projectId={event.projectId} userId={event.user_id} />
             </Link>
           )}
         </div>

@@ -93,9 +93,9 @@ export function FilterChips({ query, update }: { query: FeedQuery; update: (chan
           user {query.userId} ×
         </button>
       )}
-      <label className="chip">
-        <input type="checkbox" name="favoritesOnly" checked={query.favorited} onChange={(e) => update({ favorited: e.target.checked })} /> Favorites only
-      </label>
+      <button type="button" className="chip chip-toggle" aria-pressed={query.favorited} data-testid="favorites-only" onClick={() => update({ favorited: !query.favorited })}>
+        <span aria-hidden="true">{query.favorited ? '★' : '☆'}</span> Favorites only
+      </button>
       <Link href={alertLink(query)} className="chip alert-me" data-testid="alert-me">
         Alert me…
       </Link>

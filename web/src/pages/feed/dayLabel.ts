@@ -17,7 +17,8 @@ function dayLabel(date: Date, now = new Date()): string {
 
 /** The clock time of an event in the row; the day is given by its separator. */
 export function clockTime(date: Date): string {
-  return date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  // "1:09 PM", not "01:09 PM"; a 24-hour locale still writes "13:09".
+  return date.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
 }
 
 interface DayGroup<T> {

@@ -7,10 +7,31 @@ function stepLabel(step: StepDraft): string {
   return parts.join(' · ');
 }
 
-/** A bar per step, its width the share of step 1's users, with counts and conversions as text. */
+const people = (count: number) => `${count.toLocaleString('en-US')} ${count === 1 ? 'user' : 'users'}`;
+
+/** What a step kept of the one before, what it lost, and (from step 3 on) where it stands overall. */
+function stepRates(index: number, count: number, previous: number, first: number): string {
+  if (index === 0) return 'Entered the funnel';
+  const kept = `${percent(count, previous)} of step ${index}`;
+  const lost = previous - count > 0 ? `${people(previous - count)} dropped off` : 'nobody dropped off';
+  return index === 1 ? `${kept} · ${lost}` : `${kept} · ${lost} · ${percent(count, first)} overall`;
+}
+
+/**
+ * The overall conversion first, then a bar per step, its width the share of step 1's users, with
+ * counts, conversions and drop-offs as text.
+ */
 export function FunnelBars({ steps, users }: { steps: StepDraft[]; users: number[] }) {
   const first = users[0] ?? 0;
+  const last = users[users.length - 1] ?? 0;
   return (
+    <>
+      <p className="funnel-overall" data-testid="funnel-overall">
+        <strong>{percent(last, first)}</strong> overall conversion{' '}
+        <span className="muted">
+          ({last.toLocaleString('en-US')} of {people(first)} reached step {steps.length})
+        </span>
+      </p>
     <ol className="funnel-bars" aria-label="Funnel">
       {steps.map((step, index) => {
         const count = users[index] ?? 0;
@@ -22,18 +43,19 @@ export function FunnelBars({ steps, users }: { steps: StepDraft[]; users: number
                 <span className="muted">{index + 1}.</span> {stepLabel(step)}
               </span>
               <span className="funnel-step-count">
-                <strong data-testid="funnel-users">{count.toLocaleString('en-US')}</strong> users
+                <strong data-testid="funnel-users">{count.toLocaleString('en-US')}</strong> {count === 1 ? 'user' : 'users'}
               </span>
             </div>
             <div className="funnel-track" aria-hidden="true">
               <div className="funnel-fill" style={{ width: first > 0 ? `${(count / first) * 100}%` : '0%' }} />
             </div>
             <p className="funnel-step-rates muted small">
-              {index === 0 ? 'Entered the funnel' : `${percent(count, previous)} of step ${index} · ${percent(count, first)} of step 1`}
+              {stepRates(index, count, previous, first)}
             </p>
           </li>
         );
       })}
     </ol>
+    </>
   );
 }

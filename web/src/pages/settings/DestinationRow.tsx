@@ -15,6 +15,10 @@ export const FORMATS: Array<[DestinationFormat, string]> = [
   ['email', 'Email (mailto:a@example.com,b@example.com)'],
 ];
 const formatLabel = (format: DestinationFormat) => FORMATS.find(([value]) => value === format)?.[1] ?? format;
+/** The row's badge: the format's name without the example the picker shows ("Email", not "Email (mailto:…)"). */
+const formatBadge = (format: DestinationFormat) => formatLabel(format).replace(/\s*\(.*\)$/, '');
+/** A reply code as its protocol names it: an SMTP server's 250 is not an HTTP status. */
+const replyCode = (format: DestinationFormat, status: number) => `${format === 'email' ? 'SMTP' : 'HTTP'} ${status}`;
 
 /** A datetime-local value for 24 hours ago, the usual start of an outage worth replaying. */
 function dayAgoLocal(): string {
@@ -56,7 +60,7 @@ export function DestinationRow(props: DestinationRowProps) {
         <>
           <div className="row-head">
             <strong>{destination.name}</strong>
-            <span className="chip">{formatLabel(destination.format)}</span>
+            <span className="chip" data-testid="destination-format">{formatBadge(destination.format)}</span>
             <span className={destination.enabled ? 'status status-ok' : 'status status-off'}>{destination.enabled ? 'Enabled' : 'Disabled'}</span>
             <button type="button" className="button button-small row-edit" onClick={() => setEditing(true)}>
               Edit<span className="visually-hidden"> name and URL of {destination.name}</span>
@@ -72,6 +76,9 @@ export function DestinationRow(props: DestinationRowProps) {
       )}
       {destination.secret && (
         <div className="secret-with-action">
+          <span className="secret-caption" aria-hidden="true">
+            Signing secret
+          </span>
           <Secret value={destination.secret} label={`Signing secret for ${destination.name}`} what={`signing secret of ${destination.name}`} />
           <button type="button" className="button button-small" onClick={props.onRotate}>
             Rotate secret
@@ -84,7 +91,7 @@ export function DestinationRow(props: DestinationRowProps) {
       {result && (
         <p className={result.ok ? 'banner banner-success' : 'banner banner-error'} role="status" data-testid="destination-test-result">
           Test {result.ok ? 'delivered' : 'failed'}
-          {result.status !== null && ` · HTTP ${result.status}`}
+          {result.status !== null && ` · ${replyCode(destination.format, result.status)}`}
           {result.error && ` · ${result.error}`}
         </p>
       )}
@@ -169,7 +176,7 @@ function ReplayFailed({ destinationId, name, enabled }: { destinationId: string;
   };
 
   return (
-    <form className="inline-form" onSubmit={(event) => void replay(event)} data-testid="destination-replay-failed">
+    <form className="inline-form replay-form" onSubmit={(event) => void replay(event)} data-testid="destination-replay-failed">
       <label className="field">
         <span>Replay failed since</span>
         <input
@@ -198,7 +205,7 @@ function LastStatus({ destination }: { destination: Destination }) {
   return (
     <p className={last.ok ? 'last-status ok small' : 'last-status failed small'} data-testid="destination-last-status">
       {last.ok ? 'Last delivery succeeded' : 'Last delivery failed'}
-      {last.status !== null && ` · HTTP ${last.status}`}
+      {last.status !== null && ` · ${replyCode(destination.format, last.status)}`}
       {last.error && ` · ${last.error}`} · <RelativeTime iso={last.at} />
     </p>
   );

@@ -27,7 +27,7 @@ export function ActivityChart({ activity }: { activity: UserActivity }) {
   const summary =
     total === 0
       ? 'No events in the last 30 days'
-      : `${events(total)} in the last 30 days, on ${active} of them; busiest day ${dayWords(busiest.day)} with ${events(busiest.count)}`;
+      : `${events(total)} in the last 30 days, on ${active} ${active === 1 ? 'day' : 'different days'}; busiest day ${dayWords(busiest.day)} with ${events(busiest.count)}`;
   const first = days[0]?.day;
   const last = days.at(-1)?.day;
   return (

@@ -1,0 +1,28 @@
+import { withTransaction } from '../../db/client.ts';
+import type { VerbArgs } from '../../context.ts';
+import { Forbidden, InvalidInput } from '../../lib/errors.ts';
+import { recordAudit } from '../audit/recordAudit.ts';
+import { hashFromSessionId } from '../sessions/sessionToken.ts';
+import { checkNewPassword } from '../users/createUser.ts';
+import { hashPassword, verifyPassword } from '../users/password.ts';
+import { endOtherSessionsOfUser, findPasswordHash, setPasswordHash } from './queries.ts';
+
+/**
+ * POST /api/me/password (a dashboard session only): the signed-in member sets a new password,
+ * proving the current one first. Every other session of theirs ends (a stolen session cannot
+ * outlive the change); the one that asked stays signed in.
+ */
+export async function changePassword({ ctx, input }: VerbArgs<{ currentPassword: string; newPassword: string }>): Promise<{ ok: true }> {
+  const { actor, organizationId, services } = ctx;
+  if (actor.kind !== 'user') throw new Forbidden('A password belongs to a dashboard member: sign in to the dashboard to change yours');
+  const stored = await findPasswordHash(services.sql, organizationId, actor.userId);
+  if (!stored || !(await verifyPassword(input.currentPassword, stored))) throw new InvalidInput('currentPassword is not your current password');
+  checkNewPassword(input.newPassword, 'newPassword');
+  const passwordHash = await hashPassword(input.newPassword);
+  await withTransaction(services.sql, async (tx) => {
+    await setPasswordHash(tx, organizationId, actor.userId, passwordHash);
+    await endOtherSessionsOfUser(tx, organizationId, actor.userId, hashFromSessionId(actor.sessionId));
+    await recordAudit(tx, { organizationId, actor, ip: ctx.ip }, { action: 'password.reset', target: { type: 'member', id: actor.userId } });
+  });
+  return { ok: true };
+}

@@ -1,0 +1,147 @@
+// The feed's cards as people trust them (issue "the dashboard's 23 defects", points 6, 7, 22 and
+// leftovers of 23), one window size per file (feedPeople.test.ts, feedPeoplePhone.test.ts), axe-clean
+// in light and dark: a user shown by name with initials, the time never under the hover toolbar,
+// a category initial for an event without an icon, "1:09 PM" without a leading zero, "Favorites
+// only" a toggle button, "Alert me…" a pill, not a link; the only owner not offered "Remove"; the
+// project switcher inviting, not demanding, on organization pages; the profile's initials and words.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { OPERATOR } from '../../src/context.ts';
+import { createKey } from '../../src/features/keys/createKey.ts';
+import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
+import { createUser } from '../../src/features/users/createUser.ts';
+import { useTestApp } from '../helpers.ts';
+import { axeViolations } from './pageChecks.ts';
+import { type OpenBrowser, PASSWORD, apiWithKey, ensureDashboardBuilt, missingBrowser, openBrowser, signIn } from './support.ts';
+
+export function feedPeopleSuite(size: 'desktop' | 'phone', viewport: { width: number; height: number }): void {
+  const t = useTestApp();
+
+  describe(`people and small things in the feed (${size})`, { skip: missingBrowser }, () => {
+    let browser: OpenBrowser;
+    let page: Page;
+    let base = '';
+    let apiKey = '';
+    let projectId = '';
+    const api = apiWithKey(() => base, () => apiKey);
+    const card = (title: string) => page.locator('article.event', { has: page.getByRole('heading', { name: title, exact: true }) });
+
+    before(async () => {
+      ensureDashboardBuilt();
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const address = t.app.server.address();
+      base = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
+      const organization = await createOrganization({ ctx: t.operator, input: { name: 'Feed People Org' } });
+      const email = `feed-people-${size}-${Date.now()}@example.com`;
+      await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
+      apiKey = (await createKey({ ctx: { services: t.services, organizationId: organization.id, actor: OPERATOR }, input: { name: 'Setup' } })).key;
+      projectId = (await api('POST', '/api/projects', { name: 'Shop' })).body.id;
+      await api('POST', '/api/identify', { project: projectId, user_id: 'usr_tp69', properties: { name: 'Ada Lovelace' } });
+      await api('POST', '/api/identify', { project: projectId, user_id: 'usr_mail', properties: { email: 'grace@example.com' } });
+      // Yesterday at 1:09 PM local time: always in the past, and a clock time with one hour digit.
+      const at = new Date();
+      at.setDate(at.getDate() - 1);
+      at.setHours(13, 9, 0, 0);
+      const createdAt = Math.floor(at.getTime() / 1000);
+      for (const [title, userId] of [['Ada paid', 'usr_tp69'], ['Grace paid', 'usr_mail'], ['Anon paid', 'usr_none']] as const) {
+        assert.equal((await api('POST', '/api/events', { project: projectId, category: 'payments', title, icon: '💶', user_id: userId, created_at: createdAt })).status, 201);
+      }
+      assert.equal((await api('POST', '/api/events', { project: projectId, category: 'signups', title: 'Plain event', created_at: createdAt })).status, 201);
+      browser = await openBrowser({ viewport, locale: 'en-US', args: ['--lang=en-US'], timeoutMs: 15_000 });
+      page = browser.page;
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      await signIn(page, base, email);
+    });
+    after(async () => {
+      await browser?.close();
+      assert.deepEqual(browser?.pageErrors ?? [], []);
+    });
+
+    const axeInBothThemes = async (where: string) => {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
+        assert.deepEqual(await axeViolations(page), [], `${where}, ${colorScheme}`);
+      }
+    };
+
+    it('names users on cards, with initials: name, else email, else the id (point 7)', async () => {
+      await page.goto(`${base}/app/p/${projectId}`);
+      await card('Ada paid').getByTestId('user-name').filter({ hasText: 'Ada Lovelace' }).waitFor();
+      assert.equal(await card('Ada paid').getByTestId('user-initials').textContent(), 'AL');
+      await card('Grace paid').getByTestId('user-name').filter({ hasText: 'grace@example.com' }).waitFor();
+      assert.equal(await card('Grace paid').getByTestId('user-initials').textContent(), 'G');
+      assert.equal(await card('Anon paid').getByTestId('user-name').textContent(), 'usr_none');
+      assert.ok(!(await page.locator('article.event').allInnerTexts()).some((text) => /\buser usr_/.test(text)), 'no "user <id>"');
+      await axeInBothThemes('the feed');
+    });
+
+    it('keeps the time readable under the hover toolbar, and shows small things plainly (points 6, 23)', async () => {
+      const ada = card('Ada paid');
+      await ada.hover();
+      const time = ada.locator('time.event-time');
+      const clear = await time.evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+        return element.contains(hit);
+      });
+      assert.ok(clear, 'the middle of the time is the time, not a toolbar button');
+      assert.match((await time.textContent()) ?? '', /^1:09\s?PM$/);
+      assert.equal(await card('Plain event').locator('.event-icon').textContent(), 'S', "the category's initial, not a dot");
+      const favorites = page.getByRole('button', { name: 'Favorites only' });
+      assert.equal(await favorites.getAttribute('aria-pressed'), 'false');
+      assert.equal(await page.locator('.filter-chips input[type=checkbox]').count(), 0);
+      assert.equal(await page.getByTestId('alert-me').evaluate((link) => getComputedStyle(link).textDecorationLine), 'none');
+      await favorites.click();
+      await page.waitForURL(/favorited=true/);
+      assert.equal(await favorites.getAttribute('aria-pressed'), 'true');
+      await axeInBothThemes('the feed, favorites only');
+      await favorites.click();
+    });
+
+    it('gives the profile initials, room above the journey and plain words (point 22)', async () => {
+      await page.goto(`${base}/app/p/${projectId}/users/usr_tp69`);
+      await page.getByRole('heading', { name: 'Ada Lovelace', level: 1 }).waitFor();
+      assert.equal(await page.getByTestId('profile-initials').textContent(), 'AL');
+      assert.match(await page.getByTestId('user-activity-summary').innerText(), /^1 event in the last 30 days, on 1 day;/);
+      const gap = await page.evaluate(() => {
+        const heading = [...document.querySelectorAll('h2')].find((h) => h.textContent === 'Journey')!;
+        const card = document.querySelector('section[aria-label=Profile]')!;
+        return heading.getBoundingClientRect().top - card.getBoundingClientRect().bottom;
+      });
+      assert.ok(gap >= 16, `the Journey heading is ${gap}px below the card`);
+      await axeInBothThemes('the user profile');
+    });
+
+    it("shows each day's count on the projects page's sparkline, which keeps its place (point 15)", async () => {
+      await page.goto(`${base}/app/projects`);
+      const days = page.getByTestId('sparkline-day');
+      await days.first().waitFor({ state: 'attached' });
+      assert.equal(await days.count(), 7);
+      const titles = await days.evaluateAll((rects) => rects.map((rect) => rect.querySelector('title')?.textContent ?? ''));
+      assert.ok(titles.every((title) => /^\d{4}-\d{2}-\d{2}: \d+ events?$/.test(title)), titles.join(' | '));
+      assert.ok(titles.some((title) => / [1-9]\d* events?$/.test(title)), 'the day of the events has its count');
+      // The firing alerts have a line of their own, so nothing beside the sparkline can push it.
+      const firingLine = await page.evaluate(() => {
+        const probe = document.createElement('p');
+        probe.className = 'project-firing';
+        document.querySelector('.project-activity')?.append(probe);
+        const basis = getComputedStyle(probe).flexBasis;
+        probe.remove();
+        return basis;
+      });
+      assert.equal(firingLine, '100%');
+      await axeInBothThemes('the projects page');
+    });
+
+    it('offers the only owner no "Remove" on their own row, and the switcher invites (point 23)', async () => {
+      await page.goto(`${base}/app/members`);
+      const row = page.getByTestId('member-row').first();
+      await row.getByTestId('only-owner').waitFor();
+      assert.equal(await row.getByRole('button', { name: 'Remove' }).count(), 0);
+      const switcher = page.locator('#project-switcher');
+      if (await switcher.count()) assert.equal(await switcher.locator('option').first().textContent(), 'Go to a project…');
+      await axeInBothThemes('the members page');
+    });
+  });
+}
