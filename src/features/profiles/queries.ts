@@ -119,3 +119,15 @@ export function countUserDays(sql: Db, key: UserKey & { since: string }): Promis
     GROUP BY e.created_at::date
     ORDER BY 1`;
 }
+
+/**
+ * A user made as identify makes one (seen now, no properties) when the project has none of that
+ * id; an existing user is left as it is. Answers whether it was made.
+ */
+export async function insertUserIfNew(sql: Db, key: UserKey): Promise<boolean> {
+  const made = await sql`
+    INSERT INTO app_users (organization_id, project_id, user_id, first_identify_at, last_identify_at)
+    VALUES (${key.organizationId}, ${key.projectId}, ${key.userId}, now(), now())
+    ON CONFLICT DO NOTHING`;
+  return made.count > 0;
+}
