@@ -480,6 +480,8 @@ export type GetChartsQuery = {
   category?: string;
   /** key:value, as in the feed; repeatable; every tag must match */
   tag?: string | Array<string>;
+  /** A group's id: count only the events of its users (an unknown group is 404) */
+  group?: string;
   /** `tag:<key>`: keyed by that tag's values as text, "(none)" for events without it */
   groupBy?: string;
 };
@@ -911,6 +913,8 @@ export type ListEventsQuery = {
   since?: string;
   /** Unix seconds: createdAt < until */
   until?: string;
+  /** A group's id: the events of its users (an unknown group is 404) */
+  group?: string;
 };
 export type ListEventsResponse = {
   events: Array<{
