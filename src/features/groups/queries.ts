@@ -156,3 +156,38 @@ export async function groupExists(sql: Db, key: GroupKey): Promise<boolean> {
     WHERE organization_id = ${key.organizationId} AND project_id = ${key.projectId} AND group_id = ${key.groupId}`;
   return rows.length > 0;
 }
+
+/** A project's groups for the export document: properties, first seen and every member's id. */
+export function selectExportGroups(
+  sql: Db,
+  organizationId: string,
+  projectId: string,
+): Promise<Array<{ id: string; properties: GroupProperties; firstSeenMicros: string; users: string[] }>> {
+  return sql<Array<{ id: string; properties: GroupProperties; firstSeenMicros: string; users: string[] }>>`
+    SELECT g.group_id AS id, g.properties, ${micros(sql, sql`g.first_seen_at`)} AS "firstSeenMicros",
+      coalesce((SELECT array_agg(m.user_id ORDER BY m.user_id) FROM app_group_members m
+        WHERE m.organization_id = ${organizationId} AND m.project_id = ${projectId} AND m.group_id = g.group_id), '{}') AS users
+    FROM app_groups g
+    WHERE g.organization_id = ${organizationId} AND g.project_id = ${projectId}
+    ORDER BY g.group_id`;
+}
+
+/** An import's groups of a new project, and their memberships (whose users exist already). */
+export async function insertImportedGroups(
+  tx: Db,
+  organizationId: string,
+  projectId: string,
+  groups: Array<{ id: string; propertiesJson: string; firstSeenMicros: string | null; users: string[] }>,
+): Promise<void> {
+  await tx`
+    INSERT INTO app_groups (organization_id, project_id, group_id, properties, first_seen_at)
+    SELECT ${organizationId}, ${projectId}, g.id, g.properties::json,
+      coalesce(timestamptz 'epoch' + g.micros::int8 * interval '1 microsecond', now())
+    FROM unnest(${groups.map((g) => g.id)}::text[], ${groups.map((g) => g.propertiesJson)}::text[], ${groups.map((g) => g.firstSeenMicros)}::text[])
+      AS g(id, properties, micros)`;
+  const members = groups.flatMap((g) => g.users.map((user) => [g.id, user] as const));
+  await tx`
+    INSERT INTO app_group_members (organization_id, project_id, group_id, user_id)
+    SELECT ${organizationId}, ${projectId}, m.group_id, m.user_id
+    FROM unnest(${members.map((m) => m[0])}::text[], ${members.map((m) => m[1])}::text[]) AS m(group_id, user_id)`;
+}

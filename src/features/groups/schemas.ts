@@ -49,3 +49,11 @@ export const GroupParams = Type.Object({ groupId: Type.String() });
 export const UserGroupsParams = Type.Object({ userId: Type.String() });
 export const ProjectQuery = Type.Object({ project: Type.Optional(Type.String()) });
 export const UserGroups = Type.Object({ groups: Type.Array(Group, { description: "The user's groups (at most 1,000), by id" }) });
+
+/** A group in the export document (extensions.md "Groups (accounts)": export and import carry them). */
+export const TransferGroup = Type.Object({
+  id: Type.String(),
+  properties: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Union([PropertyValue, Type.Null()])), Type.Null()])),
+  firstSeenAt: Type.Optional(Type.Union([Type.String({ description: 'ISO 8601; absent means the time of the import' }), Type.Null()])),
+  users: Type.Optional(Type.Array(Type.String(), { description: "Its users' ids" })),
+});

@@ -1,6 +1,6 @@
 import type { VerbArgs } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
-import { insertUserIfNew } from './queries.ts';
+import { insertUserIfNew, insertUsersIfNew } from './queries.ts';
 import { requireUserId } from './userInput.ts';
 
 /**
@@ -13,4 +13,9 @@ export async function ensureUser({ ctx, input }: VerbArgs<{ db: Db; projectId: s
   const userId = requireUserId(input.userId);
   await insertUserIfNew(input.db, { organizationId: ctx.organizationId, projectId: input.projectId, userId });
   return userId;
+}
+
+/** ensureUser for many ids already checked (an import's group memberships), in one statement. */
+export async function ensureUsers({ ctx, input }: VerbArgs<{ db: Db; projectId: string; userIds: string[] }>): Promise<void> {
+  await insertUsersIfNew(input.db, { organizationId: ctx.organizationId, projectId: input.projectId, userIds: input.userIds });
 }

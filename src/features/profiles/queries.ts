@@ -131,3 +131,14 @@ export async function insertUserIfNew(sql: Db, key: UserKey): Promise<boolean> {
     ON CONFLICT DO NOTHING`;
   return made.count > 0;
 }
+
+/** insertUserIfNew for many ids of one project, in one statement (imports). */
+export async function insertUsersIfNew(sql: Db, key: { organizationId: string; projectId: string; userIds: string[] }): Promise<void> {
+  if (key.userIds.length === 0) return;
+  await sql`
+    INSERT INTO app_users (organization_id, project_id, user_id, first_identify_at, last_identify_at)
+    SELECT ${key.organizationId}, ${key.projectId}, u.id, now(), now()
+    FROM unnest(${key.userIds}::text[]) AS u(id)
+    ORDER BY u.id
+    ON CONFLICT DO NOTHING`;
+}
