@@ -11,7 +11,7 @@ import { ActivityChart } from './users/ActivityChart.tsx';
 import './groups/groups.css';
 import './users/users.css';
 
-/** Members shown with their last event; the rest are listed by id. */
+/** Members shown with when they were last seen and their events; the rest are counted. */
 const MEMBERS_WITH_DETAILS = 50;
 const DAYS = 30;
 
@@ -131,7 +131,7 @@ export function GroupProfilePage({ projectId, groupId }: { projectId: string; gr
             <li key={user.userId}>
               <Link href={`/users/${encodeURIComponent(user.userId)}`}>{userTitle(user)}</Link>
               <span className="muted small">
-                last event {user.lastSeen ? <RelativeTime iso={user.lastSeen} /> : 'never'} · {user.eventCount.toLocaleString()} events
+                last seen {user.lastSeen ? <RelativeTime iso={user.lastSeen} /> : 'never'} · {user.eventCount.toLocaleString()} {user.eventCount === 1 ? 'event' : 'events'}
               </span>
             </li>
           ))}
