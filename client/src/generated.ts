@@ -343,6 +343,18 @@ export type DeleteEventResponse = {
   deleted: true;
 };
 
+// DELETE /api/groups/{groupId} — Delete a group and its memberships (not its users)
+export type DeleteGroupQuery = {
+  project?: string;
+};
+export type DeleteGroupPath = {
+  groupId: string;
+};
+export type DeleteGroupResponse = {
+  id: string;
+  deleted: true;
+};
+
 // POST /api/hooks/{hookId}/delete — Delete an incoming hook
 export type DeleteHookPath = {
   hookId: string;
@@ -478,6 +490,16 @@ export type ExportOrganizationResponse = {
       renotifySeconds?: number | null;
       enabled?: boolean;
     }>;
+    groups: Array<{
+      id: string;
+      properties?: {
+        [key: string]: string | number | boolean | null;
+      } | null;
+      /** ISO 8601; absent means the time of the import */
+      firstSeenAt?: string | null;
+      /** Its users' ids */
+      users?: Array<string>;
+    }>;
   }>;
 };
 
@@ -525,6 +547,8 @@ export type GetChartsQuery = {
   category?: string;
   /** key:value, as in the feed; repeatable; every tag must match */
   tag?: string | Array<string>;
+  /** A group's id: count only the events of its users (an unknown group is 404) */
+  group?: string;
   /** `tag:<key>`: keyed by that tag's values as text, "(none)" for events without it */
   groupBy?: string;
 };
@@ -580,6 +604,31 @@ export type GetEventResponse = {
   notify: boolean;
   favorited: boolean;
   createdAt: string;
+};
+
+// GET /api/groups/{groupId} — One group, with its users
+export type GetGroupQuery = {
+  project?: string;
+};
+export type GetGroupPath = {
+  groupId: string;
+};
+export type GetGroupResponse = {
+  group: {
+    id: string;
+    project: string;
+    properties: {
+      [key: string]: string | number | boolean;
+    };
+    /** How many users belong to the group */
+    users: number;
+    /** When the group was first recorded */
+    firstSeenAt: string;
+    /** The newest event of any of its users; null while they have none */
+    lastSeenAt: string | null;
+    /** Its users' ids, at most 1,000, in id order */
+    userIds: Array<string>;
+  };
 };
 
 // GET /api/organization — The caller's organization and this month's events against its monthly cap
@@ -731,6 +780,17 @@ export type ImportOrganizationBody = {
       /** While firing, another firing event every this many seconds; null: never */
       renotifySeconds?: number | null;
       enabled?: boolean;
+    }>;
+    /** Groups and their users (extensions.md "Groups (accounts)"); absent in documents of earlier releases */
+    groups?: Array<{
+      id: string;
+      properties?: {
+        [key: string]: string | number | boolean | null;
+      } | null;
+      /** ISO 8601; absent means the time of the import */
+      firstSeenAt?: string | null;
+      /** Its users' ids */
+      users?: Array<string>;
     }>;
   }>;
 };
@@ -933,6 +993,8 @@ export type ListEventsQuery = {
   since?: string;
   /** Unix seconds: createdAt < until */
   until?: string;
+  /** A group's id: the events of its users (an unknown group is 404) */
+  group?: string;
 };
 export type ListEventsResponse = {
   events: Array<{
@@ -952,6 +1014,34 @@ export type ListEventsResponse = {
     notify: boolean;
     favorited: boolean;
     createdAt: string;
+  }>;
+  nextCursor: string | null;
+};
+
+// GET /api/groups — Groups, most recently seen first
+export type ListGroupsQuery = {
+  project?: string;
+  /** At most 200 characters */
+  search?: string;
+  /** lastSeen (default): newest lastSeenAt first, groups without events last; users: most users first; name: by the `name` property (else the id), A to Z, case-insensitive. Ties by id */
+  sort?: "lastSeen" | "users" | "name";
+  cursor?: string;
+  /** Integer; clamped to 1-100; default 50 */
+  limit?: string;
+};
+export type ListGroupsResponse = {
+  groups: Array<{
+    id: string;
+    project: string;
+    properties: {
+      [key: string]: string | number | boolean;
+    };
+    /** How many users belong to the group */
+    users: number;
+    /** When the group was first recorded */
+    firstSeenAt: string;
+    /** The newest event of any of its users; null while they have none */
+    lastSeenAt: string | null;
   }>;
   nextCursor: string | null;
 };
@@ -1037,6 +1127,30 @@ export type ListProjectsResponse = Array<{
   createdAt: string;
 }>;
 
+// GET /api/users/{userId}/groups — The groups a user belongs to
+export type ListUserGroupsQuery = {
+  project?: string;
+};
+export type ListUserGroupsPath = {
+  userId: string;
+};
+export type ListUserGroupsResponse = {
+  /** The user's groups (at most 1,000), by id */
+  groups: Array<{
+    id: string;
+    project: string;
+    properties: {
+      [key: string]: string | number | boolean;
+    };
+    /** How many users belong to the group */
+    users: number;
+    /** When the group was first recorded */
+    firstSeenAt: string;
+    /** The newest event of any of its users; null while they have none */
+    lastSeenAt: string | null;
+  }>;
+};
+
 // GET /api/users — Users, most recently seen first
 export type ListUsersQuery = {
   project?: string;
@@ -1061,6 +1175,29 @@ export type ListUsersResponse = {
     lastActive?: string | null;
   }>;
   nextCursor: string | null;
+};
+
+// POST /v1/group — Create or update a group (LogSnag's group; project by id or name)
+export type LogSnagGroupBody = {
+  project?: unknown;
+  group_id?: unknown;
+  user_id?: unknown;
+  properties?: unknown;
+};
+export type LogSnagGroupResponse = {
+  group: {
+    id: string;
+    project: string;
+    properties: {
+      [key: string]: string | number | boolean;
+    };
+    /** How many users belong to the group */
+    users: number;
+    /** When the group was first recorded */
+    firstSeenAt: string;
+    /** The newest event of any of its users; null while they have none */
+    lastSeenAt: string | null;
+  };
 };
 
 // POST /v1/identify — Set a user's properties (LogSnag's identify; project by id or name)
@@ -1287,6 +1424,29 @@ export type QueryFunnelResponse = {
     /** Users that reached this step */
     users: number;
   }>;
+};
+
+// POST /api/group — Create or update a group, and add a user to it
+export type RecordGroupBody = {
+  project?: unknown;
+  group_id?: unknown;
+  user_id?: unknown;
+  properties?: unknown;
+};
+export type RecordGroupResponse = {
+  group: {
+    id: string;
+    project: string;
+    properties: {
+      [key: string]: string | number | boolean;
+    };
+    /** How many users belong to the group */
+    users: number;
+    /** When the group was first recorded */
+    firstSeenAt: string;
+    /** The newest event of any of its users; null while they have none */
+    lastSeenAt: string | null;
+  };
 };
 
 // POST /api/members/{memberId}/delete — Remove a member: deletes the account and ends its sessions at once (owners only)

@@ -16,9 +16,12 @@ import type {
   UpsertInsightBody,
   UpsertInsightResponse,
 } from './generated.js';
-import { type Transport, send } from './request.js';
+import { type Transport, randomKey, send } from './request.js';
 
 export { EventlogError } from './request.js';
+export { LogSnag, HTTPResponseError } from './logsnag.js';
+export type { LogSnagOptions, GroupOptions, IdentifyOptions, InsightIncrementOptions, InsightTrackOptions } from './logsnag.js';
+export type { TrackOptions as LogSnagTrackOptions, GroupProperties, Parser, Tags } from './logsnag.js';
 
 /** An alert as the server returns it (extensions.md, "Alerts"). */
 export type EventlogAlert = CreateAlertResponse;
@@ -284,11 +287,4 @@ export class Eventlog {
 /** `{name: value}` when the caller gave the field, `{}` when not (undefined means "not given"). */
 function optional<K extends string, V>(name: K, value: V | undefined): Partial<Record<K, V>> {
   return value === undefined ? {} : ({ [name]: value } as Record<K, V>);
-}
-
-function randomKey(): string {
-  const crypto = globalThis.crypto;
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  // randomUUID needs a secure context in browsers; getRandomValues does not.
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }

@@ -6,6 +6,7 @@ import destinationRoutes from './destinations/routes.ts';
 import digestRoutes from './digests/routes.ts';
 import eventRoutes from './events/routes.ts';
 import funnelRoutes from './funnels/routes.ts';
+import groupRoutes from './groups/routes.ts';
 import hookRoutes from './hooks/routes.ts';
 import insightRoutes from './insights/routes.ts';
 import profileRoutes from './profiles/routes.ts';
@@ -22,4 +23,4 @@ import sessionRoutes from './sessions/routes.ts';
 import transferRoutes from './transfer/routes.ts';
 
 /** Every feature's HTTP routes, registered by buildApp in this order. */
-export const featureRoutes: Array<(app: App) => void | Promise<void>> = [projectRoutes, overviewRoutes, eventRoutes, sessionRoutes, keyRoutes, liveRoutes, insightRoutes, chartRoutes, transferRoutes, hookRoutes, destinationRoutes, pushRoutes, logSnagRoutes, profileRoutes, memberRoutes, alertRoutes, passwordResetRoutes, digestRoutes, auditRoutes, oidcRoutes, funnelRoutes];
+export const featureRoutes: Array<(app: App) => void | Promise<void>> = [projectRoutes, overviewRoutes, eventRoutes, sessionRoutes, keyRoutes, liveRoutes, insightRoutes, chartRoutes, transferRoutes, hookRoutes, destinationRoutes, pushRoutes, logSnagRoutes, profileRoutes, memberRoutes, alertRoutes, passwordResetRoutes, digestRoutes, auditRoutes, oidcRoutes, funnelRoutes, groupRoutes];

@@ -122,8 +122,9 @@ describe('GET /api/export', () => {
             { title: 'Plain', value: '', icon: null },
           ],
           alerts: [],
+          groups: [],
         },
-        { id: second, name: 'Second', categories: [], events: [], insights: [], alerts: [] },
+        { id: second, name: 'Second', categories: [], events: [], insights: [], alerts: [], groups: [] },
       ],
     });
   });

@@ -30,7 +30,7 @@ export const t = useTestApp({ ALLOW_PRIVATE_WEBHOOK_URLS: '1' });
 // ---------------------------------------------------------------------------------------------
 // What the suite knows about the routes
 
-export type Kind = 'project' | 'event' | 'insight' | 'hook' | 'destination' | 'delivery' | 'key' | 'appUser' | 'member' | 'alert' | 'invitation';
+export type Kind = 'project' | 'event' | 'insight' | 'hook' | 'destination' | 'delivery' | 'key' | 'appUser' | 'member' | 'alert' | 'invitation' | 'group';
 
 /** Path parameter name → the kind of resource it names. */
 export const PARAM_KINDS: Record<string, Kind> = {
@@ -45,6 +45,7 @@ export const PARAM_KINDS: Record<string, Kind> = {
   memberId: 'member',
   alertId: 'alert',
   invitationId: 'invitation',
+  groupId: 'group',
 };
 
 const ALERT_CONDITION = { count: 'atLeast', threshold: 5, windowSeconds: 60 };
@@ -155,6 +156,12 @@ export const PLANS: Record<string, Plan> = {
   'POST /v1/insight': { project: 'body', body: (side, ids) => ({ project: ids.project, title: side.mark, value: 1 }) },
   'GET /api/audit': { owner: true },
   'PATCH /v1/insight': { project: 'body', body: (side, ids) => ({ project: ids.project, title: side.mark, value: { $inc: 1 } }) },
+  'POST /api/group': { project: 'body', body: (side, ids) => ({ project: ids.project, group_id: side.mark, user_id: side.mark, properties: { mark: side.mark } }) },
+  'POST /v1/group': { project: 'body', body: (side, ids) => ({ project: ids.project, group_id: side.mark, user_id: side.mark, properties: { mark: side.mark } }) },
+  'GET /api/groups': { project: 'query' },
+  'GET /api/groups/:groupId': { project: 'query' },
+  'DELETE /api/groups/:groupId': { project: 'query' },
+  'GET /api/users/:userId/groups': { project: 'query' },
 };
 
 /** /api routes that answer without credentials, on purpose. */
@@ -383,6 +390,14 @@ export const FIXTURES: Record<Kind, Fixture> = {
     async make(side) {
       const project = await resource(side, 'project');
       created(await side.org.post('/api/identify', { project, user_id: side.mark, properties: {} }), 'user');
+      return side.mark;
+    },
+  },
+  group: {
+    needs: ['POST /api/group'],
+    async make(side) {
+      const project = await resource(side, 'project');
+      created(await side.org.post('/api/group', { project, group_id: side.mark, user_id: side.mark, properties: {} }), 'group');
       return side.mark;
     },
   },

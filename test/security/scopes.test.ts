@@ -23,7 +23,7 @@ import {
 
 describe('API key scopes of every route (extensions.md, "Scoped API keys")', () => {
   /** The routes an `ingest` key may use, as the contract lists them; every /v1/ route besides. */
-  const INGEST_ROUTES = new Set(['POST /api/events', 'POST /api/events/batch', 'POST /api/identify', 'POST /api/insight', 'PATCH /api/insight']);
+  const INGEST_ROUTES = new Set(['POST /api/events', 'POST /api/events/batch', 'POST /api/identify', 'POST /api/insight', 'PATCH /api/insight', 'POST /api/group']);
   const ingestMayUse = (route: Route) => INGEST_ROUTES.has(routeKey(route)) || route.url.startsWith('/v1/');
   /** GET routes the contract keeps from read keys: the audit log is for owners and full keys. */
   const FULL_KEYS_ONLY = new Set(['GET /api/audit']);

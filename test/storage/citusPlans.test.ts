@@ -160,6 +160,29 @@ describe('every hot statement on Citus runs on one shard', { skip: !onCitus && '
     await assertRouted('POST /api/events/:id/delete (rolled-up key)', async () => assert.equal((await org.post(`/api/events/${id}/delete`)).status, 200));
   });
 
+  it('groups: a group call with a user, the list, a group, the feed and charts by group, a delete', async () => {
+    await assertRouted('POST /api/group', async () => {
+      const reply = await org.post('/api/group', { project, group_id: 'acme', user_id: 'u1', properties: { name: 'Acme' } });
+      assert.equal(reply.status, 200, JSON.stringify(reply.body));
+    });
+    const reads = [
+      `/api/groups?project=${project}`,
+      `/api/groups?project=${project}&sort=users&search=acme`,
+      `/api/groups/acme?project=${project}`,
+      `/api/users/u1/groups?project=${project}`,
+      `/api/events?project=${project}&group=acme`,
+      `/api/events?project=${project}&group=acme&search=Paid`,
+      `/api/charts?project=${project}&group=acme`,
+    ];
+    for (const url of reads) {
+      await assertRouted(`GET ${url}`, async () => assert.equal((await org.get(url)).status, 200));
+    }
+    await assertRouted('DELETE /api/groups/:groupId', async () => {
+      const reply = await t.request({ method: 'DELETE', url: `/api/groups/acme?project=${project}`, headers: { authorization: `Bearer ${org.key}` } });
+      assert.equal(reply.status, 200, JSON.stringify(reply.body));
+    });
+  });
+
   it('funnels: steps by category, by tags, and a later step with both (read through the primary key)', async () => {
     const steps = [{ category: 'signup' }, { tags: { plan: 'free' } }, { category: 'signup', tags: { plan: 'free' } }];
     await assertRouted('POST /api/funnels', async () => assert.equal((await org.post('/api/funnels', { project, steps })).status, 200));

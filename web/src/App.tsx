@@ -24,6 +24,8 @@ import { SetupPage, SignInPage } from './pages/SignIn.tsx';
 import { TransferPage } from './pages/Transfer.tsx';
 import { UserProfilePage } from './pages/UserProfile.tsx';
 import { UsersPage } from './pages/Users.tsx';
+import { GroupsPage } from './pages/Groups.tsx';
+import { GroupProfilePage } from './pages/GroupProfile.tsx';
 import { OrganizationProvider } from './organization.tsx';
 import { lastProject, ProjectsProvider, rememberProject, useProjects } from './projects.tsx';
 import { useSession } from './session.tsx';
@@ -173,6 +175,12 @@ function ProjectArea({ projectId }: { projectId: string }) {
         </Route>
         <Route path="/users/:userId">
           {(params) => <UserProfilePage projectId={projectId} userId={decodeURIComponent(params.userId)} />}
+        </Route>
+        <Route path="/groups">
+          <GroupsPage projectId={projectId} />
+        </Route>
+        <Route path="/groups/:groupId">
+          {(params) => <GroupProfilePage projectId={projectId} groupId={decodeURIComponent(params.groupId)} />}
         </Route>
         <Route path="/insights">
           <InsightsPage projectId={projectId} />

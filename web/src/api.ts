@@ -37,7 +37,7 @@ interface RequestOptions {
   quiet401?: boolean;
 }
 
-async function request<T>(method: 'GET' | 'POST' | 'PATCH' | 'PUT', path: string, options: RequestOptions = {}): Promise<T> {
+async function request<T>(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (method !== 'GET') Object.assign(headers, csrfHeaders());
   let body: string | undefined;
@@ -87,6 +87,7 @@ export const patch = <T>(path: string, body?: unknown, options?: RequestOptions)
 export const post = <T>(path: string, body?: unknown, options?: RequestOptions) =>
   request<T>('POST', path, { ...options, body });
 export const put = <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, { ...options, body });
+export const del = <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, options);
 
 /** Builds `path?a=b` leaving out empty values. */
 export function withQuery(path: string, query: Record<string, string | number | undefined | null>): string {

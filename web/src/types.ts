@@ -98,3 +98,9 @@ export interface LiveMessage {
 
 /** A member's digest choice (GET/PUT /api/me/digest). */
 export type DigestSettings = GetDigestResponse;
+
+import type { GetGroupResponse, ListGroupsResponse, ListUserGroupsResponse } from './generated/groups.ts';
+export type Group = ListGroupsResponse['groups'][number];
+export type GroupPage = ListGroupsResponse;
+export type GroupDetail = GetGroupResponse['group'];
+export type UserGroups = ListUserGroupsResponse;

@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { VerbArgs } from '../../context.ts';
 import { InvalidInput } from '../../lib/errors.ts';
 import { parseFeedFilters } from '../events/feedFilters.ts';
+import { requireGroup } from '../groups/requireGroup.ts';
 import { requireProject } from '../projects/requireProject.ts';
 import { NO_TAG, seriesDocument, tagValueKey } from './breakdown.ts';
 import { scanDaySeries, selectCategorySeries } from './queries.ts';
@@ -38,17 +39,20 @@ export async function getCharts({ ctx, input, mayRegisterRollups }: VerbArgs<Sta
   // Unlike the feed, the spec gives charts a 400 for a missing project.
   if (!input.project) throw new InvalidInput('project is required');
   const days = parseDays(input.days);
-  const tags = parseFeedFilters({ tag: input.tag }).tags ?? [];
+  const filters = parseFeedFilters({ tag: input.tag, group: input.group });
+  const tags = filters.tags ?? [];
+  const groupId = filters.groupId;
   const tagKey = parseGroupBy(input.groupBy);
   await requireProject(ctx, input.project);
+  if (groupId !== undefined) await requireGroup(ctx, input.project, groupId);
   const category = input.category || undefined;
-  if (tagKey !== undefined && tags.length === 0 && (await tagRollupReady(ctx, input.project, tagKey, { mayRegister: mayRegisterRollups }))) {
+  if (tagKey !== undefined && tags.length === 0 && groupId === undefined && (await tagRollupReady(ctx, input.project, tagKey, { mayRegister: mayRegisterRollups }))) {
     const counted = await selectTagSeries(ctx.services.sql, { organizationId: ctx.organizationId, projectId: input.project, tagKey, days, category });
     return seriesDocument(counted.map((row) => ({ key: tagValueKey(row.type, row.text), day: row.day, count: row.count })));
   }
-  if (tags.length > 0 || tagKey !== undefined) {
-    // Tag filters, and breakdowns whose key is not rolled up (yet), read the range's events.
-    const scanned = await scanDaySeries(ctx.services.sql, { organizationId: ctx.organizationId, projectId: input.project, days, category, tags, tagKey });
+  if (tags.length > 0 || tagKey !== undefined || groupId !== undefined) {
+    // Tag and group filters, and breakdowns whose key is not rolled up (yet), read the range's events.
+    const scanned = await scanDaySeries(ctx.services.sql, { organizationId: ctx.organizationId, projectId: input.project, days, category, tags, tagKey, groupId });
     return seriesDocument(
       scanned.map((row) => ({ key: tagKey === undefined ? (row.category ?? NO_TAG) : tagValueKey(row.type, row.text), day: row.day, count: row.count })),
     );

@@ -92,7 +92,7 @@ interface ScannedCount {
  */
 export function scanDaySeries(
   sql: Db,
-  q: { organizationId: string; projectId: string; days: number; category?: string; tags: string[][]; tagKey?: string },
+  q: { organizationId: string; projectId: string; days: number; category?: string; tags: string[][]; tagKey?: string; groupId?: string },
 ): Promise<ScannedCount[]> {
   const tagFilters = tagsContain(sql, q.tags);
   const matching = sql`
@@ -100,6 +100,8 @@ export function scanDaySeries(
     WHERE e.organization_id = ${q.organizationId} AND e.project_id = ${q.projectId}
       AND e.created_at >= (current_date - ${q.days - 1}::int)::timestamptz AND e.created_at < (current_date + 1)::timestamptz
       ${q.category !== undefined ? sql`AND e.category = ${q.category}` : sql``}
+      ${q.groupId === undefined ? sql`` : sql`AND e.user_id IN (SELECT m.user_id FROM app_group_members m
+        WHERE m.organization_id = ${q.organizationId} AND m.project_id = ${q.projectId} AND m.group_id = ${q.groupId})`}
       ${tagFilters}`;
   if (q.tagKey === undefined) {
     return sql<ScannedCount[]>`

@@ -5,6 +5,7 @@ export const ChartsQuery = Type.Object({
   days: Type.Optional(Type.String({ description: 'Integer 1-36500; default 30' })),
   category: Type.Optional(Type.String()),
   tag: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())], { description: 'key:value, as in the feed; repeatable; every tag must match' })),
+  group: Type.Optional(Type.String({ description: "A group's id: count only the events of its users (an unknown group is 404)" })),
   groupBy: Type.Optional(Type.String({ description: '`tag:<key>`: keyed by that tag\'s values as text, "(none)" for events without it' })),
 });
 

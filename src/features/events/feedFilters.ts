@@ -6,6 +6,8 @@ export interface FeedFilters {
   /** Per `tag` parameter: the JSON objects of which the event's tags must contain one. */
   tags?: string[][];
   userId?: string;
+  /** The events of this group's users (extensions.md "Groups (accounts)"). */
+  groupId?: string;
   favorited?: boolean;
   sinceMicros?: bigint;
   untilMicros?: bigint;
@@ -14,6 +16,7 @@ export interface FeedFilters {
 interface FeedFilterInput {
   tag?: string | string[];
   user_id?: string;
+  group?: string;
   favorited?: string;
   since?: string;
   until?: string;
@@ -47,6 +50,7 @@ export function parseFeedFilters(input: FeedFilterInput): FeedFilters {
     });
   }
   filters.userId = present('user_id', input.user_id);
+  filters.groupId = present('group', input.group);
   const favorited = present('favorited', input.favorited);
   if (favorited !== undefined) {
     if (favorited !== 'true' && favorited !== 'false') throw new InvalidInput('favorited must be true or false');

@@ -17,10 +17,19 @@ export interface FeedQuery extends FeedFilters {
 
 const micros = (sql: Db, value: bigint) => sql`(timestamptz 'epoch' + ${value.toString()}::int8 * interval '1 microsecond')`;
 
+/**
+ * `group`: the events of the group's users, read from its memberships (the groups feature's
+ * table) in the same statement, named with the organization so Citus keeps it on one shard.
+ */
+const groupFilter = (sql: Db, organizationId: string, projectId: string, groupId: string) => sql`
+  AND e.user_id IN (SELECT m.user_id FROM app_group_members m
+    WHERE m.organization_id = ${organizationId} AND m.project_id = ${projectId} AND m.group_id = ${groupId})`;
+
 const feedFilter = (sql: Db, q: FeedQuery) => sql`
   e.organization_id = ${q.organizationId} AND e.project_id = ${q.projectId}
   ${q.category !== undefined ? sql`AND e.category = ${q.category}` : sql``}
   ${q.userId !== undefined ? sql`AND e.user_id = ${q.userId}` : sql``}
+  ${q.groupId !== undefined ? groupFilter(sql, q.organizationId, q.projectId, q.groupId) : sql``}
   ${q.favorited === true ? sql`AND e.favorited` : q.favorited === false ? sql`AND NOT e.favorited` : sql``}
   ${q.sinceMicros !== undefined ? sql`AND e.created_at >= ${micros(sql, q.sinceMicros)}` : sql``}
   ${q.untilMicros !== undefined ? sql`AND e.created_at < ${micros(sql, q.untilMicros)}` : sql``}

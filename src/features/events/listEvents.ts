@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { VerbArgs } from '../../context.ts';
 import { NotFound } from '../../lib/errors.ts';
+import { requireGroup } from '../groups/requireGroup.ts';
 import { requireProject } from '../projects/requireProject.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { eventFromRow } from './eventObject.ts';
@@ -32,8 +33,10 @@ export async function listEvents({ ctx, input }: VerbArgs<Static<typeof ListEven
   if (!input.project) throw new NotFound('Project');
   await requireProject(ctx, input.project);
   const limit = pageSize(input.limit);
+  const filters = parseFeedFilters(input);
+  if (filters.groupId !== undefined) await requireGroup(ctx, input.project, filters.groupId);
   const query: FeedQuery = {
-    ...parseFeedFilters(input),
+    ...filters,
     organizationId: ctx.organizationId,
     projectId: input.project,
     category: input.category || undefined,

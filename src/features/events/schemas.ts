@@ -47,6 +47,7 @@ export const ListEventsQuery = Type.Object({
   favorited: Type.Optional(Type.String({ description: 'true or false' })),
   since: Type.Optional(Type.String({ description: 'Unix seconds: createdAt >= since' })),
   until: Type.Optional(Type.String({ description: 'Unix seconds: createdAt < until' })),
+  group: Type.Optional(Type.String({ description: "A group's id: the events of its users (an unknown group is 404)" })),
 });
 
 export const EventPage = Type.Object({

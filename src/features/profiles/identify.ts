@@ -2,29 +2,14 @@ import type { Static } from '@sinclair/typebox';
 import type { VerbArgs } from '../../context.ts';
 import { withTransaction } from '../../db/client.ts';
 import { InvalidInput } from '../../lib/errors.ts';
-import { MAX_USER_ID } from '../../lib/limits.ts';
-import { textProblem } from '../../lib/boundaryText.ts';
-import { codePointLength } from '../../lib/text.ts';
 import { requireProject } from '../projects/requireProject.ts';
 import { resolveProjectReference } from '../projects/resolveProjectReference.ts';
 import { lockUserProperties, writeIdentify } from './queries.ts';
 import type { IdentifyBody } from './schemas.ts';
+import { type Properties, mergeProperties, requireUserId, storable } from './userInput.ts';
 
 const MAX_PROPERTY_KEYS = 100;
 const MAX_PROPERTIES_BYTES = 16_384;
-
-type Properties = Record<string, string | number | boolean | null>;
-
-/** Text PostgreSQL's json can hold and search: the boundary's rule (no NUL, no lone surrogate). */
-const storable = (text: string) => textProblem(text) === null;
-
-function requireUserId(value: unknown): string {
-  if (typeof value !== 'string' || value === '') throw new InvalidInput('user_id is required: a non-empty string');
-  if (codePointLength(value) > MAX_USER_ID || !storable(value)) {
-    throw new InvalidInput(`user_id must be at most ${MAX_USER_ID} characters of text`);
-  }
-  return value;
-}
 
 function requireProperties(value: unknown): Properties {
   if (value === undefined) throw new InvalidInput('properties is required (it may be {})');
@@ -39,16 +24,6 @@ function requireProperties(value: unknown): Properties {
     }
   }
   return value as Properties;
-}
-
-/** A key set to null is removed, other keys are replaced, absent keys are kept. */
-function mergeProperties(stored: Properties, update: Properties): Properties {
-  const merged: Properties = { ...stored };
-  for (const [key, value] of Object.entries(update)) {
-    if (value === null) delete merged[key];
-    else merged[key] = value;
-  }
-  return merged;
 }
 
 /**

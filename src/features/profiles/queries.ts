@@ -124,3 +124,26 @@ export function countUserDays(sql: Db, key: UserKey & { since: string }): Promis
     GROUP BY e.created_at::date
     ORDER BY 1`;
 }
+
+/**
+ * A user made as identify makes one (seen now, no properties) when the project has none of that
+ * id; an existing user is left as it is. Answers whether it was made.
+ */
+export async function insertUserIfNew(sql: Db, key: UserKey): Promise<boolean> {
+  const made = await sql`
+    INSERT INTO app_users (organization_id, project_id, user_id, first_identify_at, last_identify_at)
+    VALUES (${key.organizationId}, ${key.projectId}, ${key.userId}, now(), now())
+    ON CONFLICT DO NOTHING`;
+  return made.count > 0;
+}
+
+/** insertUserIfNew for many ids of one project, in one statement (imports). */
+export async function insertUsersIfNew(sql: Db, key: { organizationId: string; projectId: string; userIds: string[] }): Promise<void> {
+  if (key.userIds.length === 0) return;
+  await sql`
+    INSERT INTO app_users (organization_id, project_id, user_id, first_identify_at, last_identify_at)
+    SELECT ${key.organizationId}, ${key.projectId}, u.id, now(), now()
+    FROM unnest(${key.userIds}::text[]) AS u(id)
+    ORDER BY u.id
+    ON CONFLICT DO NOTHING`;
+}

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { type VerbArgs, maySee } from '../../context.ts';
 import { type Db, withTransaction, withoutStatementTimeout } from '../../db/client.ts';
 import { exportAlertDefinitions } from '../alerts/transferAlerts.ts';
+import { exportGroups } from '../groups/transferGroups.ts';
 import {
   type ExportEventRow,
   type ExportProjectRow,
@@ -38,7 +39,8 @@ async function* documentText(db: Db, organizationId: string, projects: ExportPro
       first = false;
     }
     yield `],"insights":${json(await selectExportInsights(db, organizationId, project.id))}`;
-    yield `,"alerts":${json(await exportAlertDefinitions(db, organizationId, project.id))}}`;
+    yield `,"alerts":${json(await exportAlertDefinitions(db, organizationId, project.id))}`;
+    yield `,"groups":${json(await exportGroups(db, organizationId, project.id))}}`;
   }
   yield ']}';
 }

@@ -4,6 +4,7 @@ import { type TransactionSql, withTransaction, withoutStatementTimeout } from '.
 import { IdSpaceExhausted } from '../../lib/errors.ts';
 import { countEventsCreated } from '../../metrics.ts';
 import { insertImportedAlerts } from '../alerts/transferAlerts.ts';
+import { writeImportedGroups } from '../groups/transferGroups.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
 import { importInsights } from '../insights/importInsights.ts';
 import { ImportWriter } from './importWriter.ts';
@@ -33,14 +34,17 @@ interface ImportUpload {
 
 /**
  * What a project adds up to once its events are written: the counts, users and categories of
- * its events, its insights and alerts. Imported history is not news: notify events are stored
+ * its events, its groups, its insights and alerts. Imported history is not news: notify events are stored
  * as such but not fanned out, and the monthly usage is not charged.
  */
-async function completeProject(tx: TransactionSql, organizationId: string, plan: ProjectPlan, written: Written): Promise<void> {
+async function completeProject(ctx: Ctx, tx: TransactionSql, plan: ProjectPlan, written: Written): Promise<void> {
+  const { organizationId } = ctx;
   if (plan.eventCount > 0) {
     await insertImportedDailyCounts(tx, organizationId, plan.id);
     await insertImportedUsers(tx, organizationId, plan.id);
   }
+  // After the users of its events, so that a member with events keeps their counts.
+  await writeImportedGroups(ctx, tx, plan.id, plan.groups);
   for (const names of chunks(plan.categories)) await insertCategories(tx, organizationId, plan.id, names);
   for (const drafts of chunks(plan.insights)) {
     const ids = await importInsights(tx, organizationId, plan.id, drafts);
@@ -78,7 +82,7 @@ export async function importDocument({ ctx, input }: VerbArgs<ImportUpload>): Pr
     for (const batch of chunks(plans)) {
       result.projects.push(...(await insertProjects(tx, organizationId, batch.map(({ id, name }) => ({ id, name })))));
     }
-    for (const plan of plans) await completeProject(tx, organizationId, plan, result);
+    for (const plan of plans) await completeProject(ctx, tx, plan, result);
     await recordAudit(tx, ctx, { action: 'import', target: null });
     return { written: result, plans };
   });

@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import { InvalidInput } from '../../lib/errors.ts';
 import { codePointLength, hasNul } from '../../lib/text.ts';
 import { checkAlertDefinition } from '../alerts/transferAlerts.ts';
+import { type GroupPlan, planGroups } from '../groups/transferGroups.ts';
 import { MAX_CATEGORY_LENGTH, validateEventInput } from '../events/validateEventInput.ts';
 import { type InsightDraft, validateInsightInput } from '../insights/validateInsightInput.ts';
 import { MAX_PROJECT_NAME } from '../projects/createProject.ts';
@@ -23,6 +24,8 @@ export interface ProjectPlan {
   insights: InsightDraft[];
   /** Alert definitions, checked as creates are. */
   alerts: Array<ReturnType<typeof checkAlertDefinition>>;
+  /** Groups and their users' ids, checked as group calls are. */
+  groups: GroupPlan[];
 }
 
 function projectName(path: string, raw: string): string {
@@ -143,6 +146,7 @@ export function planProject(index: number, id: string, project: Static<typeof Tr
   if (events.error) throw events.error;
   for (const category of events.categories) categories.add(category);
   const alerts = (project.alerts ?? []).map((row, i) => atRow(`${path}.alerts[${i}]`, () => checkAlertDefinition(row)));
+  const groups = planGroups(project.groups ?? [], (i, check) => atRow(`${path}.groups[${i}]`, check));
   return {
     label: project.id ?? String(index),
     id,
@@ -151,6 +155,7 @@ export function planProject(index: number, id: string, project: Static<typeof Tr
     eventCount: events.count,
     insights: [...insights.values()],
     alerts,
+    groups,
   };
 }
 

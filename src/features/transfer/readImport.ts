@@ -122,8 +122,8 @@ class ImportReading {
 function outlineErrorPlace(error: ErrorObject): { project: number; afterEvents: boolean } {
   const match = /^\/projects\/(\d+)(\/[^/]*)?/.exec(error.instancePath);
   if (!match) return { project: -1, afterEvents: false };
-  // A project's fields are checked in schema order: id, name, categories, events, insights, alerts.
-  return { project: Number(match[1]), afterEvents: match[2] === '/insights' || match[2] === '/alerts' };
+  // A project's fields are checked in schema order: id, name, categories, events, insights, alerts, groups.
+  return { project: Number(match[1]), afterEvents: match[2] === '/insights' || match[2] === '/alerts' || match[2] === '/groups' };
 }
 
 function firstSchemaError(reading: ImportReading, outlineErrors: ErrorObject[] | null): Error | null {

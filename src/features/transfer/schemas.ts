@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { CreateAlertBody } from '../alerts/schemas.ts';
+import { TransferGroup } from '../groups/schemas.ts';
 
 const OptionalText = Type.Optional(Type.Union([Type.String(), Type.Null()]));
 
@@ -31,6 +32,7 @@ export const TransferProject = Type.Object({
   events: Type.Optional(Type.Array(TransferEvent)),
   insights: Type.Optional(Type.Array(TransferInsight)),
   alerts: Type.Optional(Type.Array(CreateAlertBody, { description: 'Alert definitions (extensions.md "Alerts"); import creates them anew' })),
+  groups: Type.Optional(Type.Array(TransferGroup, { description: 'Groups and their users (extensions.md "Groups (accounts)"); absent in documents of earlier releases' })),
 });
 
 /** What POST /api/import takes: the export document. `version` may be left out; if given it is 1. */
@@ -51,6 +53,7 @@ export const ExportDocument = Type.Object({
       events: Type.Array(Type.Required(TransferEvent)),
       insights: Type.Array(Type.Required(TransferInsight)),
       alerts: Type.Array(CreateAlertBody),
+      groups: Type.Array(TransferGroup),
     }),
   ),
 });

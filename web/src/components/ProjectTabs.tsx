@@ -7,6 +7,7 @@ const TABS = [
   ['/', 'Feed'],
   ['/insights', 'Insights'],
   ['/users', 'Users'],
+  ['/groups', 'Groups'],
   ['/charts', 'Charts'],
   ['/alerts', 'Alerts'],
   ['/funnels', 'Funnels'],

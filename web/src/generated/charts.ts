@@ -10,6 +10,8 @@ export type GetChartsQuery = {
   category?: string;
   /** key:value, as in the feed; repeatable; every tag must match */
   tag?: string | Array<string>;
+  /** A group's id: count only the events of its users (an unknown group is 404) */
+  group?: string;
   /** `tag:<key>`: keyed by that tag's values as text, "(none)" for events without it */
   groupBy?: string;
 };

@@ -149,6 +149,8 @@ export type ListEventsQuery = {
   since?: string;
   /** Unix seconds: createdAt < until */
   until?: string;
+  /** A group's id: the events of its users (an unknown group is 404) */
+  group?: string;
 };
 export type ListEventsResponse = {
   events: Array<{

@@ -56,6 +56,16 @@ export type ExportOrganizationResponse = {
       renotifySeconds?: number | null;
       enabled?: boolean;
     }>;
+    groups: Array<{
+      id: string;
+      properties?: {
+        [key: string]: string | number | boolean | null;
+      } | null;
+      /** ISO 8601; absent means the time of the import */
+      firstSeenAt?: string | null;
+      /** Its users' ids */
+      users?: Array<string>;
+    }>;
   }>;
 };
 
@@ -115,6 +125,17 @@ export type ImportOrganizationBody = {
       /** While firing, another firing event every this many seconds; null: never */
       renotifySeconds?: number | null;
       enabled?: boolean;
+    }>;
+    /** Groups and their users (extensions.md "Groups (accounts)"); absent in documents of earlier releases */
+    groups?: Array<{
+      id: string;
+      properties?: {
+        [key: string]: string | number | boolean | null;
+      } | null;
+      /** ISO 8601; absent means the time of the import */
+      firstSeenAt?: string | null;
+      /** Its users' ids */
+      users?: Array<string>;
     }>;
   }>;
 };

@@ -5,7 +5,8 @@ import { copyText } from '../components/CopyButton.tsx';
 import { DateAndTime, RelativeTime } from '../components/Time.tsx';
 import { useToast } from '../components/Toasts.tsx';
 import { useLive } from '../live.tsx';
-import type { AppUser, EventItem, EventPage, UserActivity } from '../types.ts';
+import type { AppUser, EventItem, EventPage, UserActivity, UserGroups } from '../types.ts';
+import { groupTitle } from './Groups.tsx';
 import { groupByDay } from './feed/dayLabel.ts';
 import { EventDetail } from './feed/EventDetail.tsx';
 import { EventRow } from './feed/EventRow.tsx';
@@ -36,6 +37,7 @@ export function UserProfilePage({ projectId, userId }: { projectId: string; user
   const [user, setUser] = useState<AppUser | null>(null);
   const [journey, setJourney] = useState<Journey | null>(null);
   const [activity, setActivity] = useState<UserActivity | null>(null);
+  const [groups, setGroups] = useState<UserGroups['groups']>([]);
   // Pages shown; a ref, so that loading one more does not re-run `load` and fetch them all again.
   const pages = useRef(1);
   const [detailId, setDetailId] = useState<number | null>(null);
@@ -49,10 +51,11 @@ export function UserProfilePage({ projectId, userId }: { projectId: string; user
   const load = useCallback(async () => {
     try {
       const userPath = `/api/users/${encodeURIComponent(userId)}`;
-      const [profile, days, first] = await Promise.all([
+      const [profile, days, first, memberships] = await Promise.all([
         get<AppUser>(withQuery(userPath, { project: projectId })),
         get<UserActivity>(withQuery(`${userPath}/activity`, { project: projectId })),
         journeyPage(null),
+        get<UserGroups>(withQuery(`${userPath}/groups`, { project: projectId })),
       ]);
       let shown = first;
       for (let page = 1; page < pages.current && shown.nextCursor; page++) {
@@ -60,6 +63,7 @@ export function UserProfilePage({ projectId, userId }: { projectId: string; user
         shown = { events: [...shown.events, ...next.events], nextCursor: next.nextCursor };
       }
       setUser(profile);
+      setGroups(memberships.groups);
       setActivity(days);
       setJourney(shown);
     } catch (error) {
@@ -139,6 +143,18 @@ export function UserProfilePage({ projectId, userId }: { projectId: string; user
           </dl>
           {activity && <ActivityChart activity={activity} />}
           <PropertyTable properties={user.properties} />
+          <h2>Groups</h2>
+          {groups.length === 0 ? (
+            <p className="muted small">Not in any group.</p>
+          ) : (
+            <ul className="user-groups" aria-label="Groups of the user">
+              {groups.map((group) => (
+                <li key={group.id}>
+                  <Link href={`/groups/${encodeURIComponent(group.id)}`}>{groupTitle(group)}</Link>
+                </li>
+              ))}
+            </ul>
+          )}
         </section>
       )}
       <h2 className="journey-title">Journey</h2>

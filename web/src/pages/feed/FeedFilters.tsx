@@ -12,6 +12,8 @@ export interface FeedQuery {
   /** `key:value`, as the API takes them. */
   tags: string[];
   userId: string | null;
+  /** A group's id: the events of its users. */
+  groupId: string | null;
   favorited: boolean;
   range: Range | null;
 }
@@ -27,6 +29,7 @@ export function useFeedQuery(): [FeedQuery, (change: Partial<FeedQuery>, options
       search: read.get('search') ?? '',
       tags: read.getAll('tag'),
       userId: read.get('user_id'),
+      groupId: read.get('group'),
       favorited: read.get('favorited') === 'true',
       range: range && range in RANGES ? (range as Range) : null,
     };
@@ -39,6 +42,7 @@ export function useFeedQuery(): [FeedQuery, (change: Partial<FeedQuery>, options
         if ('category' in change) set('category', change.category);
         if ('search' in change) set('search', change.search);
         if ('userId' in change) set('user_id', change.userId);
+        if ('groupId' in change) set('group', change.groupId);
         if ('favorited' in change) set('favorited', change.favorited ? 'true' : null);
         if ('range' in change) set('range', change.range);
         if (change.tags) {
@@ -54,16 +58,16 @@ export function useFeedQuery(): [FeedQuery, (change: Partial<FeedQuery>, options
 }
 
 /** The query with every filter off: what "Clear all" sets. */
-export const NO_FILTERS: FeedQuery = { category: null, search: '', tags: [], userId: null, favorited: false, range: null };
+export const NO_FILTERS: FeedQuery = { category: null, search: '', tags: [], userId: null, groupId: null, favorited: false, range: null };
 
 /** Whether any filter narrows the feed (the category too: it is a filter like the others). */
 export function hasFilters(query: FeedQuery): boolean {
-  return Boolean(query.category || query.search || query.tags.length || query.userId || query.favorited || query.range);
+  return Boolean(query.category || query.search || query.tags.length || query.userId || query.groupId || query.favorited || query.range);
 }
 
 /** Whether a filter besides the category is on: the category totals then ignore something. */
 export function narrowsCategories(query: FeedQuery): boolean {
-  return Boolean(query.search || query.tags.length || query.userId || query.favorited || query.range);
+  return Boolean(query.search || query.tags.length || query.userId || query.groupId || query.favorited || query.range);
 }
 
 /** The API parameters of the query's filters (besides project, category, search and cursor). */
@@ -71,6 +75,7 @@ export function filterParams(query: FeedQuery): URLSearchParams {
   const params = new URLSearchParams();
   for (const tag of query.tags) params.append('tag', tag);
   if (query.userId) params.set('user_id', query.userId);
+  if (query.groupId) params.set('group', query.groupId);
   if (query.favorited) params.set('favorited', 'true');
   if (query.range) params.set('since', String(Math.floor(Date.now() / 1000) - RANGES[query.range]));
   return params;
@@ -91,6 +96,11 @@ export function FilterChips({ query, update }: { query: FeedQuery; update: (chan
       {query.userId && (
         <button type="button" className="chip" aria-label={`Remove filter user ${query.userId}`} onClick={() => update({ userId: null })}>
           user {query.userId} ×
+        </button>
+      )}
+      {query.groupId && (
+        <button type="button" className="chip" aria-label={`Remove filter group ${query.groupId}`} onClick={() => update({ groupId: null })}>
+          group {query.groupId} ×
         </button>
       )}
       <button type="button" className="chip chip-toggle" aria-pressed={query.favorited} data-testid="favorites-only" onClick={() => update({ favorited: !query.favorited })}>

@@ -1,0 +1,163 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import { del, get, withQuery } from '../api.ts';
+import { DateAndTime, RelativeTime } from '../components/Time.tsx';
+import { useToast } from '../components/Toasts.tsx';
+import { useLive } from '../live.tsx';
+import type { AppUser, EventPage, GroupDetail, UserActivity } from '../types.ts';
+import { groupTitle } from './Groups.tsx';
+import { userTitle } from './Users.tsx';
+import { ActivityChart } from './users/ActivityChart.tsx';
+import './groups/groups.css';
+import './users/users.css';
+
+/** Members shown with when they were last seen and their events; the rest are counted. */
+const MEMBERS_WITH_DETAILS = 50;
+const DAYS = 30;
+
+/** The last 30 days (today included), oldest first, in the browser's calendar: days without events count 0. */
+function lastDays(counts: Map<string, number>): UserActivity {
+  const days: UserActivity['days'] = [];
+  const today = new Date();
+  for (let back = DAYS - 1; back >= 0; back--) {
+    const date = new Date(today.getFullYear(), today.getMonth(), today.getDate() - back);
+    const day = `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+    days.push({ day, count: counts.get(day) ?? 0 });
+  }
+  return { days };
+}
+
+/** One group: its properties, its users with their last event, an activity chart and its users' recent events. */
+export function GroupProfilePage({ projectId, groupId }: { projectId: string; groupId: string }) {
+  const toast = useToast();
+  const [, navigate] = useLocation();
+  const [group, setGroup] = useState<GroupDetail | null>(null);
+  const [members, setMembers] = useState<AppUser[] | null>(null);
+  const [activity, setActivity] = useState<UserActivity | null>(null);
+  const [recent, setRecent] = useState<EventPage | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const [detail, charts, events] = await Promise.all([
+        get<{ group: GroupDetail }>(withQuery(`/api/groups/${encodeURIComponent(groupId)}`, { project: projectId })),
+        get<Record<string, Array<{ day: string; count: number }>>>(withQuery('/api/charts', { project: projectId, group: groupId, days: String(DAYS) })),
+        get<EventPage>(withQuery('/api/events', { project: projectId, group: groupId, limit: '20' })),
+      ]);
+      const counts = new Map<string, number>();
+      for (const series of Object.values(charts)) for (const { day, count } of series) counts.set(day, (counts.get(day) ?? 0) + count);
+      const users = await Promise.all(
+        detail.group.userIds.slice(0, MEMBERS_WITH_DETAILS).map((userId) => get<AppUser>(withQuery(`/api/users/${encodeURIComponent(userId)}`, { project: projectId }))),
+      );
+      users.sort((a, b) => (b.lastSeen ?? '').localeCompare(a.lastSeen ?? ''));
+      setGroup(detail.group);
+      setActivity(lastDays(counts));
+      setRecent(events);
+      setMembers(users);
+    } catch (error) {
+      toast.error(error, 'Could not load the group');
+    }
+  }, [projectId, groupId, toast]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+  useLive(() => void load());
+
+  const remove = async () => {
+    if (!window.confirm(`Delete the group “${groupId}”? Its users and their events stay.`)) return;
+    try {
+      await del(withQuery(`/api/groups/${encodeURIComponent(groupId)}`, { project: projectId }));
+      toast.success('Group deleted');
+      navigate('/groups');
+    } catch (error) {
+      toast.error(error, 'Could not delete the group');
+    }
+  };
+
+  const properties = Object.entries(group?.properties ?? {});
+  return (
+    <main className="page page-narrow">
+      <p>
+        <Link href="/groups">← Groups</Link>
+      </p>
+      <h1>{group ? groupTitle(group) : groupId}</h1>
+      {group && (
+        <section className="card" aria-label="Group">
+          <dl className="user-facts">
+            {groupTitle(group) !== groupId && (
+              <>
+                <dt>Group id</dt>
+                <dd className="mono">{groupId}</dd>
+              </>
+            )}
+            <dt>Users</dt>
+            <dd>{group.users.toLocaleString()}</dd>
+            <dt>First seen</dt>
+            <dd>
+              <DateAndTime iso={group.firstSeenAt} />
+            </dd>
+            <dt>Last seen</dt>
+            <dd>{group.lastSeenAt ? <DateAndTime iso={group.lastSeenAt} /> : <span className="muted">no events yet</span>}</dd>
+          </dl>
+          {activity && <ActivityChart activity={activity} />}
+          <h2>Properties</h2>
+          {properties.length === 0 ? (
+            <p className="muted small">No properties yet.</p>
+          ) : (
+            <table className="group-table">
+              <tbody>
+                {properties.map(([key, value]) => (
+                  <tr key={key}>
+                    <th scope="row">{key}</th>
+                    <td>{typeof value === 'string' ? value : JSON.stringify(value)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          <button type="button" className="button danger" onClick={() => void remove()}>
+            Delete group
+          </button>
+        </section>
+      )}
+      <h2>Users</h2>
+      {members === null ? (
+        <p className="muted" aria-busy="true">Loading…</p>
+      ) : members.length === 0 ? (
+        <p className="muted">No users in this group.</p>
+      ) : (
+        <ul className="group-members" aria-label="Users of the group">
+          {members.map((user) => (
+            <li key={user.userId}>
+              <Link href={`/users/${encodeURIComponent(user.userId)}`}>{userTitle(user)}</Link>
+              <span className="muted small">
+                last seen {user.lastSeen ? <RelativeTime iso={user.lastSeen} /> : 'never'} · {user.eventCount.toLocaleString()} {user.eventCount === 1 ? 'event' : 'events'}
+              </span>
+            </li>
+          ))}
+          {group && group.users > members.length && <li className="muted small">and {(group.users - members.length).toLocaleString()} more</li>}
+        </ul>
+      )}
+      <h2>Recent events</h2>
+      <p>
+        <Link href={`/?group=${encodeURIComponent(groupId)}`}>Show in the feed</Link>
+      </p>
+      {recent === null ? null : recent.events.length === 0 ? (
+        <p className="muted">No events of its users are stored.</p>
+      ) : (
+        <ul className="group-members" aria-label="Recent events of the group">
+          {recent.events.map((event) => (
+            <li key={event.id}>
+              <span>
+                {event.icon} {event.title}
+              </span>
+              <span className="muted small">
+                {event.category} · {event.user_id} · <RelativeTime iso={event.createdAt} />
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </main>
+  );
+}
