@@ -6,6 +6,7 @@ import { judgeAttempt } from './retryPolicy.ts';
 import { signatureHeaders } from './signing.ts';
 import type { ClaimedDelivery } from '../../ports.ts';
 import { type DeliveryOutcome, autoDisableReason, settleAttempt } from './attemptLog.ts';
+import { DELIVERY_MARKER_HEADER, DELIVERY_NOTE_HEADER, deliveryMarker } from './deliveryMarker.ts';
 
 const USER_AGENT = 'Eventlog-Webhooks/1.0';
 
@@ -40,6 +41,7 @@ export class WebhookChannel {
       status: result.status,
       error: result.error,
       response: result.response,
+      note: headerText(result.headers?.[DELIVERY_NOTE_HEADER]),
       durationMs: result.durationMs,
       sent: delivery.enabled,
       verdict,
@@ -47,10 +49,14 @@ export class WebhookChannel {
     });
   }
 
-  private post(delivery: ClaimedDelivery): Promise<PostResult> {
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
+  private async post(delivery: ClaimedDelivery): Promise<PostResult> {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      [DELIVERY_MARKER_HEADER]: await deliveryMarker(this.deps.sql, delivery.id),
+    };
     if (delivery.format === 'json') {
-      if (!delivery.secret) return Promise.resolve(failure('The destination has no signing secret'));
+      if (!delivery.secret) return failure('The destination has no signing secret');
       // A fresh timestamp per attempt: receivers reject signatures older than 5 minutes.
       Object.assign(headers, signatureHeaders(delivery.secret, delivery.webhookId, Math.floor(Date.now() / 1000), delivery.body));
     }
@@ -68,4 +74,10 @@ export class WebhookChannel {
 /** An attempt that was never made; repeating it cannot help. */
 function failure(error: string): PostResult {
   return { status: null, error, retryable: false, response: null, durationMs: 0, retryAfterMs: null };
+}
+
+/** A receiver's note header, kept short: it is the receiver's text, shown in the attempt log. */
+function headerText(value: string | string[] | undefined): string | null {
+  const text = Array.isArray(value) ? value[0] : value;
+  return text ? text.slice(0, 300) : null;
 }

@@ -49,6 +49,7 @@ export async function listDeliveries({
           durationMs: attempt.durationMs,
           error: attempt.error,
           response: attempt.response,
+          note: attempt.note,
         })),
       createdAt: microsToIso(row.createdMicros),
     })),

@@ -1,6 +1,5 @@
 import type { Db } from '../../db/client.ts';
 import type { DeliveryFormat } from '../delivery/formats.ts';
-import type { NewDelivery } from '../delivery/queries.ts';
 
 export interface DestinationRow {
   id: string;
@@ -144,6 +143,7 @@ interface AttemptRow {
   durationMs: number | null;
   error: string | null;
   response: string | null;
+  note: string | null;
 }
 
 /**
@@ -167,7 +167,7 @@ export function listDeliveries(
 export function listAttempts(sql: Db, organizationId: string, deliveryIds: string[]): Promise<AttemptRow[]> {
   if (deliveryIds.length === 0) return Promise.resolve([]);
   return sql<AttemptRow[]>`
-    SELECT a.delivery_id AS "deliveryId", a.at, a.status, a.duration_ms AS "durationMs", a.error, a.response
+    SELECT a.delivery_id AS "deliveryId", a.at, a.status, a.duration_ms AS "durationMs", a.error, a.response, a.note
     FROM delivery_attempts a
     WHERE a.organization_id = ${organizationId} AND a.delivery_id = ANY(${deliveryIds}::text[])
     ORDER BY a.delivery_id, a.attempt`;
@@ -245,18 +245,6 @@ export async function selectHealth(sql: Db, organizationId: string, destinationI
       ORDER BY l.created_at DESC, l.id DESC LIMIT ${window}
     ) r`;
   return row as HealthRow;
-}
-
-/** A Test delivery: created already leased to the caller, who sends it at once. */
-export async function insertLeasedDelivery(
-  sql: Db,
-  row: NewDelivery & { leaseToken: string; leaseMs: number },
-): Promise<void> {
-  await sql`
-    INSERT INTO deliveries (organization_id, id, destination_id, event_id, webhook_id, body, max_attempts, next_attempt_at,
-                            locked_until, lease_token)
-    VALUES (${row.organizationId}, ${row.id}, ${row.destinationId}, ${row.eventId}, ${row.webhookId}, ${row.body},
-            ${row.maxAttempts}, now(), now() + ${row.leaseMs} * interval '1 millisecond', ${row.leaseToken})`;
 }
 
 /** The project a destination of the organization belongs to (a key's project scope, http/routeScope.ts). */

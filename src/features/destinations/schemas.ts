@@ -73,6 +73,9 @@ const Attempt = Type.Object({
   durationMs: Type.Union([Type.Integer(), Type.Null()]),
   error: Type.Union([Type.String(), Type.Null()]),
   response: Type.Union([Type.String(), Type.Null()], { description: 'The first 1 KB of the answer' }),
+  note: Type.Union([Type.String(), Type.Null()], {
+    description: 'What the receiver said beyond its status: an Eventlog hook that stored the event without notify (no loops) says why',
+  }),
 });
 
 const Delivery = Type.Object({

@@ -140,6 +140,8 @@ export type ListDeliveriesResponse = {
       error: string | null;
       /** The first 1 KB of the answer */
       response: string | null;
+      /** What the receiver said beyond its status: an Eventlog hook that stored the event without notify (no loops) says why */
+      note: string | null;
     }>;
     createdAt: string;
   }>;
@@ -222,7 +224,7 @@ export type RotateDestinationSecretResponse = {
   createdAt: string;
 };
 
-// POST /api/destinations/{destinationId}/test — Send a sample event now, once, and answer with the outcome
+// POST /api/destinations/{destinationId}/test — Send a sample event now, once, and answer with the outcome (at most 10 an hour per destination, then 429 with Retry-After)
 export type TestDestinationPath = {
   destinationId: string;
 };
