@@ -1,8 +1,25 @@
 import { Type } from '@sinclair/typebox';
 
-const Format = Type.Union([Type.Literal('json'), Type.Literal('text'), Type.Literal('embed'), Type.Literal('email')], {
-  description: 'json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses',
-});
+const Format = Type.Union(
+  [
+    Type.Literal('json'),
+    Type.Literal('text'),
+    Type.Literal('embed'),
+    Type.Literal('email'),
+    Type.Literal('telegram'),
+    Type.Literal('ntfy'),
+    Type.Literal('pushover'),
+    Type.Literal('teams'),
+    Type.Literal('googlechat'),
+    Type.Literal('matrix'),
+    Type.Literal('gotify'),
+  ],
+  {
+    description:
+      'json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses; ' +
+      'telegram, ntfy, pushover, teams, googlechat, matrix, gotify: the service\'s own API at its URL (credentials shown as ***)',
+  },
+);
 
 const LastStatus = Type.Union([
   Type.Object({

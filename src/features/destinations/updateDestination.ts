@@ -7,6 +7,8 @@ import { checkDestinationTarget } from './destinationUrl.ts';
 import { findDestination, updateDestination as update } from './queries.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
 import { withTransaction } from '../../db/client.ts';
+import { isChannelFormat } from '../delivery/channels/index.ts';
+import { keepMaskedCredentials } from '../delivery/channels/credentials.ts';
 
 interface UpdateDestinationInput {
   destinationId: string;
@@ -41,5 +43,7 @@ async function checkNewUrl(ctx: VerbArgs<unknown>['ctx'], destinationId: string,
   const saved = await findDestination(ctx.services.sql, ctx.organizationId, destinationId);
   if (!saved) throw new NotFound('Destination');
   const services = { mailer: ctx.services.mailer, allowPrivate: ctx.services.config.allowPrivateWebhookUrls };
-  return checkDestinationTarget(url, saved.format, services).url;
+  // A URL sent back as shown keeps the credentials it was shown without.
+  const next = isChannelFormat(saved.format) ? keepMaskedCredentials(url, saved.url, saved.format) : url;
+  return checkDestinationTarget(next, saved.format, services).url;
 }

@@ -10,8 +10,8 @@ export type CreateDestinationBody = {
   name: string;
   /** http(s) for a webhook, or mailto: with 1-10 comma-separated addresses */
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
-  format?: "json" | "text" | "embed" | "email";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses; telegram, ntfy, pushover, teams, googlechat, matrix, gotify: the service's own API at its URL (credentials shown as ***) */
+  format?: "json" | "text" | "embed" | "email" | "telegram" | "ntfy" | "pushover" | "teams" | "googlechat" | "matrix" | "gotify";
   enabled?: boolean;
   /** null (every category) or a non-empty array of category names */
   categories?: Array<string> | null;
@@ -21,8 +21,8 @@ export type CreateDestinationResponse = {
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
-  format: "json" | "text" | "embed" | "email";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses; telegram, ntfy, pushover, teams, googlechat, matrix, gotify: the service's own API at its URL (credentials shown as ***) */
+  format: "json" | "text" | "embed" | "email" | "telegram" | "ntfy" | "pushover" | "teams" | "googlechat" | "matrix" | "gotify";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -57,8 +57,8 @@ export type DisableDestinationResponse = {
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
-  format: "json" | "text" | "embed" | "email";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses; telegram, ntfy, pushover, teams, googlechat, matrix, gotify: the service's own API at its URL (credentials shown as ***) */
+  format: "json" | "text" | "embed" | "email" | "telegram" | "ntfy" | "pushover" | "teams" | "googlechat" | "matrix" | "gotify";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -84,8 +84,8 @@ export type EnableDestinationResponse = {
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
-  format: "json" | "text" | "embed" | "email";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses; telegram, ntfy, pushover, teams, googlechat, matrix, gotify: the service's own API at its URL (credentials shown as ***) */
+  format: "json" | "text" | "embed" | "email" | "telegram" | "ntfy" | "pushover" | "teams" | "googlechat" | "matrix" | "gotify";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -157,8 +157,8 @@ export type ListDestinationsResponse = Array<{
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
-  format: "json" | "text" | "embed" | "email";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses; telegram, ntfy, pushover, teams, googlechat, matrix, gotify: the service's own API at its URL (credentials shown as ***) */
+  format: "json" | "text" | "embed" | "email" | "telegram" | "ntfy" | "pushover" | "teams" | "googlechat" | "matrix" | "gotify";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -206,8 +206,8 @@ export type RotateDestinationSecretResponse = {
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
-  format: "json" | "text" | "embed" | "email";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses; telegram, ntfy, pushover, teams, googlechat, matrix, gotify: the service's own API at its URL (credentials shown as ***) */
+  format: "json" | "text" | "embed" | "email" | "telegram" | "ntfy" | "pushover" | "teams" | "googlechat" | "matrix" | "gotify";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -249,8 +249,8 @@ export type UpdateDestinationResponse = {
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
-  format: "json" | "text" | "embed" | "email";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses; telegram, ntfy, pushover, teams, googlechat, matrix, gotify: the service's own API at its URL (credentials shown as ***) */
+  format: "json" | "text" | "embed" | "email" | "telegram" | "ntfy" | "pushover" | "teams" | "googlechat" | "matrix" | "gotify";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
