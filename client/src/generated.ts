@@ -120,6 +120,8 @@ export type CreateDestinationBody = {
   enabled?: boolean;
   /** null (every category) or a non-empty array of category names */
   categories?: Array<string> | null;
+  /** 0 (default) or 10-3600; not on json */
+  groupWindowSeconds?: number;
 };
 export type CreateDestinationResponse = {
   id: string;
@@ -141,6 +143,8 @@ export type CreateDestinationResponse = {
   categories: Array<string> | null;
   /** Why the destination was disabled automatically */
   disabledReason: string | null;
+  /** 0: each notify event is its own message; 10-3600: events of a window go as one message */
+  groupWindowSeconds: number;
   createdAt: string;
 };
 
@@ -337,6 +341,8 @@ export type DisableDestinationResponse = {
   categories: Array<string> | null;
   /** Why the destination was disabled automatically */
   disabledReason: string | null;
+  /** 0: each notify event is its own message; 10-3600: events of a window go as one message */
+  groupWindowSeconds: number;
   createdAt: string;
 };
 
@@ -364,6 +370,8 @@ export type EnableDestinationResponse = {
   categories: Array<string> | null;
   /** Why the destination was disabled automatically */
   disabledReason: string | null;
+  /** 0: each notify event is its own message; 10-3600: events of a window go as one message */
+  groupWindowSeconds: number;
   createdAt: string;
 };
 
@@ -815,6 +823,8 @@ export type ListDeliveriesResponse = {
     /** The webhook-id header: the same on every attempt and replay */
     webhookId: string;
     status: "pending" | "succeeded" | "failed";
+    /** The delivery's events: one, or a group's; empty for a Test delivery */
+    eventIds: Array<number>;
     attempts: Array<{
       at: string;
       status: number | null;
@@ -854,6 +864,8 @@ export type ListDestinationsResponse = Array<{
   categories: Array<string> | null;
   /** Why the destination was disabled automatically */
   disabledReason: string | null;
+  /** 0: each notify event is its own message; 10-3600: events of a window go as one message */
+  groupWindowSeconds: number;
   createdAt: string;
 }>;
 
@@ -1336,6 +1348,8 @@ export type RotateDestinationSecretResponse = {
   categories: Array<string> | null;
   /** Why the destination was disabled automatically */
   disabledReason: string | null;
+  /** 0: each notify event is its own message; 10-3600: events of a window go as one message */
+  groupWindowSeconds: number;
   createdAt: string;
 };
 
@@ -1513,6 +1527,8 @@ export type UpdateDestinationBody = {
   url?: string;
   /** null (every category) or a non-empty array of category names */
   categories?: Array<string> | null;
+  /** 0 or 10-3600; not on json */
+  groupWindowSeconds?: number;
 };
 export type UpdateDestinationResponse = {
   id: string;
@@ -1534,6 +1550,8 @@ export type UpdateDestinationResponse = {
   categories: Array<string> | null;
   /** Why the destination was disabled automatically */
   disabledReason: string | null;
+  /** 0: each notify event is its own message; 10-3600: events of a window go as one message */
+  groupWindowSeconds: number;
   createdAt: string;
 };
 

@@ -22,6 +22,7 @@ export function destinationFromRow(row: DestinationRow): DestinationObject {
         : { ok: row.lastOk === true, at: row.lastAt.toISOString(), status: row.lastStatus, error: row.lastError },
     categories: row.categories,
     disabledReason: row.disabledReason,
+    groupWindowSeconds: row.groupWindowSeconds,
     createdAt: row.createdAt.toISOString(),
   };
 }

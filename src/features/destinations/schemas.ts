@@ -44,6 +44,7 @@ export const Destination = Type.Object({
     description: 'null: every notify event of the project; otherwise only notify events of these categories',
   }),
   disabledReason: Type.Union([Type.String(), Type.Null()], { description: 'Why the destination was disabled automatically' }),
+  groupWindowSeconds: Type.Integer({ description: '0: each notify event is its own message; 10-3600: events of a window go as one message' }),
   createdAt: Type.String({ format: 'date-time' }),
 });
 
@@ -57,6 +58,7 @@ export const CreateDestinationBody = Type.Object({
   format: Type.Optional(Format),
   enabled: Type.Optional(Type.Boolean()),
   categories: Type.Optional(CategoryFilter),
+  groupWindowSeconds: Type.Optional(Type.Number({ description: '0 (default) or 10-3600; not on json' })),
 });
 
 export const UpdateDestinationBody = Type.Object(
@@ -64,6 +66,7 @@ export const UpdateDestinationBody = Type.Object(
     name: Type.Optional(Type.String()),
     url: Type.Optional(Type.String()),
     categories: Type.Optional(CategoryFilter),
+    groupWindowSeconds: Type.Optional(Type.Number({ description: '0 or 10-3600; not on json' })),
   },
   { additionalProperties: false },
 );
@@ -101,6 +104,7 @@ const Delivery = Type.Object({
   eventTitle: Type.Union([Type.String(), Type.Null()], { description: "The event's title; null for a Test delivery or a deleted event" }),
   webhookId: Type.String({ description: 'The webhook-id header: the same on every attempt and replay' }),
   status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')]),
+  eventIds: Type.Array(Type.Integer(), { description: "The delivery's events: one, or a group's; empty for a Test delivery" }),
   attempts: Type.Array(Attempt),
   createdAt: Type.String({ format: 'date-time' }),
 });

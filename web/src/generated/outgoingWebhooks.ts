@@ -15,6 +15,8 @@ export type CreateDestinationBody = {
   enabled?: boolean;
   /** null (every category) or a non-empty array of category names */
   categories?: Array<string> | null;
+  /** 0 (default) or 10-3600; not on json */
+  groupWindowSeconds?: number;
 };
 export type CreateDestinationResponse = {
   id: string;
@@ -36,6 +38,8 @@ export type CreateDestinationResponse = {
   categories: Array<string> | null;
   /** Why the destination was disabled automatically */
   disabledReason: string | null;
+  /** 0: each notify event is its own message; 10-3600: events of a window go as one message */
+  groupWindowSeconds: number;
   createdAt: string;
 };
 
@@ -72,6 +76,8 @@ export type DisableDestinationResponse = {
   categories: Array<string> | null;
   /** Why the destination was disabled automatically */
   disabledReason: string | null;
+  /** 0: each notify event is its own message; 10-3600: events of a window go as one message */
+  groupWindowSeconds: number;
   createdAt: string;
 };
 
@@ -99,6 +105,8 @@ export type EnableDestinationResponse = {
   categories: Array<string> | null;
   /** Why the destination was disabled automatically */
   disabledReason: string | null;
+  /** 0: each notify event is its own message; 10-3600: events of a window go as one message */
+  groupWindowSeconds: number;
   createdAt: string;
 };
 
@@ -133,6 +141,8 @@ export type ListDeliveriesResponse = {
     /** The webhook-id header: the same on every attempt and replay */
     webhookId: string;
     status: "pending" | "succeeded" | "failed";
+    /** The delivery's events: one, or a group's; empty for a Test delivery */
+    eventIds: Array<number>;
     attempts: Array<{
       at: string;
       status: number | null;
@@ -172,6 +182,8 @@ export type ListDestinationsResponse = Array<{
   categories: Array<string> | null;
   /** Why the destination was disabled automatically */
   disabledReason: string | null;
+  /** 0: each notify event is its own message; 10-3600: events of a window go as one message */
+  groupWindowSeconds: number;
   createdAt: string;
 }>;
 
@@ -221,6 +233,8 @@ export type RotateDestinationSecretResponse = {
   categories: Array<string> | null;
   /** Why the destination was disabled automatically */
   disabledReason: string | null;
+  /** 0: each notify event is its own message; 10-3600: events of a window go as one message */
+  groupWindowSeconds: number;
   createdAt: string;
 };
 
@@ -243,6 +257,8 @@ export type UpdateDestinationBody = {
   url?: string;
   /** null (every category) or a non-empty array of category names */
   categories?: Array<string> | null;
+  /** 0 or 10-3600; not on json */
+  groupWindowSeconds?: number;
 };
 export type UpdateDestinationResponse = {
   id: string;
@@ -264,5 +280,7 @@ export type UpdateDestinationResponse = {
   categories: Array<string> | null;
   /** Why the destination was disabled automatically */
   disabledReason: string | null;
+  /** 0: each notify event is its own message; 10-3600: events of a window go as one message */
+  groupWindowSeconds: number;
   createdAt: string;
 };
