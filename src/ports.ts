@@ -95,7 +95,7 @@ export interface ApiKeys {
 }
 
 /** The body formats a destination may choose (delivery/formats.ts renders them). */
-export type DeliveryFormat = 'json' | 'text' | 'embed' | 'email';
+export type DeliveryFormat = 'json' | 'text' | 'embed' | 'email' | 'telegram' | 'ntfy' | 'pushover' | 'teams' | 'googlechat' | 'matrix' | 'gotify';
 
 /** A webhook delivery whose lease this process holds, with what sending it needs. */
 export interface ClaimedDelivery {

@@ -126,19 +126,21 @@ export type CreateDestinationBody = {
   name: string;
   /** http(s) for a webhook, or mailto: with 1-10 comma-separated addresses */
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
-  format?: "json" | "text" | "embed" | "email";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses; telegram, ntfy, pushover, teams, googlechat, matrix, gotify: the service's own API at its URL (credentials shown as ***) */
+  format?: "json" | "text" | "embed" | "email" | "telegram" | "ntfy" | "pushover" | "teams" | "googlechat" | "matrix" | "gotify";
   enabled?: boolean;
   /** null (every category) or a non-empty array of category names */
   categories?: Array<string> | null;
+  /** 0 (default) or 10-3600; not on json */
+  groupWindowSeconds?: number;
 };
 export type CreateDestinationResponse = {
   id: string;
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
-  format: "json" | "text" | "embed" | "email";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses; telegram, ntfy, pushover, teams, googlechat, matrix, gotify: the service's own API at its URL (credentials shown as ***) */
+  format: "json" | "text" | "embed" | "email" | "telegram" | "ntfy" | "pushover" | "teams" | "googlechat" | "matrix" | "gotify";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -152,6 +154,8 @@ export type CreateDestinationResponse = {
   categories: Array<string> | null;
   /** Why the destination was disabled automatically */
   disabledReason: string | null;
+  /** 0: each notify event is its own message; 10-3600: events of a window go as one message */
+  groupWindowSeconds: number;
   createdAt: string;
 };
 
@@ -391,8 +395,8 @@ export type DisableDestinationResponse = {
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
-  format: "json" | "text" | "embed" | "email";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses; telegram, ntfy, pushover, teams, googlechat, matrix, gotify: the service's own API at its URL (credentials shown as ***) */
+  format: "json" | "text" | "embed" | "email" | "telegram" | "ntfy" | "pushover" | "teams" | "googlechat" | "matrix" | "gotify";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -406,6 +410,8 @@ export type DisableDestinationResponse = {
   categories: Array<string> | null;
   /** Why the destination was disabled automatically */
   disabledReason: string | null;
+  /** 0: each notify event is its own message; 10-3600: events of a window go as one message */
+  groupWindowSeconds: number;
   createdAt: string;
 };
 
@@ -418,8 +424,8 @@ export type EnableDestinationResponse = {
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
-  format: "json" | "text" | "embed" | "email";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses; telegram, ntfy, pushover, teams, googlechat, matrix, gotify: the service's own API at its URL (credentials shown as ***) */
+  format: "json" | "text" | "embed" | "email" | "telegram" | "ntfy" | "pushover" | "teams" | "googlechat" | "matrix" | "gotify";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -433,6 +439,8 @@ export type EnableDestinationResponse = {
   categories: Array<string> | null;
   /** Why the destination was disabled automatically */
   disabledReason: string | null;
+  /** 0: each notify event is its own message; 10-3600: events of a window go as one message */
+  groupWindowSeconds: number;
   createdAt: string;
 };
 
@@ -934,6 +942,8 @@ export type ListDeliveriesResponse = {
     /** The webhook-id header: the same on every attempt and replay */
     webhookId: string;
     status: "pending" | "succeeded" | "failed";
+    /** The delivery's events: one, or a group's; empty for a Test delivery */
+    eventIds: Array<number>;
     attempts: Array<{
       at: string;
       status: number | null;
@@ -941,6 +951,8 @@ export type ListDeliveriesResponse = {
       error: string | null;
       /** The first 1 KB of the answer */
       response: string | null;
+      /** What the receiver said beyond its status: an Eventlog hook that stored the event without notify (no loops) says why */
+      note: string | null;
     }>;
     createdAt: string;
   }>;
@@ -956,8 +968,8 @@ export type ListDestinationsResponse = Array<{
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
-  format: "json" | "text" | "embed" | "email";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses; telegram, ntfy, pushover, teams, googlechat, matrix, gotify: the service's own API at its URL (credentials shown as ***) */
+  format: "json" | "text" | "embed" | "email" | "telegram" | "ntfy" | "pushover" | "teams" | "googlechat" | "matrix" | "gotify";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -971,6 +983,8 @@ export type ListDestinationsResponse = Array<{
   categories: Array<string> | null;
   /** Why the destination was disabled automatically */
   disabledReason: string | null;
+  /** 0: each notify event is its own message; 10-3600: events of a window go as one message */
+  groupWindowSeconds: number;
   createdAt: string;
 }>;
 
@@ -1550,8 +1564,8 @@ export type RotateDestinationSecretResponse = {
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
-  format: "json" | "text" | "embed" | "email";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses; telegram, ntfy, pushover, teams, googlechat, matrix, gotify: the service's own API at its URL (credentials shown as ***) */
+  format: "json" | "text" | "embed" | "email" | "telegram" | "ntfy" | "pushover" | "teams" | "googlechat" | "matrix" | "gotify";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -1565,6 +1579,8 @@ export type RotateDestinationSecretResponse = {
   categories: Array<string> | null;
   /** Why the destination was disabled automatically */
   disabledReason: string | null;
+  /** 0: each notify event is its own message; 10-3600: events of a window go as one message */
+  groupWindowSeconds: number;
   createdAt: string;
 };
 
@@ -1646,7 +1662,7 @@ export type SubscribePushResponse = {
   id: string;
 };
 
-// POST /api/destinations/{destinationId}/test — Send a sample event now, once, and answer with the outcome
+// POST /api/destinations/{destinationId}/test — Send a sample event now, once, and answer with the outcome (at most 10 an hour per destination, then 429 with Retry-After)
 export type TestDestinationPath = {
   destinationId: string;
 };
@@ -1742,14 +1758,16 @@ export type UpdateDestinationBody = {
   url?: string;
   /** null (every category) or a non-empty array of category names */
   categories?: Array<string> | null;
+  /** 0 or 10-3600; not on json */
+  groupWindowSeconds?: number;
 };
 export type UpdateDestinationResponse = {
   id: string;
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
-  format: "json" | "text" | "embed" | "email";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses; telegram, ntfy, pushover, teams, googlechat, matrix, gotify: the service's own API at its URL (credentials shown as ***) */
+  format: "json" | "text" | "embed" | "email" | "telegram" | "ntfy" | "pushover" | "teams" | "googlechat" | "matrix" | "gotify";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -1763,6 +1781,8 @@ export type UpdateDestinationResponse = {
   categories: Array<string> | null;
   /** Why the destination was disabled automatically */
   disabledReason: string | null;
+  /** 0: each notify event is its own message; 10-3600: events of a window go as one message */
+  groupWindowSeconds: number;
   createdAt: string;
 };
 

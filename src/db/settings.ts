@@ -5,7 +5,7 @@ import type { Db, Sql } from './client.ts';
  * must share and the zone the chart counts were bucketed in. Every read and write of the table
  * goes through this module.
  */
-type SettingKey = 'hook_token_key' | 'vapid_keys' | 'chart_time_zone' | 'oidc_cookie_key';
+type SettingKey = 'hook_token_key' | 'vapid_keys' | 'chart_time_zone' | 'oidc_cookie_key' | 'delivery_marker';
 
 export async function readSetting(sql: Db, key: SettingKey): Promise<string | undefined> {
   const [row] = await sql<{ value: string }[]>`SELECT value FROM settings WHERE key = ${key}`;

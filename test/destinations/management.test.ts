@@ -17,7 +17,7 @@ describe('destinations management', () => {
     const { org, project } = await setup();
     const json = await org.post(`/api/projects/${project}/destinations`, { name: ' Backend ', url: 'https://example.com/in', format: 'json' });
     assert.equal(json.status, 201);
-    assert.deepEqual(Object.keys(json.body), ['id', 'projectId', 'name', 'url', 'format', 'enabled', 'secret', 'lastStatus', 'categories', 'disabledReason', 'createdAt']);
+    assert.deepEqual(Object.keys(json.body), ['id', 'projectId', 'name', 'url', 'format', 'enabled', 'secret', 'lastStatus', 'categories', 'disabledReason', 'groupWindowSeconds', 'createdAt']);
     assert.equal(json.body.projectId, project);
     assert.equal(json.body.name, 'Backend');
     assert.equal(json.body.url, 'https://example.com/in');

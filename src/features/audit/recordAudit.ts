@@ -24,6 +24,7 @@ type AuditAction =
   | 'destination.update'
   | 'destination.delete'
   | 'destination.rotate_secret'
+  | 'destination.test'
   | 'alert.create'
   | 'alert.update'
   | 'alert.delete'

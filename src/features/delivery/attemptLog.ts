@@ -24,6 +24,8 @@ interface Attempt {
   status: number | null;
   error: string | null;
   response: string | null;
+  /** What the receiver said about the attempt beyond its status (an Eventlog hook's loop note). */
+  note?: string | null;
   durationMs: number | null;
   /** False when nothing was sent: the destination was disabled when the delivery was claimed. */
   sent: boolean;
@@ -53,6 +55,7 @@ export async function settleAttempt(
     durationMs: attempt.sent ? attempt.durationMs : null,
     error: attempt.error,
     response: attempt.response,
+    note: attempt.note ?? null,
     outcome: verdict.kind === 'retry' ? 'pending' : verdict.kind,
     retryInMs: verdict.kind === 'retry' ? verdict.delayMs : 0,
     // A disabled destination's row should keep showing its last real send.

@@ -7,4 +7,8 @@ export interface NewDelivery {
   webhookId: string;
   body: string;
   maxAttempts: number;
+  /** A group's events (its window's first one); null for a delivery of one event. */
+  eventIds?: number[] | null;
+  /** Due this long after now: a group's window. */
+  delayMs?: number;
 }

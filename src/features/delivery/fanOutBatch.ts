@@ -15,12 +15,14 @@ import {
   selectSubscriptions,
 } from './queries.ts';
 import { newWebhookId } from './signing.ts';
+import { type HeldEvents, holdInGroup } from './groupFanOut.ts';
 
 /**
  * One fan-out pass over a batch of outbox rows, in one transaction: the rows are claimed by
  * deleting them, and each notify event becomes one delivery per enabled destination of its
  * project whose category filter takes it (one statement for the whole batch, decision 060) and
- * one push job per browser subscription. Returns how many outbox rows it took.
+ * one push job per browser subscription. A destination with a group window holds its events in
+ * one delivery per window instead (groupFanOut.ts). Returns how many outbox rows it took.
  */
 export function fanOutBatch(
   sql: Sql,
@@ -49,12 +51,20 @@ export function fanOutBatch(
 
     const deliveries: NewDelivery[] = [];
     const pushes: NewPushJob[] = [];
+    const groups = new Map<string, HeldEvents>();
     for (const { organizationId, projectName, event } of events) {
       const ofProject = (row: { organizationId: string; projectId: string }) =>
         row.organizationId === organizationId && row.projectId === event.projectId;
       const bodies = new Map<DeliveryFormat, string>();
       for (const destination of destinations) {
         if (!ofProject(destination) || destination.category !== event.category) continue;
+        if (destination.groupWindowSeconds > 0) {
+          const key = JSON.stringify([organizationId, destination.id]);
+          const held = groups.get(key) ?? { organizationId, destinationId: destination.id, format: destination.format, windowSeconds: destination.groupWindowSeconds, projectId: event.projectId, projectName, events: [] };
+          held.events.push(event);
+          groups.set(key, held);
+          continue;
+        }
         let body = bodies.get(destination.format);
         if (body === undefined) bodies.set(destination.format, (body = renderDeliveryBody(destination.format, event, now, { projectName, baseUrl: q.baseUrl })));
         deliveries.push({
@@ -79,6 +89,10 @@ export function fanOutBatch(
           maxAttempts: q.maxAttempts,
         });
       }
+    }
+    for (const held of groups.values()) {
+      const opened = await holdInGroup(tx, held, { now, baseUrl: q.baseUrl, maxAttempts: q.maxAttempts });
+      if (opened) deliveries.push(opened);
     }
     await insertDeliveries(tx, deliveries);
     await insertPushJobs(tx, pushes);

@@ -1,6 +1,7 @@
 import type { DeliveryFormat } from '../../ports.ts';
 import type { EventObject } from '../events/eventObject.ts';
 import { renderEventEmail } from './emailMessage.ts';
+import { channelMessage } from './channels/message.ts';
 
 export type { DeliveryFormat } from '../../ports.ts';
 
@@ -26,6 +27,9 @@ export function renderDeliveryBody(
       return JSON.stringify({ text: textMessage(event) });
     case 'embed':
       return JSON.stringify({ embeds: [embed(event)] });
+    default:
+      // A channel's request depends on its URL: the body keeps the message's parts (channels/).
+      return JSON.stringify(channelMessage(event, where.baseUrl));
   }
 }
 

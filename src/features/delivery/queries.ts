@@ -61,9 +61,10 @@ export interface RoutingKey {
 export function selectRoutedDestinations(
   tx: TransactionSql,
   keys: readonly RoutingKey[],
-): Promise<(RoutingKey & { id: string; format: DeliveryFormat })[]> {
-  return tx<(RoutingKey & { id: string; format: DeliveryFormat })[]>`
-    SELECT d.organization_id AS "organizationId", d.id, d.project_id AS "projectId", k.category, d.format
+): Promise<(RoutingKey & { id: string; format: DeliveryFormat; groupWindowSeconds: number })[]> {
+  return tx<(RoutingKey & { id: string; format: DeliveryFormat; groupWindowSeconds: number })[]>`
+    SELECT d.organization_id AS "organizationId", d.id, d.project_id AS "projectId", k.category, d.format,
+           d.group_window_seconds AS "groupWindowSeconds"
     FROM unnest(${keys.map((k) => k.organizationId)}::text[], ${keys.map((k) => k.projectId)}::text[],
                 ${keys.map((k) => k.category)}::text[]) AS k(organization_id, project_id, category)
     JOIN destinations d ON d.organization_id = k.organization_id AND d.project_id = k.project_id
@@ -73,11 +74,13 @@ export function selectRoutedDestinations(
 export async function insertDeliveries(tx: TransactionSql, rows: NewDelivery[]): Promise<void> {
   if (rows.length === 0) return;
   await tx`
-    INSERT INTO deliveries (organization_id, id, destination_id, event_id, webhook_id, body, max_attempts, next_attempt_at, created_at)
+    INSERT INTO deliveries (organization_id, id, destination_id, event_id, webhook_id, body, max_attempts, next_attempt_at, created_at, event_ids)
     -- clock_timestamp(): rows of one batch keep their order in the newest-first log.
-    SELECT organization_id, id, destination_id, event_id, webhook_id, body, max_attempts, now(), clock_timestamp()
+    SELECT organization_id, id, destination_id, event_id, webhook_id, body, max_attempts,
+           now() + delay_ms * interval '1 millisecond', clock_timestamp(), event_ids
     FROM json_to_recordset(${JSON.stringify(rows.map(toRecord))}::text::json) AS t(
-      organization_id text, id text, destination_id text, event_id int, webhook_id text, body text, max_attempts int)`;
+      organization_id text, id text, destination_id text, event_id int, webhook_id text, body text, max_attempts int,
+      event_ids int[], delay_ms int)`;
 }
 
 const toRecord = (row: NewDelivery) => ({
@@ -88,6 +91,8 @@ const toRecord = (row: NewDelivery) => ({
   webhook_id: row.webhookId,
   body: row.body,
   max_attempts: row.maxAttempts,
+  event_ids: row.eventIds ?? null,
+  delay_ms: row.delayMs ?? 0,
 });
 
 /** The subscriptions of these projects, each given with its organization. */

@@ -12,7 +12,14 @@ export type Verdict = { kind: 'succeeded' } | { kind: 'retry'; delayMs: number }
  * 429 (and anything else that is not 429, 5xx or a network failure) is a definite rejection. A
  * Retry-After header may stretch the wait up to the schedule's longest gap, never beyond it.
  */
-export function judgeAttempt(result: PostResult, attempt: number, maxAttempts: number, delaysMs: readonly number[]): Verdict {
+export function judgeAttempt(
+  result: PostResult,
+  attempt: number,
+  maxAttempts: number,
+  delaysMs: readonly number[],
+  /** Channels (a service's rate limit): the next attempt waits at least what Retry-After asked. */
+  options: { honorRetryAfter?: boolean } = {},
+): Verdict {
   const { status } = result;
   if (status !== null && status >= 200 && status < 300) return { kind: 'succeeded' };
   const retryable = status === null ? result.retryable : status === 429 || status >= 500;
@@ -20,6 +27,7 @@ export function judgeAttempt(result: PostResult, attempt: number, maxAttempts: n
   const scheduled = delaysMs[Math.min(attempt, delaysMs.length) - 1] as number;
   const longest = Math.max(...delaysMs);
   const asked = result.retryAfterMs;
+  if (asked !== null && options.honorRetryAfter) return { kind: 'retry', delayMs: Math.max(asked, scheduled) };
   const delayMs = asked === null ? scheduled : Math.min(Math.max(asked, scheduled), longest);
   return { kind: 'retry', delayMs };
 }

@@ -54,6 +54,7 @@ interface AttemptRecord {
   durationMs: number | null;
   error: string | null;
   response: string | null;
+  note: string | null;
   outcome: 'pending' | 'succeeded' | 'failed';
   /** Wait before the next attempt, when outcome is pending. */
   retryInMs: number;
@@ -105,8 +106,8 @@ export async function recordAttempt(sql: Sql, r: AttemptRecord): Promise<Recorde
       WHERE organization_id = ${r.organizationId} AND id = ${r.deliveryId} AND lease_token = ${r.leaseToken}
       RETURNING organization_id, id, destination_id, attempts
     ), logged AS (
-      INSERT INTO delivery_attempts (organization_id, delivery_id, attempt, at, status, duration_ms, error, response)
-      SELECT organization_id, id, attempts, ${r.at}, ${r.status}, ${r.durationMs}, ${r.error}, ${r.response} FROM l
+      INSERT INTO delivery_attempts (organization_id, delivery_id, attempt, at, status, duration_ms, error, response, note)
+      SELECT organization_id, id, attempts, ${r.at}, ${r.status}, ${r.durationMs}, ${r.error}, ${r.response}, ${r.note} FROM l
     ), destination AS (
       UPDATE destinations d SET
         last_ok = CASE WHEN ${newer} THEN ${r.outcome === 'succeeded'} ELSE d.last_ok END,

@@ -21,3 +21,13 @@ export function checkCategoryFilter(categories: string[] | null | undefined): st
   }
   return [...new Set(categories)];
 }
+
+/** Grouping bursts: 0 or 10-3600 seconds, and no window on a json destination (its contract is one event per delivery). */
+export function checkGroupWindow(value: number | undefined, format: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value) || (value !== 0 && (value < 10 || value > 3600))) {
+    throw new InvalidInput('groupWindowSeconds must be 0 or a whole number of seconds from 10 to 3600');
+  }
+  if (value !== 0 && format === 'json') throw new InvalidInput('a json destination takes no groupWindowSeconds: each delivery is one event');
+  return value;
+}

@@ -3,7 +3,7 @@ import { InvalidInput, NotFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { codePointLength, hasNul } from '../../lib/text.ts';
 import { type DestinationObject, destinationFromRow } from './destinationObject.ts';
-import { checkCategoryFilter } from './categoryFilter.ts';
+import { checkCategoryFilter, checkGroupWindow } from './categoryFilter.ts';
 import { checkDestinationTarget } from './destinationUrl.ts';
 import type { DeliveryFormat } from '../delivery/formats.ts';
 import { insertDestination } from './queries.ts';
@@ -21,6 +21,7 @@ interface CreateDestinationInput {
   format?: DeliveryFormat;
   enabled?: boolean;
   categories?: string[] | null;
+  groupWindowSeconds?: number;
 }
 
 export function checkDestinationName(raw: string): string {
@@ -39,6 +40,7 @@ export async function createDestination({ ctx, input }: VerbArgs<CreateDestinati
     mailer: ctx.services.mailer,
     allowPrivate: ctx.services.config.allowPrivateWebhookUrls,
   });
+  const groupWindowSeconds = checkGroupWindow(input.groupWindowSeconds, format) ?? 0;
   const row = await withTransaction(ctx.services.sql, async (tx) => {
     const inserted = await insertDestination(tx, ctx.organizationId, {
       id: newId(16),
@@ -49,6 +51,7 @@ export async function createDestination({ ctx, input }: VerbArgs<CreateDestinati
       enabled: input.enabled ?? true,
       secret: format === 'json' ? newSigningSecret() : null,
       categories,
+      groupWindowSeconds,
     });
     if (!inserted) throw new NotFound('Project');
     await recordAudit(tx, ctx, { action: 'destination.create', target: { type: 'destination', id: inserted.id } });

@@ -1,6 +1,8 @@
 import type { Static } from '@sinclair/typebox';
 import type { DestinationRow } from './queries.ts';
 import type { Destination } from './schemas.ts';
+import { isChannelFormat } from '../delivery/channels/index.ts';
+import { maskCredentials } from '../delivery/channels/credentials.ts';
 
 export type DestinationObject = Static<typeof Destination>;
 
@@ -9,7 +11,8 @@ export function destinationFromRow(row: DestinationRow): DestinationObject {
     id: row.id,
     projectId: row.projectId,
     name: row.name,
-    url: row.url,
+    // A channel URL carries the service's credentials: never shown after they are saved.
+    url: isChannelFormat(row.format) ? maskCredentials(row.url, row.format) : row.url,
     format: row.format,
     enabled: row.enabled,
     secret: row.format === 'json' ? row.secret : null,
@@ -19,6 +22,7 @@ export function destinationFromRow(row: DestinationRow): DestinationObject {
         : { ok: row.lastOk === true, at: row.lastAt.toISOString(), status: row.lastStatus, error: row.lastError },
     categories: row.categories,
     disabledReason: row.disabledReason,
+    groupWindowSeconds: row.groupWindowSeconds,
     createdAt: row.createdAt.toISOString(),
   };
 }

@@ -5,6 +5,7 @@ import { refuseIpLiteral } from '../../lib/outboundHttp/addressGuard.ts';
 import type { DeliveryFormat } from '../delivery/formats.ts';
 import { requireEmail } from '../email/requireEmail.ts';
 import { validEmail } from '../users/createUser.ts';
+import { CHANNELS, isChannelFormat } from '../delivery/channels/index.ts';
 
 const MAX_URL_LENGTH = 2048;
 /** extensions.md, "Email": `mailto:` and 1-10 comma-separated addresses. */
@@ -80,5 +81,10 @@ export function checkDestinationTarget(
   }
   if (format === 'email') throw new InvalidInput('the format "email" needs a mailto: url');
   if (format === undefined) throw new InvalidInput('format is required: json, text or embed (or "email" with a mailto: url)');
-  return { url: checkDestinationUrl(raw, services.allowPrivate), format };
+  const url = checkDestinationUrl(raw, services.allowPrivate);
+  if (isChannelFormat(format)) {
+    const refused = CHANNELS[format].checkUrl(new URL(url), { allowPrivate: services.allowPrivate });
+    if (refused) throw new InvalidInput(refused);
+  }
+  return { url, format };
 }

@@ -41,6 +41,7 @@ export async function listDeliveries({
       eventTitle: row.eventTitle,
       webhookId: row.webhookId,
       status: row.status,
+      eventIds: row.eventIds ?? (row.eventId === 0 ? [] : [row.eventId]),
       attempts: attempts
         .filter((attempt) => attempt.deliveryId === row.id)
         .map((attempt) => ({
@@ -49,6 +50,7 @@ export async function listDeliveries({
           durationMs: attempt.durationMs,
           error: attempt.error,
           response: attempt.response,
+          note: attempt.note,
         })),
       createdAt: microsToIso(row.createdMicros),
     })),

@@ -1,6 +1,5 @@
 import type { Db } from '../../db/client.ts';
 import type { DeliveryFormat } from '../delivery/formats.ts';
-import type { NewDelivery } from '../delivery/deliveryRecord.ts';
 
 export interface DestinationRow {
   id: string;
@@ -16,13 +15,14 @@ export interface DestinationRow {
   lastError: string | null;
   categories: string[] | null;
   disabledReason: string | null;
+  groupWindowSeconds: number;
   createdAt: Date;
 }
 
 const columns = (sql: Db) => sql`
   d.id, d.project_id AS "projectId", d.name, d.url, d.format, d.enabled, d.secret,
   d.last_ok AS "lastOk", d.last_at AS "lastAt", d.last_status AS "lastStatus", d.last_error AS "lastError",
-  d.categories, d.disabled_reason AS "disabledReason", d.created_at AS "createdAt"`;
+  d.categories, d.disabled_reason AS "disabledReason", d.group_window_seconds AS "groupWindowSeconds", d.created_at AS "createdAt"`;
 
 /** Inserts into the caller's project; undefined when the project is not the organization's. */
 export async function insertDestination(
@@ -37,16 +37,17 @@ export async function insertDestination(
     enabled: boolean;
     secret: string | null;
     categories: string[] | null;
+    groupWindowSeconds: number;
   },
 ): Promise<DestinationRow | undefined> {
   const [destination] = await sql<DestinationRow[]>`
     WITH d AS (
-      INSERT INTO destinations AS d (organization_id, id, project_id, name, url, format, enabled, secret, categories)
+      INSERT INTO destinations AS d (organization_id, id, project_id, name, url, format, enabled, secret, categories, group_window_seconds)
       SELECT p.organization_id, ${row.id}, p.id, ${row.name}, ${row.url}, ${row.format}, ${row.enabled}, ${row.secret},
-             ${row.categories}::text[]
+             ${row.categories}::text[], ${row.groupWindowSeconds}
       FROM projects p WHERE p.organization_id = ${organizationId} AND p.id = ${row.projectId} AND p.deleted_at IS NULL
       RETURNING id, project_id, name, url, format, enabled, secret, last_ok, last_at, last_status, last_error, categories,
-                disabled_reason, created_at
+                disabled_reason, group_window_seconds, created_at
     )
     SELECT ${columns(sql)} FROM d`;
   return destination;
@@ -87,13 +88,14 @@ export async function updateDestination(
   sql: Db,
   organizationId: string,
   destinationId: string,
-  change: { name?: string; url?: string; categories?: string[] | null },
+  change: { name?: string; url?: string; categories?: string[] | null; groupWindowSeconds?: number },
 ): Promise<DestinationRow | undefined> {
   const [row] = await sql<DestinationRow[]>`
     UPDATE destinations d SET
       name = COALESCE(${change.name ?? null}::text, d.name),
       url = COALESCE(${change.url ?? null}::text, d.url),
-      categories = CASE WHEN ${change.categories !== undefined} THEN ${change.categories ?? null}::text[] ELSE d.categories END
+      categories = CASE WHEN ${change.categories !== undefined} THEN ${change.categories ?? null}::text[] ELSE d.categories END,
+      group_window_seconds = COALESCE(${change.groupWindowSeconds ?? null}::int, d.group_window_seconds)
     WHERE d.organization_id = ${organizationId} AND d.id = ${destinationId}
     RETURNING ${columns(sql)}`;
   return row;
@@ -134,6 +136,7 @@ interface DeliveryRow {
   eventTitle: string | null;
   webhookId: string;
   status: 'pending' | 'succeeded' | 'failed';
+  eventIds: number[] | null;
   createdMicros: string;
 }
 
@@ -144,6 +147,7 @@ interface AttemptRow {
   durationMs: number | null;
   error: string | null;
   response: string | null;
+  note: string | null;
 }
 
 /**
@@ -155,7 +159,7 @@ export function listDeliveries(
   q: { organizationId: string; destinationId: string; before?: { micros: bigint; id: string }; limit: number },
 ): Promise<DeliveryRow[]> {
   return sql<DeliveryRow[]>`
-    SELECT l.id, l.event_id AS "eventId", e.title AS "eventTitle", l.webhook_id AS "webhookId", l.status,
+    SELECT l.id, l.event_id AS "eventId", e.title AS "eventTitle", l.webhook_id AS "webhookId", l.status, l.event_ids AS "eventIds",
            (extract(epoch FROM l.created_at) * 1000000)::bigint::text AS "createdMicros"
     FROM deliveries l
     LEFT JOIN events e ON e.organization_id = l.organization_id AND e.id = l.event_id
@@ -167,7 +171,7 @@ export function listDeliveries(
 export function listAttempts(sql: Db, organizationId: string, deliveryIds: string[]): Promise<AttemptRow[]> {
   if (deliveryIds.length === 0) return Promise.resolve([]);
   return sql<AttemptRow[]>`
-    SELECT a.delivery_id AS "deliveryId", a.at, a.status, a.duration_ms AS "durationMs", a.error, a.response
+    SELECT a.delivery_id AS "deliveryId", a.at, a.status, a.duration_ms AS "durationMs", a.error, a.response, a.note
     FROM delivery_attempts a
     WHERE a.organization_id = ${organizationId} AND a.delivery_id = ANY(${deliveryIds}::text[])
     ORDER BY a.delivery_id, a.attempt`;
@@ -183,13 +187,13 @@ export async function insertReplay(
 ): Promise<{ id: string; enabled: boolean } | undefined> {
   const [row] = await sql<{ id: string; enabled: boolean }[]>`
     WITH source AS (
-      SELECT l.organization_id, l.destination_id, l.event_id, l.webhook_id, l.body, d.enabled
+      SELECT l.organization_id, l.destination_id, l.event_id, l.webhook_id, l.body, l.event_ids, d.enabled
       FROM deliveries l
       JOIN destinations d ON d.organization_id = l.organization_id AND d.id = l.destination_id
       WHERE l.organization_id = ${q.organizationId} AND l.id = ${q.deliveryId} AND l.destination_id = ${q.destinationId}
     ), replay AS (
-      INSERT INTO deliveries (organization_id, id, destination_id, event_id, webhook_id, body, max_attempts, next_attempt_at)
-      SELECT organization_id, ${q.newId}, destination_id, event_id, webhook_id, body, ${q.maxAttempts}, now()
+      INSERT INTO deliveries (organization_id, id, destination_id, event_id, webhook_id, body, max_attempts, next_attempt_at, event_ids)
+      SELECT organization_id, ${q.newId}, destination_id, event_id, webhook_id, body, ${q.maxAttempts}, now(), event_ids
       FROM source WHERE enabled
     )
     SELECT ${q.newId}::text AS id, enabled FROM source`;
@@ -212,14 +216,14 @@ export async function insertFailedReplays(
       SELECT d.organization_id, d.id, d.enabled FROM destinations d
       WHERE d.organization_id = ${q.organizationId} AND d.id = ${q.destinationId}
     ), latest AS (
-      SELECT DISTINCT ON (l.event_id) l.event_id, l.webhook_id, l.body, l.status, l.created_at
+      SELECT DISTINCT ON (l.event_id) l.event_id, l.webhook_id, l.body, l.status, l.created_at, l.event_ids
       FROM deliveries l
       WHERE l.organization_id = ${q.organizationId} AND l.destination_id = ${q.destinationId} AND l.event_id <> 0
       ORDER BY l.event_id, l.created_at DESC, l.id DESC
     ), replayed AS (
-      INSERT INTO deliveries (organization_id, id, destination_id, event_id, webhook_id, body, max_attempts, next_attempt_at, created_at)
+      INSERT INTO deliveries (organization_id, id, destination_id, event_id, webhook_id, body, max_attempts, next_attempt_at, created_at, event_ids)
       SELECT d.organization_id, substr(replace(gen_random_uuid()::text, '-', ''), 1, 16), d.id,
-             latest.event_id, latest.webhook_id, latest.body, ${q.maxAttempts}, now(), clock_timestamp()
+             latest.event_id, latest.webhook_id, latest.body, ${q.maxAttempts}, now(), clock_timestamp(), latest.event_ids
       FROM latest, destination d
       WHERE d.enabled AND latest.status = 'failed'
         AND latest.created_at >= timestamptz 'epoch' + ${q.sinceSeconds} * interval '1 second'
@@ -245,18 +249,6 @@ export async function selectHealth(sql: Db, organizationId: string, destinationI
       ORDER BY l.created_at DESC, l.id DESC LIMIT ${window}
     ) r`;
   return row as HealthRow;
-}
-
-/** A Test delivery: created already leased to the caller, who sends it at once. */
-export async function insertLeasedDelivery(
-  sql: Db,
-  row: NewDelivery & { leaseToken: string; leaseMs: number },
-): Promise<void> {
-  await sql`
-    INSERT INTO deliveries (organization_id, id, destination_id, event_id, webhook_id, body, max_attempts, next_attempt_at,
-                            locked_until, lease_token)
-    VALUES (${row.organizationId}, ${row.id}, ${row.destinationId}, ${row.eventId}, ${row.webhookId}, ${row.body},
-            ${row.maxAttempts}, now(), now() + ${row.leaseMs} * interval '1 millisecond', ${row.leaseToken})`;
 }
 
 /** The project a destination of the organization belongs to (a key's project scope, http/routeScope.ts). */

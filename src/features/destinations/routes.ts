@@ -78,7 +78,7 @@ export default function destinationRoutes(app: App) {
 
   app.post(
     '/api/destinations/:destinationId/test',
-    { config: { scope: { access: 'write', project: ofDestination } }, schema: { tags, operationId: 'testDestination', summary: 'Send a sample event now, once, and answer with the outcome', params: DestinationIdParams, response: { 200: TestResult, ...errors(401, 404) } } },
+    { config: { scope: { access: 'write', project: ofDestination } }, schema: { tags, operationId: 'testDestination', summary: 'Send a sample event now, once, and answer with the outcome (at most 10 an hour per destination, then 429 with Retry-After)', params: DestinationIdParams, response: { 200: TestResult, ...errors(401, 404, 429) } } },
     async (request) => testDestination({ ctx: request.ctx, input: request.params }),
   );
 

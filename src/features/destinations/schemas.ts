@@ -1,8 +1,25 @@
 import { Type } from '@sinclair/typebox';
 
-const Format = Type.Union([Type.Literal('json'), Type.Literal('text'), Type.Literal('embed'), Type.Literal('email')], {
-  description: 'json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses',
-});
+const Format = Type.Union(
+  [
+    Type.Literal('json'),
+    Type.Literal('text'),
+    Type.Literal('embed'),
+    Type.Literal('email'),
+    Type.Literal('telegram'),
+    Type.Literal('ntfy'),
+    Type.Literal('pushover'),
+    Type.Literal('teams'),
+    Type.Literal('googlechat'),
+    Type.Literal('matrix'),
+    Type.Literal('gotify'),
+  ],
+  {
+    description:
+      'json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses; ' +
+      'telegram, ntfy, pushover, teams, googlechat, matrix, gotify: the service\'s own API at its URL (credentials shown as ***)',
+  },
+);
 
 const LastStatus = Type.Union([
   Type.Object({
@@ -27,6 +44,7 @@ export const Destination = Type.Object({
     description: 'null: every notify event of the project; otherwise only notify events of these categories',
   }),
   disabledReason: Type.Union([Type.String(), Type.Null()], { description: 'Why the destination was disabled automatically' }),
+  groupWindowSeconds: Type.Integer({ description: '0: each notify event is its own message; 10-3600: events of a window go as one message' }),
   createdAt: Type.String({ format: 'date-time' }),
 });
 
@@ -40,6 +58,7 @@ export const CreateDestinationBody = Type.Object({
   format: Type.Optional(Format),
   enabled: Type.Optional(Type.Boolean()),
   categories: Type.Optional(CategoryFilter),
+  groupWindowSeconds: Type.Optional(Type.Number({ description: '0 (default) or 10-3600; not on json' })),
 });
 
 export const UpdateDestinationBody = Type.Object(
@@ -47,6 +66,7 @@ export const UpdateDestinationBody = Type.Object(
     name: Type.Optional(Type.String()),
     url: Type.Optional(Type.String()),
     categories: Type.Optional(CategoryFilter),
+    groupWindowSeconds: Type.Optional(Type.Number({ description: '0 or 10-3600; not on json' })),
   },
   { additionalProperties: false },
 );
@@ -73,6 +93,9 @@ const Attempt = Type.Object({
   durationMs: Type.Union([Type.Integer(), Type.Null()]),
   error: Type.Union([Type.String(), Type.Null()]),
   response: Type.Union([Type.String(), Type.Null()], { description: 'The first 1 KB of the answer' }),
+  note: Type.Union([Type.String(), Type.Null()], {
+    description: 'What the receiver said beyond its status: an Eventlog hook that stored the event without notify (no loops) says why',
+  }),
 });
 
 const Delivery = Type.Object({
@@ -81,6 +104,7 @@ const Delivery = Type.Object({
   eventTitle: Type.Union([Type.String(), Type.Null()], { description: "The event's title; null for a Test delivery or a deleted event" }),
   webhookId: Type.String({ description: 'The webhook-id header: the same on every attempt and replay' }),
   status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')]),
+  eventIds: Type.Array(Type.Integer(), { description: "The delivery's events: one, or a group's; empty for a Test delivery" }),
   attempts: Type.Array(Attempt),
   createdAt: Type.String({ format: 'date-time' }),
 });

@@ -1,18 +1,21 @@
 import type { VerbArgs } from '../../context.ts';
 import { NotFound } from '../../lib/errors.ts';
-import { checkCategoryFilter } from './categoryFilter.ts';
+import { checkCategoryFilter, checkGroupWindow } from './categoryFilter.ts';
 import { checkDestinationName } from './createDestination.ts';
 import { type DestinationObject, destinationFromRow } from './destinationObject.ts';
 import { checkDestinationTarget } from './destinationUrl.ts';
 import { findDestination, updateDestination as update } from './queries.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
 import { withTransaction } from '../../db/client.ts';
+import { isChannelFormat } from '../delivery/channels/index.ts';
+import { keepMaskedCredentials } from '../delivery/channels/credentials.ts';
 
 interface UpdateDestinationInput {
   destinationId: string;
   name?: string;
   url?: string;
   categories?: string[] | null;
+  groupWindowSeconds?: number;
 }
 
 /**
@@ -25,6 +28,7 @@ export async function updateDestination({ ctx, input }: VerbArgs<UpdateDestinati
     ...(input.name !== undefined ? { name: checkDestinationName(input.name) } : {}),
     ...(input.url !== undefined ? { url: await checkNewUrl(ctx, input.destinationId, input.url) } : {}),
     ...(input.categories !== undefined ? { categories: checkCategoryFilter(input.categories) } : {}),
+    ...(input.groupWindowSeconds !== undefined ? { groupWindowSeconds: await checkWindowFor(ctx, input.destinationId, input.groupWindowSeconds) } : {}),
   };
   const row = await withTransaction(ctx.services.sql, async (tx) => {
     const updated = await update(tx, ctx.organizationId, input.destinationId, change);
@@ -41,5 +45,14 @@ async function checkNewUrl(ctx: VerbArgs<unknown>['ctx'], destinationId: string,
   const saved = await findDestination(ctx.services.sql, ctx.organizationId, destinationId);
   if (!saved) throw new NotFound('Destination');
   const services = { mailer: ctx.services.mailer, allowPrivate: ctx.services.config.allowPrivateWebhookUrls };
-  return checkDestinationTarget(url, saved.format, services).url;
+  // A URL sent back as shown keeps the credentials it was shown without.
+  const next = isChannelFormat(saved.format) ? keepMaskedCredentials(url, saved.url, saved.format) : url;
+  return checkDestinationTarget(next, saved.format, services).url;
+}
+
+/** The window checked against the destination's format (none on json). */
+async function checkWindowFor(ctx: VerbArgs<unknown>['ctx'], destinationId: string, value: number): Promise<number> {
+  const saved = await findDestination(ctx.services.sql, ctx.organizationId, destinationId);
+  if (!saved) throw new NotFound('Destination');
+  return checkGroupWindow(value, saved.format) as number;
 }

@@ -5,6 +5,7 @@ import { errors } from '../../http/schemas.ts';
 import { Event } from '../events/schemas.ts';
 import type { ActiveHook } from '../../ports.ts';
 import { receiveHookEvent } from './receiveHookEvent.ts';
+import { DELIVERY_NOTE_HEADER } from '../delivery/deliveryMarker.ts';
 import { TokenParams } from './schemas.ts';
 
 /** Largest hook body (spec Limits: 64 KB); a byte more is refused while it arrives. */
@@ -60,13 +61,14 @@ export default function incomingHookRoute(app: App): void {
   };
 
   const handler = async (request: FastifyRequest<{ Params: { token: string } }>, reply: FastifyReply) => {
-    const event = await receiveHookEvent({
+    const { event, note } = await receiveHookEvent({
       ctx: { services, actor: VISITOR },
       input: {
         hook: request.incomingHook as ActiveHook,
         request: { headers: request.headers, query: request.query as Record<string, unknown>, body: request.body as Buffer | undefined },
       },
     });
+    if (note) reply.header(DELIVERY_NOTE_HEADER, note);
     return reply.status(201).send(event);
   };
 

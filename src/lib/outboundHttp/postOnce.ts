@@ -6,6 +6,8 @@ import { AddressRefused, guardedLookup, refuseIpLiteral } from './addressGuard.t
 const MAX_RESPONSE_BYTES = 1024;
 
 interface PostOptions {
+  /** POST unless the service asks for another (Matrix sends with PUT). */
+  method?: 'POST' | 'PUT';
   url: string;
   body: string;
   headers: Record<string, string>;
@@ -27,10 +29,12 @@ export interface PostResult {
   durationMs: number;
   /** What a Retry-After header asked for, in milliseconds. */
   retryAfterMs: number | null;
+  /** The response's headers, when one arrived. */
+  headers?: http.IncomingHttpHeaders;
 }
 
 /**
- * One POST, no redirects followed, on a fresh connection whose every resolved address passed the
+ * One POST (or PUT), no redirects followed, on a fresh connection whose every resolved address passed the
  * guard (unless private targets are allowed). The whole exchange, connect to last byte kept, is
  * bounded by `timeoutMs`.
  */
@@ -61,7 +65,7 @@ export function postOnce(options: PostOptions): Promise<PostResult> {
     const request = client.request(
       url,
       {
-        method: 'POST',
+        method: options.method ?? 'POST',
         agent: false,
         headers: { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) },
         ...(options.allowPrivate ? {} : { lookup: guardedLookup }),
@@ -80,6 +84,7 @@ export function postOnce(options: PostOptions): Promise<PostResult> {
             response: kept > 0 ? Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8') : null,
             durationMs: elapsed(),
             retryAfterMs: parseRetryAfter(response.headers['retry-after']),
+            headers: response.headers,
           });
         };
         response.on('data', (chunk: Buffer) => {

@@ -10,19 +10,21 @@ export type CreateDestinationBody = {
   name: string;
   /** http(s) for a webhook, or mailto: with 1-10 comma-separated addresses */
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
-  format?: "json" | "text" | "embed" | "email";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses; telegram, ntfy, pushover, teams, googlechat, matrix, gotify: the service's own API at its URL (credentials shown as ***) */
+  format?: "json" | "text" | "embed" | "email" | "telegram" | "ntfy" | "pushover" | "teams" | "googlechat" | "matrix" | "gotify";
   enabled?: boolean;
   /** null (every category) or a non-empty array of category names */
   categories?: Array<string> | null;
+  /** 0 (default) or 10-3600; not on json */
+  groupWindowSeconds?: number;
 };
 export type CreateDestinationResponse = {
   id: string;
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
-  format: "json" | "text" | "embed" | "email";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses; telegram, ntfy, pushover, teams, googlechat, matrix, gotify: the service's own API at its URL (credentials shown as ***) */
+  format: "json" | "text" | "embed" | "email" | "telegram" | "ntfy" | "pushover" | "teams" | "googlechat" | "matrix" | "gotify";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -36,6 +38,8 @@ export type CreateDestinationResponse = {
   categories: Array<string> | null;
   /** Why the destination was disabled automatically */
   disabledReason: string | null;
+  /** 0: each notify event is its own message; 10-3600: events of a window go as one message */
+  groupWindowSeconds: number;
   createdAt: string;
 };
 
@@ -57,8 +61,8 @@ export type DisableDestinationResponse = {
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
-  format: "json" | "text" | "embed" | "email";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses; telegram, ntfy, pushover, teams, googlechat, matrix, gotify: the service's own API at its URL (credentials shown as ***) */
+  format: "json" | "text" | "embed" | "email" | "telegram" | "ntfy" | "pushover" | "teams" | "googlechat" | "matrix" | "gotify";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -72,6 +76,8 @@ export type DisableDestinationResponse = {
   categories: Array<string> | null;
   /** Why the destination was disabled automatically */
   disabledReason: string | null;
+  /** 0: each notify event is its own message; 10-3600: events of a window go as one message */
+  groupWindowSeconds: number;
   createdAt: string;
 };
 
@@ -84,8 +90,8 @@ export type EnableDestinationResponse = {
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
-  format: "json" | "text" | "embed" | "email";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses; telegram, ntfy, pushover, teams, googlechat, matrix, gotify: the service's own API at its URL (credentials shown as ***) */
+  format: "json" | "text" | "embed" | "email" | "telegram" | "ntfy" | "pushover" | "teams" | "googlechat" | "matrix" | "gotify";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -99,6 +105,8 @@ export type EnableDestinationResponse = {
   categories: Array<string> | null;
   /** Why the destination was disabled automatically */
   disabledReason: string | null;
+  /** 0: each notify event is its own message; 10-3600: events of a window go as one message */
+  groupWindowSeconds: number;
   createdAt: string;
 };
 
@@ -133,6 +141,8 @@ export type ListDeliveriesResponse = {
     /** The webhook-id header: the same on every attempt and replay */
     webhookId: string;
     status: "pending" | "succeeded" | "failed";
+    /** The delivery's events: one, or a group's; empty for a Test delivery */
+    eventIds: Array<number>;
     attempts: Array<{
       at: string;
       status: number | null;
@@ -140,6 +150,8 @@ export type ListDeliveriesResponse = {
       error: string | null;
       /** The first 1 KB of the answer */
       response: string | null;
+      /** What the receiver said beyond its status: an Eventlog hook that stored the event without notify (no loops) says why */
+      note: string | null;
     }>;
     createdAt: string;
   }>;
@@ -155,8 +167,8 @@ export type ListDestinationsResponse = Array<{
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
-  format: "json" | "text" | "embed" | "email";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses; telegram, ntfy, pushover, teams, googlechat, matrix, gotify: the service's own API at its URL (credentials shown as ***) */
+  format: "json" | "text" | "embed" | "email" | "telegram" | "ntfy" | "pushover" | "teams" | "googlechat" | "matrix" | "gotify";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -170,6 +182,8 @@ export type ListDestinationsResponse = Array<{
   categories: Array<string> | null;
   /** Why the destination was disabled automatically */
   disabledReason: string | null;
+  /** 0: each notify event is its own message; 10-3600: events of a window go as one message */
+  groupWindowSeconds: number;
   createdAt: string;
 }>;
 
@@ -204,8 +218,8 @@ export type RotateDestinationSecretResponse = {
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
-  format: "json" | "text" | "embed" | "email";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses; telegram, ntfy, pushover, teams, googlechat, matrix, gotify: the service's own API at its URL (credentials shown as ***) */
+  format: "json" | "text" | "embed" | "email" | "telegram" | "ntfy" | "pushover" | "teams" | "googlechat" | "matrix" | "gotify";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -219,10 +233,12 @@ export type RotateDestinationSecretResponse = {
   categories: Array<string> | null;
   /** Why the destination was disabled automatically */
   disabledReason: string | null;
+  /** 0: each notify event is its own message; 10-3600: events of a window go as one message */
+  groupWindowSeconds: number;
   createdAt: string;
 };
 
-// POST /api/destinations/{destinationId}/test — Send a sample event now, once, and answer with the outcome
+// POST /api/destinations/{destinationId}/test — Send a sample event now, once, and answer with the outcome (at most 10 an hour per destination, then 429 with Retry-After)
 export type TestDestinationPath = {
   destinationId: string;
 };
@@ -241,14 +257,16 @@ export type UpdateDestinationBody = {
   url?: string;
   /** null (every category) or a non-empty array of category names */
   categories?: Array<string> | null;
+  /** 0 or 10-3600; not on json */
+  groupWindowSeconds?: number;
 };
 export type UpdateDestinationResponse = {
   id: string;
   projectId: string;
   name: string;
   url: string;
-  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses */
-  format: "json" | "text" | "embed" | "email";
+  /** json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses; telegram, ntfy, pushover, teams, googlechat, matrix, gotify: the service's own API at its URL (credentials shown as ***) */
+  format: "json" | "text" | "embed" | "email" | "telegram" | "ntfy" | "pushover" | "teams" | "googlechat" | "matrix" | "gotify";
   enabled: boolean;
   /** whsec_... signing secret of json destinations */
   secret: string | null;
@@ -262,5 +280,7 @@ export type UpdateDestinationResponse = {
   categories: Array<string> | null;
   /** Why the destination was disabled automatically */
   disabledReason: string | null;
+  /** 0: each notify event is its own message; 10-3600: events of a window go as one message */
+  groupWindowSeconds: number;
   createdAt: string;
 };

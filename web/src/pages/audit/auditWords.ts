@@ -22,6 +22,7 @@ export const AUDIT_ACTIONS: ReadonlyArray<readonly [action: string, words: strin
   ['destination.update', 'Destination changed'],
   ['destination.delete', 'Destination deleted'],
   ['destination.rotate_secret', 'Destination secret rotated'],
+  ['destination.test', 'Destination tested'],
   ['alert.create', 'Alert created'],
   ['alert.update', 'Alert changed'],
   ['alert.delete', 'Alert deleted'],

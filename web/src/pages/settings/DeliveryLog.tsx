@@ -113,6 +113,7 @@ export function DeliveryLog({ destination, onClose }: { destination: Destination
                       <td className="num">{attempt.durationMs === null ? '—' : `${attempt.durationMs} ms`}</td>
                       <td className="attempt-outcome">
                         {attempt.error && <WithAddresses text={attempt.error} />}
+                        {attempt.note && <p className="attempt-note">{attempt.note}</p>}
                         {attempt.response && (
                           <code className="answer" title={attempt.response}>
                             <WithAddresses text={attempt.response.length > 120 ? `${attempt.response.slice(0, 120)}…` : attempt.response} />

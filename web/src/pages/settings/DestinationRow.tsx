@@ -13,6 +13,13 @@ export const FORMATS: Array<[DestinationFormat, string]> = [
   ['text', 'Text message ({text})'],
   ['embed', 'Embed ({embeds})'],
   ['email', 'Email (mailto:a@example.com,b@example.com)'],
+  ['telegram', 'Telegram'],
+  ['ntfy', 'ntfy'],
+  ['pushover', 'Pushover'],
+  ['teams', 'Microsoft Teams'],
+  ['googlechat', 'Google Chat'],
+  ['matrix', 'Matrix'],
+  ['gotify', 'Gotify'],
 ];
 const formatLabel = (format: DestinationFormat) => FORMATS.find(([value]) => value === format)?.[1] ?? format;
 /** The row's badge: the format's name without the example the picker shows ("Email", not "Email (mailto:…)"). */

@@ -8,6 +8,7 @@ import type { Destination, DestinationFormat, TestResult } from '../../types.ts'
 import { DeliveryLog } from './DeliveryLog.tsx';
 import { CategoriesPicker } from './CategoriesPicker.tsx';
 import { DestinationRow, FORMATS } from './DestinationRow.tsx';
+import { CHANNEL_HELP, formatFromUrl } from './channelHelp.ts';
 import { useKnownCategories } from './useKnownCategories.ts';
 import { useLiveRecords } from './useLiveRecords.ts';
 
@@ -20,6 +21,7 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
   const [format, setFormat] = useState<DestinationFormat>('json');
   const [enabled, setEnabled] = useState(true);
   const [categories, setCategories] = useState<string[]>([]);
+  const [groupWindow, setGroupWindow] = useState('0');
   const [busy, setBusy] = useState(false);
   const fields = useFieldErrors({ name: ['name'], url: ['url'], categories: ['categories', 'category'] });
   const [pending, setPending] = useState<Pending>(null);
@@ -36,7 +38,8 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
     setBusy(true);
     fields.clear();
     try {
-      const destination = await post<Destination>(base, { name, url, format, enabled, categories: categories.length > 0 ? categories : null });
+      const groupWindowSeconds = Number(groupWindow) || 0;
+      const destination = await post<Destination>(base, { name, url, format, enabled, categories: categories.length > 0 ? categories : null, ...(groupWindowSeconds ? { groupWindowSeconds } : {}) });
       add(destination);
       setName('');
       setUrl('');
@@ -131,13 +134,23 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
             value={url}
             onChange={(e) => {
               setUrl(e.target.value);
+              const recognised = formatFromUrl(e.target.value);
+              if (recognised) setFormat(recognised);
               fields.clear('url');
             }}
             placeholder="https://example.com/webhooks/eventlog"
             {...fields.describe('url')}
           />
           {fields.message('url')}
+          {CHANNEL_HELP[format] && <small className="muted">Where to find it: {CHANNEL_HELP[format]}</small>}
         </label>
+        {format !== 'json' && (
+          <label className="field">
+            <span>Group window (seconds)</span>
+            <input name="groupWindowSeconds" type="number" min={0} max={3600} value={groupWindow} onChange={(e) => setGroupWindow(e.target.value)} />
+            <small className="muted">0: one message per event; 10-3600: a burst goes as one message</small>
+          </label>
+        )}
         <div className="field span-2">
           <CategoriesPicker
             label="Categories (none: every category)"
