@@ -77,8 +77,8 @@ export async function waitFor<T>(what: string, probe: () => Promise<T> | T, time
 }
 
 /** Until GET /healthz answers 200 on the published port. */
-export function waitForHealthy(baseUrl: string, timeoutMs = 120_000): Promise<true> {
-  return waitFor(`${baseUrl}/healthz`, () => fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(2000) }).then((reply) => reply.ok, () => false) as Promise<true | false>, timeoutMs);
+export async function waitForHealthy(baseUrl: string, timeoutMs = 120_000): Promise<void> {
+  await waitFor(`${baseUrl}/healthz`, () => fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(2000) }).then((reply) => reply.ok, () => false), timeoutMs);
 }
 
 /** A container of the test's, removed (with its anonymous volumes) by cleanUp. */
@@ -104,7 +104,7 @@ export async function compose(project: string, file: string, env: NodeJS.Process
 
 /** The containers of a compose project, by service name. */
 export async function composeContainers(project: string): Promise<Map<string, string>> {
-  const lines = await podman('ps', '-a', '--filter', `label=io.podman.compose.project=${project}`, '--format', '{{.Names}} {{index .Labels "io.podman.compose.service"}}');
+  const lines = await podman('ps', '-a', '--filter', `label=io.podman.compose.project=${project}`, '--format', '{{.Names}} {{index .Labels "com.docker.compose.service"}}');
   return new Map(lines.split('\n').filter(Boolean).map((line) => {
     const [name = '', service = ''] = line.split(' ');
     return [service, name];
@@ -135,5 +135,6 @@ export async function api(baseUrl: string, method: string, url: string, body?: u
     signal: AbortSignal.timeout(30_000),
   });
   const text = await reply.text();
-  return { status: reply.status, body: text ? JSON.parse(text) : null, headers: reply.headers };
+  const json = reply.headers.get('content-type')?.includes('json');
+  return { status: reply.status, body: json && text ? JSON.parse(text) : text || null, headers: reply.headers };
 }
