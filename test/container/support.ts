@@ -48,7 +48,7 @@ export async function podman(...args: string[]): Promise<string> {
 }
 
 /** `podman exec <container> eventlog <args>`: the one JSON object the command prints. */
-export async function eventlogIn(container: string, args: string[], input?: string): Promise<Record<string, any>> {
+export async function eventlogIn(container: string, args: string[], input?: string): Promise<Reply['body']> {
   const result = await run('podman', ['exec', '-i', container, 'eventlog', ...args], { input });
   assert.equal(result.code, 0, `eventlog ${args.join(' ')} failed: ${result.stderr}`);
   return JSON.parse(result.stdout);
@@ -126,8 +126,14 @@ export async function cleanUp(): Promise<void> {
   made.volumes.clear();
 }
 
+interface Reply {
+  status: number;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
+  headers: Headers;
+}
+
 /** JSON over HTTP to a published port. */
-export async function api(baseUrl: string, method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
+export async function api(baseUrl: string, method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
   const reply = await fetch(`${baseUrl}${url}`, {
     method,
     headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
