@@ -5,7 +5,7 @@ import fs from 'node:fs';
  * holding it (operations.md, "Container image"): Docker and Kubernetes secrets are files, and a
  * value kept out of the environment does not show in `docker inspect` or a process listing.
  */
-export const SECRET_SETTINGS = ['DATABASE_URL', 'SMTP_URL', 'OIDC_CLIENT_SECRET', 'METRICS_TOKEN'] as const;
+const SECRET_SETTINGS = ['DATABASE_URL', 'SMTP_URL', 'OIDC_CLIENT_SECRET', 'METRICS_TOKEN'] as const;
 
 /**
  * A copy of `env` in which every `<NAME>_FILE` of a secret is replaced by `<NAME>` holding the
