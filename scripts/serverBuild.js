@@ -29,8 +29,12 @@ export function sourceFingerprint() {
   return hash.digest('hex');
 }
 
-/** True when dist/ was compiled from the sources as they are now. */
+/**
+ * True when dist/ was compiled from the sources as they are now. A copy that ships dist/ without
+ * src/ (the container image, decision 180) has nothing else to run: its build is current.
+ */
 export function distIsCurrent() {
+  if (!fs.existsSync(path.join(root, 'src'))) return fs.existsSync(fingerprintFile);
   try {
     return fs.readFileSync(fingerprintFile, 'utf8').trim() === sourceFingerprint();
   } catch {

@@ -3,8 +3,10 @@
 // PostgreSQL. Pass 1 always uses a throwaway embedded cluster; pass 2 runs the same files
 // against DATABASE_URL when it is set; pass 3 on Citus (a coordinator and a worker), when Citus
 // is installed in the machine's PostgreSQL 15 (../shared/citus/install.sh) or CITUS_URL names a
-// coordinator's database. Extra arguments are test files to run instead of all, and `--store NAME`
-// (repeatable) runs only those stores. The spec reporter prints to the terminal; a TAP copy of
+// coordinator's database. The container lane runs test/container/ (and only those files) against
+// the image built from the sources, where podman and the base images are present
+// (scripts/containerLane.js). Extra arguments are test files to run instead of all, and
+// `--store NAME` (repeatable) runs only those stores or lanes. The spec reporter prints to the terminal; a TAP copy of
 // each pass feeds the closing summary.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,6 +14,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { register } from 'tsx/esm/api';
+import { containerLaneSource, prepareContainerLane } from './containerLane.js';
 
 register();
 const { startEmbeddedCluster } = await import('../src/db/embedded.ts');
@@ -19,7 +22,7 @@ const { createClient } = await import('../src/db/client.ts');
 const { migrate } = await import('../src/db/migrate.ts');
 
 const root = path.resolve(import.meta.dirname, '..');
-const STORES = ['embedded', 'external', 'citus'];
+const STORES = ['embedded', 'external', 'citus', 'container'];
 const { files: requested, stores: onlyStores } = parseArguments(process.argv.slice(2));
 const files = requested.length ? requested : findTests(['src', 'test']);
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eventlog-test-'));
@@ -70,14 +73,20 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
  * store: they run on one store only, the embedded one when it is in the run (they are over half
  * of a pass's time; on every store the run would pass 45 minutes). Decision 163.
  */
-const browserStore = STORES.find((store) => store !== 'citus' && onlyStores.includes(store));
+const browserStore = STORES.find((store) => store !== 'citus' && store !== 'container' && onlyStores.includes(store));
 const isBrowserTest = (file) => file.startsWith(`test${path.sep}browser${path.sep}`);
-const filesFor = (store) => (store === browserStore ? files : files.filter((file) => !isBrowserTest(file)));
+/** test/container/ runs in the container lane alone: it drives images, not a store (decision 181). */
+const isContainerTest = (file) => path.normalize(file).startsWith(`test${path.sep}container${path.sep}`);
+const filesFor = (store) => {
+  if (store === 'container') return files.filter(isContainerTest);
+  const storeFiles = files.filter((file) => !isContainerTest(file));
+  return store === browserStore ? storeFiles : storeFiles.filter((file) => !isBrowserTest(file));
+};
 
 /** Runs the test files on one store; resolves with the exit status and the TAP totals. */
-function runPass(store, databaseUrl) {
+function runPass(store, databaseUrl, extraEnv = {}) {
   const passFiles = filesFor(store);
-  const left = files.length - passFiles.length;
+  const left = store === 'container' ? 0 : files.filter(isBrowserTest).length - passFiles.filter(isBrowserTest).length;
   const where = browserStore ? `on the ${browserStore} store` : 'on the embedded or external store only';
   console.log(`\n# store: ${store} (${passFiles.length} test files${left ? `; the ${left} browser test files run ${where}` : ''})\n`);
   const tapFile = path.join(workDir, `${store}.tap`);
@@ -89,7 +98,8 @@ function runPass(store, databaseUrl) {
     running = spawn(
       process.execPath,
       [
-        '--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000',
+        // A container test waits on image and volume copies, minutes on a loaded machine.
+        '--import', 'tsx', '--test', '--test-concurrency=2', `--test-timeout=${store === 'container' ? 900_000 : 300_000}`,
         '--test-reporter=spec', '--test-reporter-destination=stdout',
         `--test-reporter=${path.join(root, 'scripts', 'tapWithFileTimes.js')}`, `--test-reporter-destination=${tapFile}`,
         ...passFiles,
@@ -97,7 +107,7 @@ function runPass(store, databaseUrl) {
       {
         cwd: root,
         stdio: ['ignore', 'inherit', 'inherit'],
-        env: { ...process.env, DATABASE_URL: databaseUrl, EVENTLOG_TEST_STORE: store, EVENTLOG_TEST_TIMES: timesFile, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
+        env: { ...process.env, DATABASE_URL: databaseUrl, EVENTLOG_TEST_STORE: store, EVENTLOG_TEST_TIMES: timesFile, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', ...extraEnv },
       },
     );
     running.on('close', (code, signal) => {
@@ -243,12 +253,40 @@ async function prepareCitusDatabase(url) {
   }
 }
 
+/** The container lane: the images are built once for its files, and removed after them. */
+async function runContainerLane() {
+  if (!wanted('container') || stopping) return;
+  const lane = containerLaneSource();
+  if (lane.kind === 'none') {
+    skipped.push(`container skipped: ${lane.why}`);
+    return;
+  }
+  const started = Date.now();
+  let prepared;
+  try {
+    prepared = await prepareContainerLane({ root, workDir, files: filesFor('container'), log: (line) => console.log(line) });
+  } catch (error) {
+    const lines = String(error instanceof Error ? error.message : error).split('\n');
+    passes.push({ store: 'container', status: 1, seconds: Math.round((Date.now() - started) / 1000), failures: [{ name: 'the image build', location: 'scripts/containerLane.js', error: lines.slice(-8) }], slowest: [] });
+    return;
+  }
+  try {
+    const pass = await runPass('container', undefined, prepared.env);
+    // The lane's time includes its image builds.
+    passes.push({ ...pass, seconds: Math.round((Date.now() - started) / 1000) });
+  } finally {
+    prepared.cleanUp();
+  }
+}
+
 const passes = [];
 const skipped = [];
 const external = process.env.DATABASE_URL;
 const citus = citusSource();
+/** A store whose pass has no file to run is not run (a run of container tests alone starts no PostgreSQL). */
+const wanted = (store) => onlyStores.includes(store) && filesFor(store).length > 0;
 try {
-  if (onlyStores.includes('embedded')) {
+  if (wanted('embedded')) {
     const cluster = await startEmbeddedCluster(path.join(workDir, 'data'));
     try {
       passes.push(await runPass('embedded', cluster.url));
@@ -256,11 +294,11 @@ try {
       await cluster.stop();
     }
   }
-  if (!onlyStores.includes('external')) {
+  if (!wanted('external')) {
     // Not asked for: not run, and not reported as skipped either.
   } else if (!external) skipped.push('external skipped: DATABASE_URL is not set');
   else if (!stopping) passes.push(await runPass('external', external));
-  if (!onlyStores.includes('citus')) {
+  if (!wanted('citus')) {
     // Not asked for.
   } else if (citus.kind === 'none') skipped.push(`citus    skipped: ${citus.why}`);
   else if (!stopping) {
@@ -272,6 +310,7 @@ try {
       started.stop();
     }
   }
+  await runContainerLane();
 } finally {
   fs.rmSync(workDir, { recursive: true, force: true });
 }

@@ -1,5 +1,6 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import path from 'node:path';
+import { resolveSecretFiles } from './secretFiles.ts';
 import { type SmtpSettings, parseSmtpSettings } from './smtpSettings.ts';
 
 /** Every process setting, parsed and checked once. See operations.md "Process". */
@@ -40,7 +41,9 @@ interface OidcSettings {
 
 export class ConfigError extends Error {}
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
+  // DATABASE_URL_FILE and the other secrets' <NAME>_FILE become their values first (secretFiles.ts).
+  const env = resolveSecretFiles(rawEnv, (message) => new ConfigError(message));
   const port = parsePort(env.PORT ?? '3000');
   const baseUrl = (env.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
   if (!/^https?:\/\/[^/]+/.test(baseUrl)) {
