@@ -1,8 +1,7 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { Link, useSearchParams } from 'wouter';
-import { get, isAbort, withQuery } from '../api.ts';
+import { useKeysetPages } from '../components/useKeysetPages.ts';
 import { RelativeTime } from '../components/Time.tsx';
-import { useToast } from '../components/Toasts.tsx';
 import type { Group, GroupPage } from '../types.ts';
 import './groups/groups.css';
 
@@ -24,7 +23,6 @@ const valueText = (value: Group['properties'][string] | undefined) => (value ===
 
 /** The project's groups (accounts): search, sort, and property columns the reader picks. */
 export function GroupsPage({ projectId }: { projectId: string }) {
-  const toast = useToast();
   // Search, order and columns are kept in the address, so a reload and a shared link keep them.
   const [params, setParams] = useSearchParams();
   const search = params.get('search') ?? '';
@@ -39,40 +37,9 @@ export function GroupsPage({ projectId }: { projectId: string }) {
     for (const column of merged.columns) out.append('column', column);
     setParams(out, { replace: true });
   };
-  const [groups, setGroups] = useState<Group[] | null>(null);
-  const [nextCursor, setNextCursor] = useState<string | null>(null);
   const query = { project: projectId, search: search || undefined, sort: sort === 'lastSeen' ? undefined : sort };
 
-  useEffect(() => {
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      get<GroupPage>(withQuery('/api/groups', query), { signal: controller.signal }).then(
-        (page) => {
-          setGroups(page.groups);
-          setNextCursor(page.nextCursor);
-        },
-        (error: unknown) => {
-          if (!isAbort(error)) toast.error(error, 'Could not load groups');
-        },
-      );
-    }, 200);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-    // `query` is made of these, afresh each render.
-  }, [projectId, search, sort, toast]);
-
-  const more = async () => {
-    if (!nextCursor) return;
-    try {
-      const page = await get<GroupPage>(withQuery('/api/groups', { ...query, cursor: nextCursor }));
-      setGroups((current) => [...(current ?? []), ...page.groups]);
-      setNextCursor(page.nextCursor);
-    } catch (error) {
-      toast.error(error, 'Could not load more groups');
-    }
-  };
+  const { items: groups, nextCursor, more } = useKeysetPages<Group, GroupPage>('/api/groups', query, (page) => page.groups, 'groups');
 
   // The columns offered: every property key of the groups shown, in the order first met.
   const keys = useMemo(() => [...new Set((groups ?? []).flatMap((group) => Object.keys(group.properties)))], [groups]);

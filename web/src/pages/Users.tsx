@@ -1,9 +1,7 @@
-import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'wouter';
-import { get, isAbort, withQuery } from '../api.ts';
+import { useKeysetPages } from '../components/useKeysetPages.ts';
 import { initials, personName } from '../components/person.ts';
 import { RelativeTime } from '../components/Time.tsx';
-import { useToast } from '../components/Toasts.tsx';
 import type { AppUser, UserPage } from '../types.ts';
 import './users/users.css';
 
@@ -19,7 +17,6 @@ const isSort = (text: string | null): text is UserSort => SORTS.some(([value]) =
 
 /** The application's users, most recently seen first or as chosen; the search matches ids and property values. */
 export function UsersPage({ projectId }: { projectId: string }) {
-  const toast = useToast();
   // The search is kept in the address (?search=), so a reload, a shared link and Back keep it.
   const [params, setParams] = useSearchParams();
   const search = params.get('search') ?? '';
@@ -30,39 +27,8 @@ export function UsersPage({ projectId }: { projectId: string }) {
     setParams({ ...(next.search ? { search: next.search } : {}), ...(next.sort !== 'lastActive' ? { sort: next.sort } : {}) }, { replace: true });
   const setSearch = (text: string) => setQuery({ search: text, sort });
   const query = { project: projectId, search: search || undefined, sort };
-  const [users, setUsers] = useState<AppUser[] | null>(null);
-  const [nextCursor, setNextCursor] = useState<string | null>(null);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      get<UserPage>(withQuery('/api/users', query), { signal: controller.signal }).then(
-        (page) => {
-          setUsers(page.users);
-          setNextCursor(page.nextCursor);
-        },
-        (error: unknown) => {
-          if (!isAbort(error)) toast.error(error, 'Could not load users');
-        },
-      );
-    }, 200);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-    // `query` is made of these, afresh each render.
-  }, [projectId, search, sort, toast]);
-
-  const more = async () => {
-    if (!nextCursor) return;
-    try {
-      const page = await get<UserPage>(withQuery('/api/users', { ...query, cursor: nextCursor }));
-      setUsers((current) => [...(current ?? []), ...page.users]);
-      setNextCursor(page.nextCursor);
-    } catch (error) {
-      toast.error(error, 'Could not load more users');
-    }
-  };
+  const { items: users, nextCursor, more } = useKeysetPages<AppUser, UserPage>('/api/users', query, (page) => page.users, 'users');
 
   return (
     <main className="page page-narrow">
