@@ -6,6 +6,7 @@ import { AlertEngine } from './features/alerts/alertEngine.ts';
 import { AuditPruner } from './features/audit/auditPruner.ts';
 import { syncChartTimeZone } from './features/charts/syncChartTimeZone.ts';
 import { DigestScheduler } from './features/digests/digestScheduler.ts';
+import { HeldSummaries } from './features/notificationPreferences/heldSummaries.ts';
 import { MailQueue } from './features/email/mailQueue.ts';
 import { RetentionPruner } from './features/events/retentionPruner.ts';
 import { SearchIndexer } from './features/events/searchIndexer.ts';
@@ -96,6 +97,7 @@ export async function serve(): Promise<void> {
   const mailQueue = new MailQueue({ sql: db.sql, mailer: services.mailer, log });
   const digests = new DigestScheduler({ sql: db.sql, baseUrl: config.baseUrl, log, enqueued: () => mailQueue.wake() });
   const auditPruner = new AuditPruner(db.sql, log);
+  const summaries = new HeldSummaries({ sql: db.sql, baseUrl: config.baseUrl, log, queued: () => { mailQueue.wake(); services.deliveries.wake(); } });
 
   if (starting.signal.aborted) {
     return abandonStart(async () => {
@@ -123,6 +125,7 @@ export async function serve(): Promise<void> {
       await indexer.stop();
       await alerts.stop();
       await digests.stop();
+      await summaries.stop();
       await mailQueue.stop();
       await auditPruner.stop();
       await closeServices();
@@ -157,6 +160,7 @@ export async function serve(): Promise<void> {
     indexer.start(services.bus);
     alerts.start();
     if (config.smtp) digests.start();
+    summaries.start();
     mailQueue.start();
     auditPruner.start();
   } catch (error) {

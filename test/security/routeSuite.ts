@@ -130,6 +130,8 @@ export const PLANS: Record<string, Plan> = {
   'GET /api/me/digest': { credential: 'session' },
   'PUT /api/me/digest': { credential: 'session', body: () => ({ frequency: 'off', hour: 8, timeZone: 'UTC' }) },
   'POST /api/me/digest/send': { credential: 'session' },
+  'GET /api/me/notifications': { credential: 'session' },
+  'PUT /api/me/notifications': { credential: 'session', body: () => ({ quietHours: null }) },
   'GET /api/push/vapid-public-key': {},
   'POST /api/projects/:projectId/push-subscriptions': { credential: 'session', body: () => pushSubscription() },
   'PATCH /api/projects/:projectId': { body: (side) => ({ name: side.mark }) },
