@@ -3,6 +3,7 @@ import { describeError, get, post, put } from '../api.ts';
 import { Skeleton } from '../components/Skeleton.tsx';
 import { useSignedIn } from '../session.tsx';
 import type { DigestSettings } from '../types.ts';
+import { NotificationSettings } from './account/NotificationSettings.tsx';
 
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
@@ -114,6 +115,9 @@ export function AccountPage() {
           </div>
         </form>
       )}
+      <h2>Notifications</h2>
+      <p className="muted">What your browser notifications (and, if you like, your email) receive, and when they stay quiet.</p>
+      <NotificationSettings browserZone={browserZone()} zones={zones} />
     </main>
   );
 }

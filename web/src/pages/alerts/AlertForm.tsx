@@ -58,6 +58,7 @@ export function AlertForm({ projectId, alert, seed, onSaved, onClose }: AlertFor
   const [unit, setUnit] = useState<Unit>(initialWindow.unit);
   const [eventCategory, setEventCategory] = useState(alert?.category ?? 'alerts');
   const [renotify, setRenotify] = useState(alert?.renotifySeconds ? String(alert.renotifySeconds) : '');
+  const [critical, setCritical] = useState(alert?.critical ?? false);
   const [busy, setBusy] = useState(false);
   const [preview, setPreview] = useState<number | null>(null);
   const fields = useFieldErrors({ name: ['name'], filter: ['filter'], threshold: ['condition', 'threshold', 'body/condition'], category: ['category'] });
@@ -74,6 +75,7 @@ export function AlertForm({ projectId, alert, seed, onSaved, onClose }: AlertFor
     condition: { count, threshold: Number(threshold), windowSeconds },
     category: eventCategory,
     renotifySeconds: renotify ? Number(renotify) : null,
+    critical,
   };
   const previewKey = JSON.stringify([body.filter, windowSeconds]);
 
@@ -198,6 +200,13 @@ export function AlertForm({ projectId, alert, seed, onSaved, onClose }: AlertFor
             ))}
           </select>
         </label>
+        <label className="toggle">
+          <input type="checkbox" name="critical" checked={critical} onChange={(e) => setCritical(e.target.checked)} aria-describedby="critical-help" />
+          <span>Critical</span>
+        </label>
+        <p className="muted" id="critical-help">
+          A critical alert reaches members at once, even during their quiet hours or a snooze. A project a member set to "Nothing" still stays silent.
+        </p>
       </form>
     </Dialog>
   );
