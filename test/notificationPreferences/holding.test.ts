@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { withTransaction } from '../../src/db/client.ts';
 import { fanOutBatch } from '../../src/features/delivery/fanOutBatch.ts';
+import { composeDigest } from '../../src/features/digests/composeDigest.ts';
 import { MailQueue } from '../../src/features/email/mailQueue.ts';
 import { writeEventsInTransaction } from '../../src/features/events/writeEventsInTransaction.ts';
 import { HeldSummaries } from '../../src/features/notificationPreferences/heldSummaries.ts';
@@ -137,6 +138,12 @@ describe('quiet hours, snoozes and summaries', () => {
     const restarted = loop(() => now);
     assert.equal(await restarted.runOnce(), 1);
     assert.equal(JSON.parse((await pushJobs(org))[0]!.payload).title, '1 notification while you were away');
+    // The member's digest lists what the summary held.
+    const mail = await composeDigest(t.services.sql, {
+      organizationId: org.id, userId: browser.userId, settings: { frequency: 'daily', hour: 8, timeZone: 'UTC' },
+      from: new Date(now.getTime() - 86_400_000), to: new Date(now.getTime() + 1000), baseUrl: BASE, preview: false,
+    });
+    assert.match(mail!.text, /Held while you were away: 1 notification\n- While away/);
   });
 
   it('two loops on one database send one summary', async () => {

@@ -134,6 +134,15 @@ export function selectMemberBrowsers(tx: TransactionSql, organizationId: string,
     ORDER BY s.endpoint, s.created_at DESC`;
 }
 
+/** What a member's summaries released in a period, newest first (their digest lists it), and how many. */
+export function selectReleased(sql: Db, q: { organizationId: string; userId: string; from: Date; to: Date; limit: number }): Promise<(ReleasedRow & { total: number })[]> {
+  return sql<(ReleasedRow & { total: number })[]>`
+    SELECT project_id AS "projectId", event_id AS "eventId", title, held_at AS "heldAt", (count(*) OVER ())::int AS total
+    FROM held_notifications
+    WHERE organization_id = ${q.organizationId} AND user_id = ${q.userId} AND released_at >= ${q.from} AND released_at < ${q.to}
+    ORDER BY held_at DESC, id DESC LIMIT ${q.limit}`;
+}
+
 /** Released rows are kept a little over a weekly digest's period, then removed. */
 export async function pruneReleased(sql: Sql, before: Date): Promise<void> {
   await sql`DELETE FROM held_notifications WHERE released_at IS NOT NULL AND released_at < ${before}`;
