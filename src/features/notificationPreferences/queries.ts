@@ -98,11 +98,14 @@ export interface HoldingMember {
 /** Members with notifications still held, of every organization (the partial index on pending rows). */
 export function selectHoldingMembers(sql: Sql, limit: number): Promise<HoldingMember[]> {
   return sql<HoldingMember[]>`
-    SELECT h.organization_id AS "organizationId", h.user_id AS "userId", coalesce(np.email, false) AS email, u.email AS address,
+    -- One flat statement (no LIMIT inside a join): Citus runs it on every shard and merges.
+    SELECT DISTINCT h.organization_id AS "organizationId", h.user_id AS "userId", coalesce(np.email, false) AS email, u.email AS address,
            np.quiet_hours AS "quietHours", np.snoozed_until AS "snoozedUntil"
-    FROM (SELECT DISTINCT organization_id, user_id FROM held_notifications WHERE released_at IS NULL LIMIT ${limit}) h
+    FROM held_notifications h
     JOIN users u ON u.organization_id = h.organization_id AND u.id = h.user_id
-    LEFT JOIN notification_preferences np ON np.organization_id = h.organization_id AND np.user_id = h.user_id`;
+    LEFT JOIN notification_preferences np ON np.organization_id = h.organization_id AND np.user_id = h.user_id
+    WHERE h.released_at IS NULL
+    LIMIT ${limit}`;
 }
 
 export interface ReleasedRow {
