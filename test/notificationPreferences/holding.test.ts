@@ -146,6 +146,21 @@ describe('quiet hours, snoozes and summaries', () => {
     assert.match(mail!.text, /Held while you were away: 1 notification\n- While away/);
   });
 
+  it('changing quiet hours so that now is outside them releases at the next pass', async () => {
+    const org = await t.org();
+    const project = await org.project();
+    const browser = await member(org, project);
+    const allDay = { timeZone: 'UTC', start: '00:00', end: '00:00', days: [1, 2, 3, 4, 5, 6, 7] };
+    assert.equal((await put(t, browser, { quietHours: allDay })).status, 200);
+    await notify(org, project, 'Quiet order');
+    await fanOut(new Date());
+    const summaries = loop(() => new Date());
+    assert.equal(await summaries.runOnce(), 0);
+    assert.equal((await put(t, browser, { quietHours: null })).status, 200);
+    assert.equal(await summaries.runOnce(), 1);
+    assert.equal(JSON.parse((await pushJobs(org))[0]!.payload).title, '1 notification while you were away');
+  });
+
   it('two loops on one database send one summary', async () => {
     const org = await t.org();
     const project = await org.project();
