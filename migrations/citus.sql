@@ -24,7 +24,7 @@ FROM unnest(ARRAY[
   'alerts', 'alert_transitions', 'alert_schedules',
   'password_resets', 'digest_settings', 'mail_jobs',
   'browser_event_counts', 'audit_entries', 'tag_rollup_keys', 'tag_daily_counts',
-  'app_groups', 'app_group_members'
+  'app_groups', 'app_group_members', 'notification_preferences', 'held_notifications'
 ]) WITH ORDINALITY AS tables(t, position)
 WHERE to_regclass(t) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = t::regclass)
 ORDER BY position;

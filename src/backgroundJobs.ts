@@ -7,6 +7,7 @@ import { AuditPruner } from './features/audit/auditPruner.ts';
 import { DigestScheduler } from './features/digests/digestScheduler.ts';
 import { RetentionPruner } from './features/events/retentionPruner.ts';
 import { SearchIndexer } from './features/events/searchIndexer.ts';
+import { HeldSummaries } from './features/notificationPreferences/heldSummaries.ts';
 import type { BackgroundJob } from './lib/periodicTask.ts';
 
 /**
@@ -27,6 +28,8 @@ export function backgroundJobs(config: Config, services: Services, sql: Sql, log
   ];
   // Digests are mail: without SMTP there is nobody to send them.
   if (config.smtp) jobs.push(new DigestScheduler({ sql, baseUrl: config.baseUrl, log, enqueued: () => mailQueue.wake() }));
+  // Held notifications' summaries, once quiet hours or a snooze end (decision 205).
+  jobs.push(new HeldSummaries({ sql, baseUrl: config.baseUrl, log, queued: () => { mailQueue.wake(); services.deliveries.wake(); } }));
   jobs.push(mailQueue, new AuditPruner(sql, log));
   return jobs;
 }

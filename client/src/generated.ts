@@ -85,6 +85,8 @@ export type CreateAlertBody = {
   /** While firing, another firing event every this many seconds; null: never */
   renotifySeconds?: number | null;
   enabled?: boolean;
+  /** Default false: its events then wait out quiet hours and snoozes like any */
+  critical?: boolean;
 };
 export type CreateAlertResponse = {
   id: string;
@@ -110,6 +112,8 @@ export type CreateAlertResponse = {
   /** While firing, another firing event every this many seconds; null: never */
   renotifySeconds: number | null;
   enabled: boolean;
+  /** Its events reach members during their quiet hours and snoozes (a project set to "none" still stops them) */
+  critical: boolean;
   mutedUntil: string | null;
   state: "ok" | "firing";
   stateSince: string;
@@ -497,6 +501,8 @@ export type ExportOrganizationResponse = {
       /** While firing, another firing event every this many seconds; null: never */
       renotifySeconds?: number | null;
       enabled?: boolean;
+      /** Default false: its events then wait out quiet hours and snoozes like any */
+      critical?: boolean;
     }>;
     groups: Array<{
       id: string;
@@ -539,6 +545,8 @@ export type GetAlertResponse = {
   /** While firing, another firing event every this many seconds; null: never */
   renotifySeconds: number | null;
   enabled: boolean;
+  /** Its events reach members during their quiet hours and snoozes (a project set to "none" still stops them) */
+  critical: boolean;
   mutedUntil: string | null;
   state: "ok" | "firing";
   stateSince: string;
@@ -637,6 +645,28 @@ export type GetGroupResponse = {
     /** Its users' ids, at most 1,000, in id order */
     userIds: Array<string>;
   };
+};
+
+// GET /api/me/notifications — What reaches the signed-in member: levels per project, an email copy, quiet hours and a snooze (a dashboard session only)
+export type GetNotificationPreferencesResponse = {
+  /** Project id to level */
+  projects: {
+    [key: string]: "all" | "alerts" | "none";
+  };
+  /** Also send each notification to the member's own address (needs email configured) */
+  email: boolean;
+  quietHours: {
+    /** An IANA time zone name, e.g. Europe/Paris */
+    timeZone: string;
+    /** HH:MM in timeZone: a window opens on each listed day at this time */
+    start: string;
+    /** HH:MM in timeZone: the window closes at the next such time (the next day when not after start) */
+    end: string;
+    /** ISO weekdays a window opens on: 1 = Monday ... 7 = Sunday */
+    days: Array<number>;
+  } | null;
+  /** Unix time in seconds: held like quiet hours until then */
+  snoozedUntil: number | null;
 };
 
 // GET /api/organization — The caller's organization and this month's events against its monthly cap
@@ -788,6 +818,8 @@ export type ImportOrganizationBody = {
       /** While firing, another firing event every this many seconds; null: never */
       renotifySeconds?: number | null;
       enabled?: boolean;
+      /** Default false: its events then wait out quiet hours and snoozes like any */
+      critical?: boolean;
     }>;
     /** Groups and their users (extensions.md "Groups (accounts)"); absent in documents of earlier releases */
     groups?: Array<{
@@ -877,6 +909,8 @@ export type ListAlertsResponse = Array<{
   /** While firing, another firing event every this many seconds; null: never */
   renotifySeconds: number | null;
   enabled: boolean;
+  /** Its events reach members during their quiet hours and snoozes (a project set to "none" still stops them) */
+  critical: boolean;
   mutedUntil: string | null;
   state: "ok" | "firing";
   stateSince: string;
@@ -1327,6 +1361,8 @@ export type MuteAlertResponse = {
   /** While firing, another firing event every this many seconds; null: never */
   renotifySeconds: number | null;
   enabled: boolean;
+  /** Its events reach members during their quiet hours and snoozes (a project set to "none" still stops them) */
+  critical: boolean;
   mutedUntil: string | null;
   state: "ok" | "firing";
   stateSince: string;
@@ -1605,6 +1641,48 @@ export type SetDigestResponse = {
   timeZone: string;
 };
 
+// PUT /api/me/notifications — Replace the signed-in member's notification preferences; fields left out take their defaults (a dashboard session only)
+export type SetNotificationPreferencesBody = {
+  /** Project id to level */
+  projects?: {
+    [key: string]: "all" | "alerts" | "none";
+  };
+  /** Also send each notification to the member's own address (needs email configured) */
+  email?: boolean;
+  quietHours?: {
+    /** An IANA time zone name, e.g. Europe/Paris */
+    timeZone: string;
+    /** HH:MM in timeZone: a window opens on each listed day at this time */
+    start: string;
+    /** HH:MM in timeZone: the window closes at the next such time (the next day when not after start) */
+    end: string;
+    /** ISO weekdays a window opens on: 1 = Monday ... 7 = Sunday */
+    days: Array<number>;
+  } | null;
+  /** Unix time in seconds: held like quiet hours until then */
+  snoozedUntil?: number | null;
+};
+export type SetNotificationPreferencesResponse = {
+  /** Project id to level */
+  projects: {
+    [key: string]: "all" | "alerts" | "none";
+  };
+  /** Also send each notification to the member's own address (needs email configured) */
+  email: boolean;
+  quietHours: {
+    /** An IANA time zone name, e.g. Europe/Paris */
+    timeZone: string;
+    /** HH:MM in timeZone: a window opens on each listed day at this time */
+    start: string;
+    /** HH:MM in timeZone: the window closes at the next such time (the next day when not after start) */
+    end: string;
+    /** ISO weekdays a window opens on: 1 = Monday ... 7 = Sunday */
+    days: Array<number>;
+  } | null;
+  /** Unix time in seconds: held like quiet hours until then */
+  snoozedUntil: number | null;
+};
+
 // POST /api/setup — First-run setup: create the first organization and its owner, and sign in
 export type SetUpInstallationBody = {
   organizationName: string;
@@ -1716,6 +1794,8 @@ export type UpdateAlertBody = {
   /** While firing, another firing event every this many seconds; null: never */
   renotifySeconds?: number | null;
   enabled?: boolean;
+  /** Default false: its events then wait out quiet hours and snoozes like any */
+  critical?: boolean;
 };
 export type UpdateAlertResponse = {
   id: string;
@@ -1741,6 +1821,8 @@ export type UpdateAlertResponse = {
   /** While firing, another firing event every this many seconds; null: never */
   renotifySeconds: number | null;
   enabled: boolean;
+  /** Its events reach members during their quiet hours and snoozes (a project set to "none" still stops them) */
+  critical: boolean;
   mutedUntil: string | null;
   state: "ok" | "firing";
   stateSince: string;

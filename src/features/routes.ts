@@ -16,6 +16,7 @@ import logSnagRoutes from './logsnag/routes.ts';
 import oidcRoutes from './oidc/routes.ts';
 import overviewRoutes from './overview/routes.ts';
 import memberRoutes from './members/routes.ts';
+import notificationPreferenceRoutes from './notificationPreferences/routes.ts';
 import passwordResetRoutes from './passwordReset/routes.ts';
 import projectRoutes from './projects/routes.ts';
 import pushRoutes from './push/routes.ts';
@@ -23,4 +24,4 @@ import sessionRoutes from './sessions/routes.ts';
 import transferRoutes from './transfer/routes.ts';
 
 /** Every feature's HTTP routes, registered by buildApp in this order. */
-export const featureRoutes: Array<(app: App) => void | Promise<void>> = [projectRoutes, overviewRoutes, eventRoutes, sessionRoutes, keyRoutes, liveRoutes, insightRoutes, chartRoutes, transferRoutes, hookRoutes, destinationRoutes, pushRoutes, logSnagRoutes, profileRoutes, memberRoutes, alertRoutes, passwordResetRoutes, digestRoutes, auditRoutes, oidcRoutes, funnelRoutes, groupRoutes];
+export const featureRoutes: Array<(app: App) => void | Promise<void>> = [projectRoutes, overviewRoutes, eventRoutes, sessionRoutes, keyRoutes, liveRoutes, insightRoutes, chartRoutes, transferRoutes, hookRoutes, destinationRoutes, pushRoutes, logSnagRoutes, profileRoutes, memberRoutes, alertRoutes, passwordResetRoutes, digestRoutes, auditRoutes, oidcRoutes, funnelRoutes, groupRoutes, notificationPreferenceRoutes];

@@ -23,7 +23,7 @@ describe('alerts: the routes of extensions.md "Alerts"', () => {
     const alert = await alertOf(org, project, { name: '  Errors  ' });
     assert.equal(typeof alert.id, 'string');
     assert.deepEqual(Object.keys(alert).sort(), [
-      'category', 'condition', 'count', 'createdAt', 'enabled', 'filter', 'id', 'mutedUntil', 'name', 'projectId', 'renotifySeconds', 'state', 'stateSince',
+      'category', 'condition', 'count', 'createdAt', 'critical', 'enabled', 'filter', 'id', 'mutedUntil', 'name', 'projectId', 'renotifySeconds', 'state', 'stateSince',
     ]);
     assert.equal(alert.name, 'Errors');
     assert.deepEqual(alert.filter, {});
@@ -31,6 +31,7 @@ describe('alerts: the routes of extensions.md "Alerts"', () => {
     assert.equal(alert.category, 'alerts');
     assert.equal(alert.renotifySeconds, null);
     assert.equal(alert.enabled, true);
+    assert.equal(alert.critical, false);
     assert.equal(alert.mutedUntil, null);
     assert.equal(alert.state, 'ok');
     assert.equal(alert.count, null);
@@ -63,6 +64,11 @@ describe('alerts: the routes of extensions.md "Alerts"', () => {
     assert.deepEqual(changed.body.condition, { count: 'fewerThan', threshold: 1, windowSeconds: 90_000 });
     assert.equal(changed.body.renotifySeconds, 60);
     assert.equal(changed.body.category, 'alerts', 'fields not given are kept');
+    assert.equal(changed.body.critical, false);
+    const critical = await patch(org, `/api/alerts/${first.id}`, { critical: true });
+    assert.equal(critical.body.critical, true);
+    assert.equal((await org.get(`/api/alerts/${first.id}`)).body.critical, true);
+    assert.equal((await patch(org, `/api/alerts/${first.id}`, { critical: 'yes' })).status, 400);
 
     const until = Math.floor(Date.now() / 1000) + 3600;
     const muted = await org.post(`/api/alerts/${first.id}/mute`, { until });

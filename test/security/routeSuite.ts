@@ -140,6 +140,8 @@ export const PLANS: Record<string, Plan> = {
   'POST /api/me/digest/send': { credential: 'session' },
   // The same password again: the suite's later requests sign in with it.
   'POST /api/me/password': { credential: 'session', body: () => ({ currentPassword: PASSWORD, newPassword: PASSWORD }) },
+  'GET /api/me/notifications': { credential: 'session' },
+  'PUT /api/me/notifications': { credential: 'session', body: () => ({ quietHours: null }) },
   'GET /api/push/vapid-public-key': {},
   'POST /api/projects/:projectId/push-subscriptions': { credential: 'session', body: () => pushSubscription() },
   'PATCH /api/projects/:projectId': { body: (side) => ({ name: side.mark }) },

@@ -9,6 +9,7 @@ import type { ListAuditResponse } from './generated/auditLog.ts';
 import type { GetChartsResponse } from './generated/charts.ts';
 import type { GetSessionResponse, GetSetupStatusResponse } from './generated/dashboardSession.ts';
 import type { GetDigestResponse } from './generated/digests.ts';
+import type { GetNotificationPreferencesResponse } from './generated/notificationPreferences.ts';
 import type { GetEventResponse, ListCategoriesResponse, ListEventsResponse, ToggleFavoriteResponse } from './generated/events.ts';
 import type { ImportOrganizationResponse } from './generated/exportAndImport.ts';
 import type { QueryFunnelResponse } from './generated/funnels.ts';
@@ -104,3 +105,6 @@ export type Group = ListGroupsResponse['groups'][number];
 export type GroupPage = ListGroupsResponse;
 export type GroupDetail = GetGroupResponse['group'];
 export type UserGroups = ListUserGroupsResponse;
+
+export type NotificationPreferences = GetNotificationPreferencesResponse;
+export type QuietHours = NonNullable<NotificationPreferences['quietHours']>;

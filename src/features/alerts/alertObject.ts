@@ -14,6 +14,7 @@ export function alertFromRow(row: AlertRow): AlertObject {
     category: row.category,
     renotifySeconds: row.renotifySeconds,
     enabled: row.enabled,
+    critical: row.critical,
     mutedUntil: row.mutedUntil?.toISOString() ?? null,
     // A disabled alert is "ok" (updateAlert also stores it so).
     state: row.enabled ? row.state : 'ok',

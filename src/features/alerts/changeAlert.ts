@@ -44,6 +44,7 @@ export function definitionOf(row: AlertRow): AlertDefinition {
     category: row.category,
     renotifySeconds: row.renotifySeconds,
     enabled: row.enabled,
+    critical: row.critical,
     state: row.state,
     stateSince: row.stateSince,
     count: row.count,

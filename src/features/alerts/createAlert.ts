@@ -30,6 +30,7 @@ export async function createAlert({ ctx, input }: VerbArgs<CreateAlertInput>): P
     category: checkCategory(input.category),
     renotifySeconds: input.renotifySeconds ?? null,
     enabled: input.enabled ?? true,
+    critical: input.critical ?? false,
     now,
   };
   const row = await withTransaction(sql, async (tx) => {

@@ -25,6 +25,7 @@ export interface AlertRow {
   category: string;
   renotifySeconds: number | null;
   enabled: boolean;
+  critical: boolean;
   mutedUntil: Date | null;
   state: AlertState;
   stateSince: Date;
@@ -38,7 +39,7 @@ export interface AlertRow {
 
 export const alertColumns = (sql: Db) => sql`
   a.id, a.project_id AS "projectId", a.name, a.filter, a.count_mode AS "countMode", a.threshold,
-  a.window_seconds AS "windowSeconds", a.category, a.renotify_seconds AS "renotifySeconds", a.enabled,
+  a.window_seconds AS "windowSeconds", a.category, a.renotify_seconds AS "renotifySeconds", a.enabled, a.critical,
   a.muted_until AS "mutedUntil", a.state, a.state_since AS "stateSince", a.count, a.window_start AS "windowStart",
   a.revision, a.notified_at AS "notifiedAt", a.next_due_at AS "nextDueAt", a.created_at AS "createdAt"`;
 
@@ -57,6 +58,7 @@ export interface NewAlert {
   category: string;
   renotifySeconds: number | null;
   enabled: boolean;
+  critical: boolean;
   now: Date;
 }
 
@@ -65,9 +67,9 @@ export async function insertAlert(sql: Db, organizationId: string, alert: NewAle
   // No CTE and the organization from the joined project: a distributed engine routes it (docs/scaling.md).
   const [row] = await sql<AlertRow[]>`
     INSERT INTO alerts AS a (organization_id, id, project_id, name, filter, count_mode, threshold, window_seconds, category,
-                             renotify_seconds, enabled, state, state_since, window_start, next_due_at, created_at)
+                             renotify_seconds, enabled, critical, state, state_since, window_start, next_due_at, created_at)
     SELECT p.organization_id, ${alert.id}, p.id, ${alert.name}, ${JSON.stringify(alert.filter)}::text::jsonb, ${alert.countMode},
-           ${alert.threshold}, ${alert.windowSeconds}, ${alert.category}, ${alert.renotifySeconds}, ${alert.enabled}, 'ok',
+           ${alert.threshold}, ${alert.windowSeconds}, ${alert.category}, ${alert.renotifySeconds}, ${alert.enabled}, ${alert.critical}, 'ok',
            ${alert.now}, ${alert.now}, ${alert.now}, ${alert.now}
     FROM projects p WHERE p.organization_id = ${organizationId} AND p.id = ${alert.projectId} AND p.deleted_at IS NULL
     RETURNING ${alertColumns(sql)}`;
@@ -112,6 +114,7 @@ export interface AlertDefinition {
   category: string;
   renotifySeconds: number | null;
   enabled: boolean;
+  critical: boolean;
   state: AlertState;
   stateSince: Date;
   count: number | null;
@@ -134,7 +137,7 @@ export async function writeDefinition(
   const [row] = await sql<AlertRow[]>`
     UPDATE alerts a SET name = ${d.name}, filter = ${JSON.stringify(d.filter)}::text::jsonb, count_mode = ${d.countMode},
       threshold = ${d.threshold}, window_seconds = ${d.windowSeconds}, category = ${d.category},
-      renotify_seconds = ${d.renotifySeconds}, enabled = ${d.enabled}, state = ${d.state}, state_since = ${d.stateSince},
+      renotify_seconds = ${d.renotifySeconds}, enabled = ${d.enabled}, critical = ${d.critical}, state = ${d.state}, state_since = ${d.stateSince},
       count = ${d.count}, window_start = ${d.windowStart}, muted_until = ${d.mutedUntil}, revision = ${revision + 1},
       next_due_at = ${d.nextDueAt}
     WHERE a.organization_id = ${organizationId} AND a.id = ${alertId} AND a.revision = ${revision} AND ${liveProject(sql)}
@@ -181,4 +184,13 @@ export function listFiringAlerts(sql: Db, organizationId: string): Promise<Array
     SELECT a.project_id AS "projectId", a.id, a.name FROM alerts a
     WHERE a.organization_id = ${organizationId} AND a.enabled AND a.state = 'firing'
     ORDER BY a.state_since, a.id`;
+}
+
+/** Which of these alerts are critical: the fan-out lets their events through quiet hours and snoozes. */
+export function selectCriticalAlerts(sql: Db, keys: readonly { organizationId: string; alertId: string }[]): Promise<{ organizationId: string; id: string }[]> {
+  return sql<{ organizationId: string; id: string }[]>`
+    SELECT a.organization_id AS "organizationId", a.id
+    FROM unnest(${keys.map((k) => k.organizationId)}::text[], ${keys.map((k) => k.alertId)}::text[]) AS k(organization_id, id)
+    JOIN alerts a ON a.organization_id = k.organization_id AND a.id = k.id
+    WHERE a.critical`;
 }

@@ -38,6 +38,7 @@ export const Alert = Type.Object({
   category: Type.String({ description: 'The category of the events the alert creates' }),
   renotifySeconds: RenotifySeconds,
   enabled: Type.Boolean(),
+  critical: Type.Boolean({ description: "Its events reach members during their quiet hours and snoozes (a project set to \"none\" still stops them)" }),
   mutedUntil: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   state: Type.Union([Type.Literal('ok'), Type.Literal('firing')]),
   stateSince: Type.String({ format: 'date-time' }),
@@ -52,6 +53,7 @@ const createFields = {
   category: Type.Optional(Type.String({ description: 'At most 100 characters; default "alerts"' })),
   renotifySeconds: Type.Optional(RenotifySeconds),
   enabled: Type.Optional(Type.Boolean()),
+  critical: Type.Optional(Type.Boolean({ description: 'Default false: its events then wait out quiet hours and snoozes like any' })),
 };
 
 export const CreateAlertBody = Type.Object(createFields, { additionalProperties: false });
@@ -64,6 +66,7 @@ export const UpdateAlertBody = Type.Object(
     category: createFields.category,
     renotifySeconds: createFields.renotifySeconds,
     enabled: createFields.enabled,
+    critical: createFields.critical,
   },
   { additionalProperties: false },
 );

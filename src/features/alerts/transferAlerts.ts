@@ -20,6 +20,8 @@ export async function exportAlertDefinitions(db: Db, organizationId: string, pro
     category: row.category,
     renotifySeconds: row.renotifySeconds,
     enabled: row.enabled,
+    // Only when set, so an export of ordinary alerts reads as it did before alerts had it.
+    ...(row.critical ? { critical: true } : {}),
   }));
 }
 
@@ -34,6 +36,7 @@ export function checkAlertDefinition(body: AlertDefinitionBody): Omit<NewAlert, 
     category: checkCategory(body.category),
     renotifySeconds: body.renotifySeconds ?? null,
     enabled: body.enabled ?? true,
+    critical: body.critical ?? false,
   };
 }
 

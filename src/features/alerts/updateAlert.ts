@@ -19,6 +19,7 @@ export async function updateAlert({ ctx, input }: VerbArgs<UpdateAlertInput>): P
     const next = definitionOf(row);
     if (name !== undefined) next.name = name;
     if (category !== undefined) next.category = category;
+    if (input.critical !== undefined) next.critical = input.critical;
     if (input.renotifySeconds !== undefined) next.renotifySeconds = input.renotifySeconds;
     const filterChanged = filter !== undefined && JSON.stringify(filter) !== JSON.stringify(row.filter);
     if (filter !== undefined) next.filter = filter;

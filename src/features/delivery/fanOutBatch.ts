@@ -2,6 +2,7 @@ import { type Sql, withTransaction } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { eventFromRow } from '../events/eventObject.ts';
 import { type DeliveryFormat, renderDeliveryBody } from './formats.ts';
+import { resolveMemberNotifications } from '../notificationPreferences/resolveMemberNotifications.ts';
 import { pushPayload } from './pushPayload.ts';
 import type { NewDelivery } from './deliveryRecord.ts';
 import {
@@ -12,7 +13,6 @@ import {
   insertPushJobs,
   selectEvents,
   selectRoutedDestinations,
-  selectSubscriptions,
 } from './queries.ts';
 import { newWebhookId } from './signing.ts';
 import { type HeldEvents, holdInGroup } from './groupFanOut.ts';
@@ -21,12 +21,14 @@ import { type HeldEvents, holdInGroup } from './groupFanOut.ts';
  * One fan-out pass over a batch of outbox rows, in one transaction: the rows are claimed by
  * deleting them, and each notify event becomes one delivery per enabled destination of its
  * project whose category filter takes it (one statement for the whole batch, decision 060) and
- * one push job per browser subscription. A destination with a group window holds its events in
- * one delivery per window instead (groupFanOut.ts). Returns how many outbox rows it took.
+ * one push job per browser subscription its member's preferences let it reach now (or a held row
+ * and, by mail, a copy: notificationPreferences/, decision 205). A destination with a group window
+ * holds its events in one delivery per window instead (groupFanOut.ts). Returns how many outbox
+ * rows it took.
  */
 export function fanOutBatch(
   sql: Sql,
-  q: { limit: number; maxAttempts: number; baseUrl: string },
+  q: { limit: number; maxAttempts: number; baseUrl: string; now?: Date },
 ): Promise<number> {
   return withTransaction(sql, async (tx) => {
     const claimed = await claimOutbox(tx, q.limit);
@@ -36,18 +38,16 @@ export function fanOutBatch(
       organizationId: row.organizationId,
       projectName: row.projectName,
       event: eventFromRow(row),
+      alertId: row.alertId,
     }));
-    const projects = new Map<string, { organizationId: string; projectId: string }>();
     const routes = new Map<string, RoutingKey>();
     for (const { organizationId, event } of events) {
       const { projectId, category } = event;
-      projects.set(JSON.stringify([organizationId, projectId]), { organizationId, projectId });
       routes.set(JSON.stringify([organizationId, projectId, category]), { organizationId, projectId, category });
     }
-    const projectKeys = [...projects.values()];
     const destinations = routes.size ? await selectRoutedDestinations(tx, [...routes.values()]) : [];
-    const subscriptions = projectKeys.length ? await selectSubscriptions(tx, projectKeys) : [];
-    const now = new Date();
+    const now = q.now ?? new Date();
+    const memberPushes = await resolveMemberNotifications(tx, events, { now, baseUrl: q.baseUrl, maxAttempts: q.maxAttempts });
 
     const deliveries: NewDelivery[] = [];
     const pushes: NewPushJob[] = [];
@@ -77,18 +77,13 @@ export function fanOutBatch(
           maxAttempts: q.maxAttempts,
         });
       }
-      const payload = pushPayload(event, q.baseUrl);
-      for (const subscription of subscriptions) {
-        if (!ofProject(subscription)) continue;
-        pushes.push({
-          organizationId,
-          id: newId(16),
-          subscriptionId: subscription.id,
-          eventId: event.id,
-          payload,
-          maxAttempts: q.maxAttempts,
-        });
-      }
+    }
+    const payloads = new Map<number, string>();
+    for (const { index, organizationId, subscriptionId } of memberPushes) {
+      const { event } = events[index]!;
+      let payload = payloads.get(index);
+      if (payload === undefined) payloads.set(index, (payload = pushPayload(event, q.baseUrl)));
+      pushes.push({ organizationId, id: newId(16), subscriptionId, eventId: event.id, payload, maxAttempts: q.maxAttempts });
     }
     for (const held of groups.values()) {
       const opened = await holdInGroup(tx, held, { now, baseUrl: q.baseUrl, maxAttempts: q.maxAttempts });

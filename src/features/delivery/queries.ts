@@ -1,4 +1,4 @@
-import type { Db, Sql, TransactionSql } from '../../db/client.ts';
+import type { Sql, TransactionSql } from '../../db/client.ts';
 import type { EventRow } from '../events/eventObject.ts';
 import type { NewDelivery } from './deliveryRecord.ts';
 import type { DeliveryFormat } from './formats.ts';
@@ -34,10 +34,10 @@ export function claimOutbox(tx: TransactionSql, limit: number): Promise<OutboxRo
  * statement's generic plan walk every event of the organization instead: the fan-out then cost
  * more database time than the ingest it followed.)
  */
-export function selectEvents(tx: TransactionSql, keys: readonly OutboxRow[]): Promise<(EventRow & { organizationId: string; projectName: string })[]> {
-  return tx<(EventRow & { organizationId: string; projectName: string })[]>`
+export function selectEvents(tx: TransactionSql, keys: readonly OutboxRow[]): Promise<(EventRow & { organizationId: string; projectName: string; alertId: string | null })[]> {
+  return tx<(EventRow & { organizationId: string; projectName: string; alertId: string | null })[]>`
     SELECT e.organization_id AS "organizationId", p.name AS "projectName", e.id, e.project_id AS "projectId", e.category, e.title, e.description,
-           e.icon, e.tags, e.metadata, e.url, e.user_id, e.notify, e.favorited,
+           e.icon, e.tags, e.metadata, e.url, e.user_id, e.notify, e.favorited, e.alert_id AS "alertId",
            (extract(epoch FROM e.created_at) * 1000000)::bigint::text AS "createdMicros"
     FROM unnest(${keys.map((k) => k.organizationId)}::text[], ${keys.map((k) => k.eventId)}::int[]) AS k(organization_id, id)
     JOIN events e ON e.organization_id = k.organization_id AND e.id = k.id
@@ -94,18 +94,6 @@ const toRecord = (row: NewDelivery) => ({
   event_ids: row.eventIds ?? null,
   delay_ms: row.delayMs ?? 0,
 });
-
-/** The subscriptions of these projects, each given with its organization. */
-export function selectSubscriptions(
-  tx: Db,
-  projects: readonly { organizationId: string; projectId: string }[],
-): Promise<{ organizationId: string; id: string; projectId: string }[]> {
-  return tx<{ organizationId: string; id: string; projectId: string }[]>`
-    SELECT s.organization_id AS "organizationId", s.id, s.project_id AS "projectId"
-    FROM unnest(${projects.map((p) => p.organizationId)}::text[], ${projects.map((p) => p.projectId)}::text[])
-      AS k(organization_id, project_id)
-    JOIN push_subscriptions s ON s.organization_id = k.organization_id AND s.project_id = k.project_id`;
-}
 
 export interface NewPushJob {
   organizationId: string;

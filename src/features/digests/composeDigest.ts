@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client.ts';
 import type { OutgoingMail } from '../../ports.ts';
+import { summarisedNotifications } from '../notificationPreferences/summarisedNotifications.ts';
 import { lookUpOrganization } from '../organizations/organizationRecord.ts';
 import { buildDigest } from './digestContent.ts';
 import { digestMail } from './digestMail.ts';
@@ -15,11 +16,14 @@ export async function composeDigest(
   const organization = await lookUpOrganization(sql, q.organizationId);
   if (!email || !organization) return undefined;
   const digest = await buildDigest(sql, q.organizationId, q.from, q.to);
+  // What the member's quiet hours and snoozes held and their summaries then delivered.
+  const held = await summarisedNotifications(sql, { organizationId: q.organizationId, userId: q.userId, from: q.from, to: q.to, limit: 20 });
   const label = q.settings.frequency === 'weekly' ? 'weekly' : 'daily';
   return digestMail(email, digest, {
     organizationName: organization.name,
     baseUrl: q.baseUrl,
     timeZone: q.settings.timeZone,
     label: q.preview ? `${label} (preview)` : label,
+    held,
   });
 }

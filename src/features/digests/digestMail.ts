@@ -69,7 +69,13 @@ function projectHtml(project: ProjectDigest, url: string, zone: string): string 
 }
 
 /** A digest as one email: a short section per project with a link to it in the dashboard. */
-export function digestMail(to: string, digest: Digest, q: { organizationName: string; baseUrl: string; timeZone: string; label: string }): OutgoingMail {
+export function digestMail(
+  to: string,
+  digest: Digest,
+  q: { organizationName: string; baseUrl: string; timeZone: string; label: string; held?: { total: number; titles: string[] } },
+): OutgoingMail {
+  const held = q.held && q.held.total > 0 ? q.held : null;
+  const heldHeading = held ? `Held while you were away: ${held.total} notification${held.total === 1 ? '' : 's'}` : '';
   const period = `${dateIn(q.timeZone, digest.from)} – ${dateIn(q.timeZone, digest.to)}`;
   const subject = `[${q.organizationName}] Your ${q.label} Eventlog digest`;
   const urlOf = (project: ProjectDigest) => `${q.baseUrl}/app/p/${encodeURIComponent(project.id)}`;
@@ -78,6 +84,7 @@ export function digestMail(to: string, digest: Digest, q: { organizationName: st
     `${q.organizationName}: ${period} (${q.timeZone})`,
     '',
     ...(digest.projects.length === 0 ? ['No projects yet.'] : digest.projects.flatMap((project) => [...projectText(project, urlOf(project), q.timeZone), ''])),
+    ...(held ? [heldHeading, ...held.titles.map((title) => `- ${title}`), ''] : []),
     '-- ',
     `Change or stop these digests: ${settings}`,
   ].join('\n');
@@ -87,6 +94,7 @@ export function digestMail(to: string, digest: Digest, q: { organizationName: st
       `<h1 style="font-size:20px;margin:0 0 4px;">Your ${escapeHtml(q.label)} digest</h1>`,
       `<p class="muted" style="margin:0;">${escapeHtml(q.organizationName)} · ${escapeHtml(period)} (${escapeHtml(q.timeZone)})</p>`,
       digest.projects.length === 0 ? '<p>No projects yet.</p>' : digest.projects.map((project) => projectHtml(project, urlOf(project), q.timeZone)).join('\n'),
+      held ? `<h2 style="font-size:16px;">${escapeHtml(heldHeading)}</h2><ul>${held.titles.map((title) => `<li>${escapeHtml(title)}</li>`).join('')}</ul>` : '',
     ].join('\n'),
     `${link(settings, 'Change or stop these digests')} in Your account.`,
   );

@@ -3,6 +3,7 @@ import { Link, useLocation, useRoute } from 'wouter';
 import { useIsOwner } from '../organization.tsx';
 import { useProjects } from '../projects.tsx';
 import { useSession, useSignedIn } from '../session.tsx';
+import { SnoozeMenu } from './SnoozeMenu.tsx';
 import { useToast } from './Toasts.tsx';
 
 /**
@@ -86,6 +87,7 @@ export function TopBar() {
           <NavLink href="/account">Your account</NavLink>
         </nav>
         <div className="account">
+          <SnoozeMenu />
           <span className="account-name" title={session.user.email}>
             {session.organization.name}
           </span>

@@ -29,6 +29,8 @@ export type CreateAlertBody = {
   /** While firing, another firing event every this many seconds; null: never */
   renotifySeconds?: number | null;
   enabled?: boolean;
+  /** Default false: its events then wait out quiet hours and snoozes like any */
+  critical?: boolean;
 };
 export type CreateAlertResponse = {
   id: string;
@@ -54,6 +56,8 @@ export type CreateAlertResponse = {
   /** While firing, another firing event every this many seconds; null: never */
   renotifySeconds: number | null;
   enabled: boolean;
+  /** Its events reach members during their quiet hours and snoozes (a project set to "none" still stops them) */
+  critical: boolean;
   mutedUntil: string | null;
   state: "ok" | "firing";
   stateSince: string;
@@ -99,6 +103,8 @@ export type GetAlertResponse = {
   /** While firing, another firing event every this many seconds; null: never */
   renotifySeconds: number | null;
   enabled: boolean;
+  /** Its events reach members during their quiet hours and snoozes (a project set to "none" still stops them) */
+  critical: boolean;
   mutedUntil: string | null;
   state: "ok" | "firing";
   stateSince: string;
@@ -153,6 +159,8 @@ export type ListAlertsResponse = Array<{
   /** While firing, another firing event every this many seconds; null: never */
   renotifySeconds: number | null;
   enabled: boolean;
+  /** Its events reach members during their quiet hours and snoozes (a project set to "none" still stops them) */
+  critical: boolean;
   mutedUntil: string | null;
   state: "ok" | "firing";
   stateSince: string;
@@ -193,6 +201,8 @@ export type MuteAlertResponse = {
   /** While firing, another firing event every this many seconds; null: never */
   renotifySeconds: number | null;
   enabled: boolean;
+  /** Its events reach members during their quiet hours and snoozes (a project set to "none" still stops them) */
+  critical: boolean;
   mutedUntil: string | null;
   state: "ok" | "firing";
   stateSince: string;
@@ -249,6 +259,8 @@ export type UpdateAlertBody = {
   /** While firing, another firing event every this many seconds; null: never */
   renotifySeconds?: number | null;
   enabled?: boolean;
+  /** Default false: its events then wait out quiet hours and snoozes like any */
+  critical?: boolean;
 };
 export type UpdateAlertResponse = {
   id: string;
@@ -274,6 +286,8 @@ export type UpdateAlertResponse = {
   /** While firing, another firing event every this many seconds; null: never */
   renotifySeconds: number | null;
   enabled: boolean;
+  /** Its events reach members during their quiet hours and snoozes (a project set to "none" still stops them) */
+  critical: boolean;
   mutedUntil: string | null;
   state: "ok" | "firing";
   stateSince: string;

@@ -55,6 +55,8 @@ export type ExportOrganizationResponse = {
       /** While firing, another firing event every this many seconds; null: never */
       renotifySeconds?: number | null;
       enabled?: boolean;
+      /** Default false: its events then wait out quiet hours and snoozes like any */
+      critical?: boolean;
     }>;
     groups: Array<{
       id: string;
@@ -125,6 +127,8 @@ export type ImportOrganizationBody = {
       /** While firing, another firing event every this many seconds; null: never */
       renotifySeconds?: number | null;
       enabled?: boolean;
+      /** Default false: its events then wait out quiet hours and snoozes like any */
+      critical?: boolean;
     }>;
     /** Groups and their users (extensions.md "Groups (accounts)"); absent in documents of earlier releases */
     groups?: Array<{

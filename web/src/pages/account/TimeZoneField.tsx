@@ -10,6 +10,9 @@ function zones(): string[] {
 
 export const isKnownZone = (zone: string) => zones().includes(zone);
 
+/** The zones a select offers: the current one (kept even if unknown) with every known zone. */
+export const zoneChoices = (current: string): string[] => [...new Set([current, ...zones()])];
+
 /**
  * A time zone typed or picked from suggestions that narrow as one types ("berl" → Europe/Berlin),
  * the browser's zone first, instead of a 420-row list.

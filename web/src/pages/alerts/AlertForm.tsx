@@ -51,6 +51,7 @@ export function AlertForm({ projectId, alert, seed, onSaved, onClose }: AlertFor
   const [unit, setUnit] = useState<Unit>(initialWindow.unit);
   const [eventCategory, setEventCategory] = useState(alert?.category ?? 'alerts');
   const [renotify, setRenotify] = useState(alert?.renotifySeconds ? String(alert.renotifySeconds) : '');
+  const [critical, setCritical] = useState(alert?.critical ?? false);
   const [busy, setBusy] = useState(false);
   // The count is kept with the filter and window it answers: words never show another window's count.
   const [preview, setPreview] = useState<{ key: string; count: number } | null>(null);
@@ -85,6 +86,7 @@ export function AlertForm({ projectId, alert, seed, onSaved, onClose }: AlertFor
     condition: { count, threshold: Number(threshold), windowSeconds },
     category: eventCategory,
     renotifySeconds: renotify ? Number(renotify) : null,
+    critical,
   };
   const previewKey = JSON.stringify([body.filter, windowSeconds]);
 
@@ -235,6 +237,13 @@ export function AlertForm({ projectId, alert, seed, onSaved, onClose }: AlertFor
             ))}
           </select>
         </label>
+        <label className="toggle">
+          <input type="checkbox" name="critical" checked={critical} onChange={(e) => setCritical(e.target.checked)} aria-describedby="critical-help" />
+          <span>Critical</span>
+        </label>
+        <p className="muted" id="critical-help">
+          A critical alert reaches members at once, even during their quiet hours or a snooze. A project a member set to "Nothing" still stays silent.
+        </p>
       </form>
     </Dialog>
   );

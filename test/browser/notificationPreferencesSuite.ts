@@ -1,0 +1,95 @@
+// Notification preferences in the dashboard (extensions.md, "Notification preferences"), at one
+// window size per file (notificationPreferences.test.ts, notificationPreferencesPhone.test.ts):
+// quiet hours set on the Account page's week grid, with the window in words; a snooze from the
+// top bar's menu, shown there until it is turned off; axe-clean throughout.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { OPERATOR } from '../../src/context.ts';
+import { createKey } from '../../src/features/keys/createKey.ts';
+import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
+import { createUser } from '../../src/features/users/createUser.ts';
+import { useTestApp } from '../helpers.ts';
+import { axeViolations } from './pageChecks.ts';
+import { type OpenBrowser, PASSWORD, apiWithKey, ensureDashboardBuilt, missingBrowser, openBrowser, signIn } from './support.ts';
+
+export function notificationPreferencesSuite(size: 'desktop' | 'phone', viewport: { width: number; height: number }): void {
+  const t = useTestApp();
+
+  describe(`notification preferences in the dashboard (${size})`, { skip: missingBrowser }, () => {
+    let browser: OpenBrowser;
+    let page: Page;
+    let base = '';
+    let apiKey = '';
+    let organizationId = '';
+    let userId = '';
+    const api = apiWithKey(() => base, () => apiKey);
+    const stored = async () => {
+      const [row] = await t.services.sql<{ quietHours: unknown; snoozedUntil: Date | null }[]>`
+        SELECT quiet_hours AS "quietHours", snoozed_until AS "snoozedUntil" FROM notification_preferences
+        WHERE organization_id = ${organizationId} AND user_id = ${userId}`;
+      return row;
+    };
+    /** On a phone the top bar's links and account fold into its menu. */
+    const openTopBar = async () => {
+      if (size === 'phone') await page.getByRole('button', { name: 'Menu' }).click();
+    };
+
+    before(async () => {
+      ensureDashboardBuilt();
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const address = t.app.server.address();
+      base = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
+      organizationId = (await createOrganization({ ctx: t.operator, input: { name: 'Quiet Org' } })).id;
+      const email = `quiet-${Date.now()}@example.com`;
+      userId = (await createUser({ ctx: t.operator, input: { organizationId, email, password: PASSWORD } })).id;
+      apiKey = (await createKey({ ctx: { services: t.services, organizationId, actor: OPERATOR }, input: { name: 'Setup' } })).key;
+      assert.equal((await api('POST', '/api/projects', { name: 'Shop' })).status, 201);
+      browser = await openBrowser({ viewport, timeoutMs: 15_000 });
+      page = browser.page;
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      await signIn(page, base, email);
+    });
+    after(async () => {
+      await browser?.close();
+      assert.deepEqual(browser?.pageErrors ?? [], []);
+    });
+
+    it('sets quiet hours on the Account page, in words before saving', async () => {
+      await page.goto(`${base}/app/account`);
+      const form = page.getByRole('form', { name: 'Notifications' });
+      await form.getByLabel('Hold notifications during quiet hours').check();
+      await form.getByLabel('Time zone').selectOption('Europe/Paris');
+      await form.getByText('Quiet every weekday 22:00-07:00 Paris time.').waitFor();
+      await form.getByRole('group', { name: 'Days quiet hours start on' }).getByLabel('Sat').check();
+      await form.getByText('Quiet every Monday, Tuesday, Wednesday, Thursday, Friday, Saturday 22:00-07:00 Paris time.').waitFor();
+      await form.getByLabel('Until').fill('06:30');
+      assert.deepEqual(await axeViolations(page), []);
+      await form.getByRole('button', { name: 'Save notifications' }).click();
+      await form.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      assert.deepEqual((await stored())?.quietHours, { timeZone: 'Europe/Paris', start: '22:00', end: '06:30', days: [1, 2, 3, 4, 5, 6] });
+      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no sideways scroll');
+    });
+
+    it('snoozes from the top bar, shows it, and turns it off', async () => {
+      await page.goto(`${base}/app/account`);
+      await openTopBar();
+      const before = Date.now();
+      await page.locator('.snooze-toggle').click();
+      await page.getByRole('button', { name: 'Snooze for 1 hour' }).click();
+      await page.getByRole('button', { name: /^Snoozed until / }).waitFor();
+      const snoozed = (await stored())?.snoozedUntil;
+      assert.ok(snoozed && Math.abs(snoozed.getTime() - before - 3_600_000) < 60_000, String(snoozed));
+      await page.getByText(/^Snoozed until .* \(change it from the top bar\)\.$/).waitFor();
+      assert.deepEqual(await axeViolations(page), []);
+      await page.getByRole('button', { name: /^Snoozed until / }).click();
+      await page.getByRole('button', { name: 'Until tomorrow 08:00' }).waitFor();
+      assert.deepEqual(await axeViolations(page), []);
+      await page.getByRole('button', { name: 'Snooze off' }).click();
+      await page.locator('.snooze-toggle').filter({ hasNotText: 'Snoozed' }).waitFor();
+      assert.equal((await stored())?.snoozedUntil, null);
+      // The quiet hours saved before are kept by the snooze.
+      assert.ok((await stored())?.quietHours);
+    });
+  });
+}
