@@ -88,11 +88,11 @@ export function accountAndKeysSuite(size: 'desktop' | 'phone', viewport: { width
       const first = await page.evaluate(() => document.querySelector('datalist option')?.getAttribute('value'));
       assert.equal(first, browserZone, 'the browser\'s zone leads the suggestions');
       await field.fill('Mars/Olympus');
-      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByText('Choose a time zone from the suggestions').waitFor();
       assert.equal(await field.getAttribute('aria-invalid'), 'true');
       await field.fill('Europe/Berlin');
-      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
       assert.equal(await field.getAttribute('aria-invalid'), null);
     });

@@ -111,7 +111,7 @@ describe('email in a browser', { skip: missingBrowser }, () => {
     await page.getByLabel('Weekly, on Mondays').check();
     await page.locator('select[name=hour]').selectOption('7');
     await page.locator('input[name=timeZone]').fill('Europe/Paris');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
 
     await page.reload();

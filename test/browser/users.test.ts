@@ -95,7 +95,7 @@ describe('users, profiles, filter chips and project settings in a browser', { sk
     await page.waitForFunction(() => document.querySelector<HTMLInputElement>('input[name="projectName"]')?.value === 'Shop');
     await page.getByLabel('Project name').fill('Web shop');
     await page.getByLabel(/Keep events for/).fill('90');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Project “Web shop” saved').waitFor();
     const projects = (await api('GET', '/api/projects')).body as Array<{ id: string; name: string; retentionDays: number | null }>;
     const saved = projects.find((p) => p.id === projectId);

@@ -113,7 +113,7 @@ describe('the digest', () => {
     assert.match(mail.parsed.subject ?? '', /digest/i);
     const text = mail.parsed.text ?? '';
     assert.match(text, /== Web shop ==/);
-    assert.match(text, /orders: 3 \(\+2 \(\+200%\)\)/);
+    assert.match(text, /orders: 3 \(\+2, \+200%\)/);
     assert.match(text, /payments: 25 \(new\)/);
     assert.match(text, /Notify events: 25/);
     assert.match(text, /Payment failed #24/);
