@@ -230,6 +230,8 @@ describe('channels: validation, masking, errors', () => {
     assert.equal((await s.org.post(`/api/destinations/${s.destination.id}/test`)).status, 200);
     assert.equal(s.receiver.received[0]?.url, '/botKEEP/sendMessage');
     assert.equal(JSON.parse(s.receiver.received[0].body).chat_id, '2');
+    // A Test's sample is no event of the feed: its link is the project's feed.
+    assert.ok((JSON.parse(s.receiver.received[0].body).text as string).endsWith(`\n\n${BASE}/app/p/${s.project}`));
     const audit = JSON.stringify((await s.org.get('/api/audit?limit=100')).body);
     assert.ok(!audit.includes('KEEP'), 'the audit log holds no credential');
   });

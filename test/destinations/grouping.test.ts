@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
+import { renderGroupBody } from '../../src/features/delivery/groupBody.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
 import { startReceiver, startWorker, waitUntil } from './support.ts';
 
@@ -93,5 +94,14 @@ describe('grouping bursts', () => {
     assert.equal(single.title, 'Order 13');
     assert.equal(single.click, `${BASE}/app/p/${project}?event=${lone}`);
     assert.equal(receiver.received.length, 2);
+  });
+
+  it("a group's mail links to the project's feed, never to ?event=0", () => {
+    const group = { count: 3, titles: ['Three', 'Two', 'One'], projectId: 'p1', projectName: 'Shop' };
+    const mail = JSON.parse(renderGroupBody('email', group, new Date(), BASE)) as { subject: string; text: string; html: string };
+    assert.equal(mail.subject, '[Shop] 3 events in Shop');
+    assert.ok(mail.text.includes(`Open in Eventlog: ${BASE}/app/p/p1\n`), mail.text);
+    assert.ok(mail.html.includes(`href="${BASE}/app/p/p1"`));
+    assert.doesNotMatch(mail.text + mail.html, /event=0/);
   });
 });

@@ -269,6 +269,11 @@ describe('Test, replay and automatic disabling', () => {
     assert.deepEqual(reply.body, { ok: true, status: 250, error: null });
     const [mail] = await smtp.waitForMailTo(to);
     assert.equal(mail?.parsed.subject, '[Web shop] Test delivery from Eventlog');
+    // A sample event is no event of the feed: the mail links to the project's feed.
+    const feed = `https://events.example.com/app/p/${destination.projectId}`;
+    assert.ok(mail?.parsed.text?.includes(`Open in Eventlog: ${feed}\n`), String(mail?.parsed.text));
+    assert.ok(String(mail?.parsed.html).includes(`href="${feed}"`), 'the HTML part links to the feed');
+    assert.doesNotMatch(`${mail?.parsed.text}${String(mail?.parsed.html)}`, /event=0/);
     smtp.answers = [{ code: 554 }];
     const refused = await org.post(`/api/destinations/${destination.id}/test`);
     assert.equal(refused.body.ok, false);

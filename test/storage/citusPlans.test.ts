@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import postgres from 'postgres';
+import { withTransaction } from '../../src/db/client.ts';
 import { evaluateOrganization } from '../../src/features/alerts/evaluateOrganization.ts';
+import { holdInGroup } from '../../src/features/delivery/groupFanOut.ts';
+import { insertDeliveries } from '../../src/features/delivery/queries.ts';
+import type { EventObject } from '../../src/features/events/eventObject.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
 
 /**
@@ -186,6 +190,45 @@ describe('every hot statement on Citus runs on one shard', { skip: !onCitus && '
   it('funnels: steps by category, by tags, and a later step with both (read through the primary key)', async () => {
     const steps = [{ category: 'signup' }, { tags: { plan: 'free' } }, { category: 'signup', tags: { plan: 'free' } }];
     await assertRouted('POST /api/funnels', async () => assert.equal((await org.post('/api/funnels', { project, steps })).status, 200));
+  });
+});
+
+describe('grouping bursts on Citus runs on one shard per destination', { skip: !onCitus && 'the store is not Citus' }, () => {
+  it("a notify event joins its destination's open group: lock it, read the titles, extend it", async () => {
+    const org = await t.org();
+    const project = await org.project('Bursts');
+    const created = await org.post(`/api/projects/${project}/destinations`, {
+      name: 'Grouped',
+      url: 'https://example.com/hook',
+      format: 'text',
+      groupWindowSeconds: 60,
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const events: EventObject[] = [];
+    for (const title of ['First', 'Second']) {
+      const reply = await org.post('/api/events', { project, category: 'bursts', title });
+      assert.equal(reply.status, 201, JSON.stringify(reply.body));
+      events.push(reply.body as EventObject);
+    }
+    const held = (event: EventObject) => ({
+      organizationId: org.id,
+      destinationId: created.body.id as string,
+      format: 'text' as const,
+      windowSeconds: 60,
+      projectId: project,
+      projectName: 'Bursts',
+      events: [event],
+    });
+    const q = { now: new Date(), baseUrl: 'https://events.example.com', maxAttempts: 3 };
+    // The first event opens the group: the fan-out's batch insert writes it.
+    await withTransaction(t.services.sql, async (tx) => {
+      const opened = await holdInGroup(tx, held(events[0]!), q);
+      assert.ok(opened, 'the first event opens a group');
+      await insertDeliveries(tx, [opened]);
+    });
+    await assertRouted('grouping: an event joins the open group', () =>
+      withTransaction(t.services.sql, async (tx) => assert.equal(await holdInGroup(tx, held(events[1]!), q), null)),
+    );
   });
 });
 

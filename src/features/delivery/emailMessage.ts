@@ -2,6 +2,7 @@ import { escapeHtml, markupToHtml } from '../../lib/markup/markupHtml.ts';
 import { safeHref } from '../../lib/markup/markupInline.ts';
 import { emailDocument, link, oneLine } from '../email/layout.ts';
 import type { EventObject } from '../events/eventObject.ts';
+import { TEST_EVENT_ID as NO_EVENT_ID } from './attemptLog.ts';
 
 /** What an email delivery's body holds: rendered at fan-out, sent unchanged by every attempt and replay. */
 export interface EventEmail {
@@ -10,9 +11,14 @@ export interface EventEmail {
   html: string;
 }
 
-/** Where the dashboard shows this event (extensions.md, "Email"). */
+/**
+ * Where the dashboard shows this event (extensions.md, "Email"). A mail with no event of its own
+ * (a Test's sample, a group's summary: id 0, which no event has) links to the project's feed, not
+ * to an event the feed cannot open.
+ */
 function eventDashboardUrl(baseUrl: string, projectId: string, eventId: number): string {
-  return `${baseUrl}/app/p/${encodeURIComponent(projectId)}?event=${eventId}`;
+  const feed = `${baseUrl}/app/p/${encodeURIComponent(projectId)}`;
+  return eventId === NO_EVENT_ID ? feed : `${feed}?event=${eventId}`;
 }
 
 /** A tag's value as the feed's `tag` filter compares it: strings as they are, the rest as JSON. */

@@ -1,4 +1,5 @@
 import type { EventObject } from '../../events/eventObject.ts';
+import { TEST_EVENT_ID } from '../attemptLog.ts';
 
 /**
  * What a channel delivery's body holds (extensions.md, "Channels"): the message's parts, rendered
@@ -11,7 +12,7 @@ export interface ChannelMessage {
   heading: string;
   description: string | null;
   tags: Array<[string, string]>;
-  /** The event in the dashboard: `BASE_URL/app/p/<project id>?event=<event id>`. */
+  /** The event in the dashboard: `BASE_URL/app/p/<project id>?event=<event id>` (a Test's: the project's feed). */
   link: string;
 }
 
@@ -25,7 +26,7 @@ export function channelMessage(event: EventObject, baseUrl: string): ChannelMess
     heading: event.icon ? `${event.icon} ${event.title}` : event.title,
     description: event.description?.trim() ? event.description : null,
     tags: Object.entries(event.tags ?? {}).map(([key, value]) => [key, tagText(value)]),
-    link: `${baseUrl}/app/p/${encodeURIComponent(event.projectId)}?event=${event.id}`,
+    link: `${baseUrl}/app/p/${encodeURIComponent(event.projectId)}${event.id === TEST_EVENT_ID ? '' : `?event=${event.id}`}`,
   };
 }
 

@@ -9,6 +9,8 @@ import { DeliveryLog } from './DeliveryLog.tsx';
 import { CategoriesPicker } from './CategoriesPicker.tsx';
 import { DestinationRow, FORMATS } from './DestinationRow.tsx';
 import { CHANNEL_HELP, formatFromUrl } from './channelHelp.ts';
+import { ChannelPreview } from './ChannelPreview.tsx';
+import { useProjects } from '../../projects.tsx';
 import { useKnownCategories } from './useKnownCategories.ts';
 import { useLiveRecords } from './useLiveRecords.ts';
 
@@ -31,6 +33,7 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
 
   const base = `/api/projects/${encodeURIComponent(projectId)}/destinations`;
   const known = useKnownCategories(projectId);
+  const projectName = useProjects().projects?.find((project) => project.id === projectId)?.name ?? 'this project';
   const { records: destinations, error, reload: load, add, replace, remove } = useLiveRecords<Destination>(base, 'destination');
 
   const create = async (event: FormEvent) => {
@@ -151,6 +154,7 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
             <small className="muted">0: one message per event; 10-3600: a burst goes as one message</small>
           </label>
         )}
+        <ChannelPreview format={format} groupWindowSeconds={Math.max(0, Number(groupWindow) || 0)} projectId={projectId} projectName={projectName} />
         <div className="field span-2">
           <CategoriesPicker
             label="Categories (none: every category)"
