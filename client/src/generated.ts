@@ -20,6 +20,23 @@ export type AcceptInvitationResponse = {
   csrfToken: string;
 };
 
+// POST /api/oidc/choices/{invitationId}/accept — Accept the chosen invitation: joins that organization only and sets the session cookie; the other invitations stay pending (takes the sealed choice cookie only)
+export type AcceptInvitationChoicePath = {
+  invitationId: string;
+};
+export type AcceptInvitationChoiceResponse = {
+  user: {
+    id: string;
+    email: string;
+  };
+  organization: {
+    id: string;
+    name: string;
+  };
+  /** Send back in the x-csrf-token header on every write made with this session */
+  csrfToken: string;
+};
+
 // POST /api/members/{memberId}/role — Change a member's role; applies to their open sessions at once (owners only)
 export type ChangeMemberRolePath = {
   memberId: string;
@@ -1125,6 +1142,22 @@ export type ListInsightsResponse = Array<{
   icon: string | null;
   updatedAt: string;
 }>;
+
+// GET /api/oidc/choices — The pending invitations of the email the identity provider vouched for, when several organizations invited it (takes the sealed choice cookie only)
+export type ListInvitationChoicesResponse = {
+  email: string;
+  invitations: Array<{
+    id: string;
+    organization: {
+      id: string;
+      name: string;
+    };
+    role: "owner" | "member";
+    /** The email of the member who invited, when known */
+    invitedBy: string | null;
+    expiresAt: string;
+  }>;
+};
 
 // GET /api/invitations — List the invitations not yet accepted or revoked, newest first, expired ones too (owners only)
 export type ListInvitationsResponse = Array<{

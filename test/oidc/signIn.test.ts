@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { inviteMember } from '../../src/features/members/inviteMember.ts';
 import { createUser } from '../../src/features/users/createUser.ts';
 import { type Reply, useTestApp } from '../helpers.ts';
-import { accept, tokenOf } from '../members/support.ts';
+import { sealChoice } from '../../src/features/oidc/choiceCookie.ts';
 import { CLIENT, type Person, signInAtProvider, startProvider } from './provider.ts';
 
 /** extensions.md, "Sign-in with OpenID Connect", against a real provider (oidc-provider) on loopback. */
@@ -133,31 +133,71 @@ describe('sign-in with OpenID Connect', () => {
     assert.deepEqual(members.map((m) => m.role), ['member']);
   });
 
-  it('never picks among invitations from several organizations: nobody is signed in until the person accepts one', async () => {
+  it('never picks among invitations from several organizations: the person chooses one, which joins that one only', async () => {
+    const [first, second] = [await t.org(), await t.org()];
+    const email = `invited-${crypto.randomUUID()}@example.com`;
+    await inviteMember({ ctx: first.ctx, input: { email, role: 'member' } });
+    // The later invitation used to win: another organization could capture the invitee.
+    const chosen = await inviteMember({ ctx: second.ctx, input: { email, role: 'owner' } });
+    const { callback: url, attempt } = await throughProvider(person(email));
+    const landed = await callback(url, attempt);
+    assert.equal(landed.status, 302, JSON.stringify(landed.body));
+    assert.equal(landed.headers.location, '/app/signin/choose');
+    assert.equal(cookieOf(landed, 'eventlog_session'), undefined, 'nobody is signed in yet');
+    const choiceLine = [landed.headers['set-cookie'] ?? []].flat().map(String).find((line) => line.startsWith('eventlog_oidc_choice=')) ?? '';
+    assert.match(choiceLine, /HttpOnly/i);
+    assert.match(choiceLine, /Max-Age=600/);
+    const choice = cookieOf(landed, 'eventlog_oidc_choice')!;
+    assert.equal((await t.services.sql`SELECT 1 FROM user_emails WHERE email = ${email}`).length, 0, 'no account was made');
+
+    const listed = await t.request({ method: 'GET', url: '/api/oidc/choices', headers: { cookie: choice } });
+    assert.equal(listed.status, 200, JSON.stringify(listed.body));
+    assert.equal(listed.body.email, email);
+    const names = new Map((await t.services.sql<{ id: string; name: string }[]>`SELECT id, name FROM organizations WHERE id IN ${t.services.sql([first.id, second.id])}`).map((o) => [o.id, o.name]));
+    assert.deepEqual(
+      listed.body.invitations.map((i: { organization: { id: string; name: string }; role: string }) => [i.organization.id, i.organization.name, i.role]).sort(),
+      [[first.id, names.get(first.id), 'member'], [second.id, names.get(second.id), 'owner']].sort(),
+    );
+
+    // Another email's invitation, or one that does not exist, is not among the choices: 404.
+    const elsewhere = await inviteMember({ ctx: first.ctx, input: { email: `other-${crypto.randomUUID()}@example.com`, role: 'owner' } });
+    for (const id of [elsewhere.id, 'no-such-invitation']) {
+      const refused = await t.request({ method: 'POST', url: `/api/oidc/choices/${id}/accept`, headers: { cookie: choice } });
+      assert.equal(refused.status, 404, JSON.stringify(refused.body));
+      assert.equal(refused.body.error, 'Invitation not found');
+    }
+
+    const joined = await t.request({ method: 'POST', url: `/api/oidc/choices/${chosen.id}/accept`, headers: { cookie: choice } });
+    assert.equal(joined.status, 200, JSON.stringify(joined.body));
+    const described = await t.request({ method: 'GET', url: '/api/session', headers: { cookie: cookieOf(joined, 'eventlog_session')! } });
+    assert.equal(described.body.organization.id, second.id);
+    const accounts = await t.services.sql`SELECT organization_id, role FROM users WHERE lower(email) = lower(${email})`;
+    assert.deepEqual(accounts.map((a) => [a.organization_id, a.role]), [[second.id, 'owner']], 'joined the chosen organization only, with its role');
+    const pending = await t.services.sql`SELECT organization_id FROM invitations WHERE lower(email) = lower(${email})`;
+    assert.deepEqual(pending.map((p) => p.organization_id), [first.id], "the other organization's invitation stays pending");
+  });
+
+  it('refuses a missing, forged or expired choice with 401, and a used one', async () => {
     const [first, second] = [await t.org(), await t.org()];
     const email = `invited-${crypto.randomUUID()}@example.com`;
     const mine = await inviteMember({ ctx: first.ctx, input: { email, role: 'member' } });
-    // The later invitation used to win: another organization could capture the invitee.
-    await inviteMember({ ctx: second.ctx, input: { email, role: 'owner' } });
-    const { callback: url, attempt } = await throughProvider(person(email));
-    const refused = await callback(url, attempt);
-    assert.equal(refused.status, 403, JSON.stringify(refused.body));
-    assert.equal(cookieOf(refused, 'eventlog_session'), undefined);
-    const names = await t.services.sql<{ name: string }[]>`SELECT name FROM organizations WHERE id IN ${t.services.sql([first.id, second.id])}`;
-    for (const { name } of names) assert.ok(refused.body.error.includes(name), refused.body.error);
-    assert.match(refused.body.error, /Invitations from 2 organizations/);
-    const created = await t.services.sql`SELECT 1 FROM user_emails WHERE email = ${email}`;
-    assert.equal(created.length, 0, 'no account was made');
-    const pending = await t.services.sql`SELECT organization_id FROM invitations WHERE email = ${email}`;
-    assert.equal(pending.length, 2, 'both invitations still wait');
-
-    // The person chooses by the link of the invitation they want; then the issuer signs them in there.
-    assert.equal((await accept(t, tokenOf(mine.url))).status, 200);
-    const again = await throughProvider(person(email));
-    const reply = await callback(again.callback, again.attempt);
-    assert.equal(reply.status, 302, JSON.stringify(reply.body));
-    const described = await t.request({ method: 'GET', url: '/api/session', headers: { cookie: cookieOf(reply, 'eventlog_session')! } });
-    assert.equal(described.body.organization.id, first.id);
+    await inviteMember({ ctx: second.ctx, input: { email, role: 'member' } });
+    const expired = `eventlog_oidc_choice=${await sealChoice(t.services.sql, email, Date.now() - 601_000)}`;
+    const real = `eventlog_oidc_choice=${await sealChoice(t.services.sql, email)}`;
+    const forged = real.replace(/\.([^.]+)$/, (_, sealed: string) => `.${sealed.slice(0, -2)}AA`);
+    // A sealed sign-in attempt is not a choice either.
+    const start = await t.request({ method: 'GET', url: '/api/oidc/start' });
+    const attempt = cookieOf(start, 'eventlog_oidc')!.replace('eventlog_oidc=', 'eventlog_oidc_choice=');
+    for (const cookie of [undefined, 'eventlog_oidc_choice=garbage', forged, expired, attempt]) {
+      const headers: Record<string, string> = cookie ? { cookie } : {};
+      const listed = await t.request({ method: 'GET', url: '/api/oidc/choices', headers });
+      assert.equal(listed.status, 401, `${cookie}: ${JSON.stringify(listed.body)}`);
+      assert.match(listed.body.error, /unknown or has expired/);
+      assert.equal((await t.request({ method: 'POST', url: `/api/oidc/choices/${mine.id}/accept`, headers })).status, 401);
+    }
+    assert.equal((await t.services.sql`SELECT 1 FROM invitations WHERE lower(email) = lower(${email})`).length, 2, 'nothing changed');
+    assert.equal((await t.request({ method: 'POST', url: `/api/oidc/choices/${mine.id}/accept`, headers: { cookie: real } })).status, 200);
+    assert.equal((await t.request({ method: 'POST', url: `/api/oidc/choices/${mine.id}/accept`, headers: { cookie: real } })).status, 404, 'a used invitation is no longer a choice');
   });
 
   it('offers the button and turns password sign-in off', async () => {

@@ -32,6 +32,34 @@ describe('changing the password while signed in', () => {
     assert.equal((await signIn(member.email, 'a brand new password')).status, 200);
   });
 
+  it('limits guesses of the current password per member and per client address, with Retry-After', async () => {
+    const org = await t.org();
+    const member = await signInAs(t, org);
+    // From an address of its own, so the other tests of this file (127.0.0.1) are not counted.
+    const change = (who: { cookie: string; csrfToken: string }, currentPassword: string, remoteAddress = '198.51.100.21') =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/me/password',
+        remoteAddress,
+        headers: { 'content-type': 'application/json', cookie: who.cookie, 'x-csrf-token': who.csrfToken },
+        payload: JSON.stringify({ currentPassword, newPassword: 'a brand new password' }),
+      });
+    for (let i = 1; i <= 10; i++) assert.equal((await change(member, `wrong guess ${i}`)).statusCode, 400);
+    const limited = await change(member, PASSWORD);
+    assert.equal(limited.statusCode, 429, 'even the right password waits once the member is limited');
+    assert.match(limited.json().error, /^Too many wrong current passwords/);
+    const retryAfter = Number(limited.headers['retry-after']);
+    assert.ok(retryAfter > 0 && retryAfter <= 15 * 60, `Retry-After ${String(limited.headers['retry-after'])}`);
+    assert.equal((await change(member, PASSWORD, '198.51.100.22')).statusCode, 429, 'the member is limited from any address');
+    assert.equal((await signIn(member.email, PASSWORD)).status, 200, 'the password is unchanged');
+
+    // Another member from the limited address is refused too: the address is counted as well.
+    const other = await signInAs(t, org);
+    assert.equal((await change(other, PASSWORD)).statusCode, 429, 'the address is limited for every member');
+    const fromElsewhere = await change(other, PASSWORD, '198.51.100.23');
+    assert.equal(fromElsewhere.statusCode, 200, fromElsewhere.body);
+  });
+
   it('is refused to an API key', async () => {
     const org = await t.org();
     const reply = await org.post('/api/me/password', { currentPassword: 'x', newPassword: 'a brand new password' });

@@ -180,6 +180,8 @@ export const PUBLIC_API_ROUTES = new Set([
   'POST /api/password-reset/preview', // the reset token in the body is the credential
   'GET /api/oidc/start', // sign-in with OpenID Connect: redirects to the identity provider
   'GET /api/oidc/callback', // the identity provider's answer is the credential
+  'GET /api/oidc/choices', // the sealed choice cookie (a vouched-for email) is the credential; 401 without it
+  'POST /api/oidc/choices/:invitationId/accept', // the sealed choice cookie is the credential; 401 without it, 404 for another email's invitation
 ]);
 
 /** Routes outside /api are never authenticated (auth.ts): only these may exist. */

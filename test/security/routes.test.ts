@@ -267,6 +267,19 @@ describe('routes that answer without credentials', () => {
     );
   });
 
+  it('the OpenID Connect choice routes take only the sealed choice cookie: 401 {error} with anything else', async () => {
+    const org = await t.org();
+    const credentials: Array<Record<string, string>> = [{}, { authorization: `Bearer ${org.key}` }, { cookie: 'eventlog_oidc_choice=forged.choice.cookie' }];
+    for (const headers of credentials) {
+      for (const [method, url] of [['GET', '/api/oidc/choices'], ['POST', '/api/oidc/choices/inv1/accept']] as const) {
+        const label = `${method} ${url} ${JSON.stringify(headers)}`;
+        const reply = await send(method, url, headers);
+        assert.equal(reply.status, 401, label);
+        assertErrorBody(reply, label);
+      }
+    }
+  });
+
   it('GET /healthz answers 200 {"ok":true}', async () => {
     const reply = await send('GET', '/healthz', {});
     assert.equal(reply.status, 200);

@@ -9,6 +9,7 @@ import { AcceptPage } from './pages/Accept.tsx';
 import { AlertsPage } from './pages/Alerts.tsx';
 import { FiringAlertsBanner } from './pages/alerts/FiringAlertsBanner.tsx';
 import { AccountPage } from './pages/Account.tsx';
+import { ChooseInvitationPage } from './pages/ChooseInvitation.tsx';
 import { ForgotPasswordPage, ResetPasswordPage } from './pages/PasswordReset.tsx';
 import { ApiKeysPage } from './pages/ApiKeys.tsx';
 import { AuditLogPage } from './pages/AuditLog.tsx';
@@ -62,6 +63,8 @@ export function App() {
   const reset = resetToken();
   if (reset) return <ResetPasswordPage token={reset} />;
   if (window.location.pathname.replace(/\/+$/, '') === `${APP_BASE}/forgot`) return <ForgotPasswordPage />;
+  // After sign-in with OpenID Connect, when several organizations invited the email (decision 213).
+  if (state.status === 'signedOut' && window.location.pathname.replace(/\/+$/, '') === `${APP_BASE}/signin/choose`) return <ChooseInvitationPage />;
   if (state.status === 'signedOut') {
     return state.setupNeeded ? <SetupPage /> : <SignInPage notice={state.notice} methods={state.signIn} />;
   }

@@ -4,7 +4,11 @@ import { VISITOR } from '../../context.ts';
 import type { App } from '../../http/app.ts';
 import { Forbidden, InvalidInput, ServiceError } from '../../lib/errors.ts';
 import { errors } from '../../http/schemas.ts';
+import { SessionInfo } from '../sessions/schemas.ts';
 import { setSessionCookie } from '../sessions/cookie.ts';
+import { acceptInvitationChoice } from './acceptInvitationChoice.ts';
+import { CHOICE_COOKIE, CHOICE_LIFETIME_SECONDS, openChoice, sealChoice } from './choiceCookie.ts';
+import { listInvitationChoices } from './listInvitationChoices.ts';
 import { ATTEMPT_COOKIE, ATTEMPT_LIFETIME_SECONDS, openAttempt, sealAttempt } from './attemptCookie.ts';
 import { OidcClient } from './oidcClient.ts';
 import { sendRefusalPage } from './refusalPage.ts';
@@ -13,6 +17,17 @@ import { signInWithOidc } from './signInWithOidc.ts';
 const tags = ['sessions'];
 const noCredential: Array<Record<string, string[]>> = [];
 const CALLBACK_PATH = '/api/oidc/callback';
+/** The dashboard page where a person invited by several organizations chooses one (decision 213). */
+const CHOICE_PAGE = '/app/signin/choose';
+const InvitationChoice = Type.Object({
+  id: Type.String(),
+  organization: Type.Object({ id: Type.String(), name: Type.String() }),
+  role: Type.Union([Type.Literal('owner'), Type.Literal('member')]),
+  invitedBy: Type.Union([Type.String(), Type.Null()], { description: 'The email of the member who invited, when known' }),
+  expiresAt: Type.String({ format: 'date-time' }),
+});
+const InvitationChoices = Type.Object({ email: Type.String(), invitations: Type.Array(InvitationChoice) });
+const ChoiceParams = Type.Object({ invitationId: Type.String({ minLength: 1, maxLength: 100 }) });
 const CallbackQuery = Type.Object({ code: Type.Optional(Type.String({ maxLength: 4096 })), state: Type.Optional(Type.String({ maxLength: 1024 })) }, { additionalProperties: true });
 
 /** extensions.md, "Sign-in with OpenID Connect": both routes take no credential (the issuer vouches). */
@@ -68,8 +83,53 @@ export default function oidcRoutes(app: App): void {
       request.log.warn({ err: error }, 'an OpenID Connect callback failed its checks');
       throw new Forbidden('The identity provider\'s answer did not pass the checks; nobody was signed in');
     }
-    const opened = await signInWithOidc({ ctx: { services, actor: VISITOR, ip: request.ip }, input: identity });
-    setSessionCookie(reply, config, opened.token);
+    const outcome = await signInWithOidc({ ctx: { services, actor: VISITOR, ip: request.ip }, input: identity });
+    if ('chooseFor' in outcome) {
+      reply.setCookie(CHOICE_COOKIE, await sealChoice(services.sql, outcome.chooseFor), { ...cookieOptions, maxAge: CHOICE_LIFETIME_SECONDS });
+      return reply.header('cache-control', 'no-store').redirect(CHOICE_PAGE, 302);
+    }
+    setSessionCookie(reply, config, outcome.opened.token);
     return reply.header('cache-control', 'no-store').redirect('/app/', 302);
   }
+
+  // The choice among several organizations' invitations: the sealed cookie is the only credential.
+  app.get(
+    '/api/oidc/choices',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        operationId: 'listInvitationChoices',
+        summary: 'The pending invitations of the email the identity provider vouched for, when several organizations invited it (takes the sealed choice cookie only)',
+        security: noCredential,
+        response: { 200: InvitationChoices, ...errors(401) },
+      },
+    },
+    async (request, reply) => {
+      const email = await openChoice(services.sql, request.cookies[CHOICE_COOKIE]);
+      return reply.header('cache-control', 'no-store').send(await listInvitationChoices({ ctx: { services, actor: VISITOR }, input: { email } }));
+    },
+  );
+
+  app.post(
+    '/api/oidc/choices/:invitationId/accept',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        operationId: 'acceptInvitationChoice',
+        summary: 'Accept the chosen invitation: joins that organization only and sets the session cookie; the other invitations stay pending (takes the sealed choice cookie only)',
+        security: noCredential,
+        params: ChoiceParams,
+        response: { 200: SessionInfo, ...errors(401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const email = await openChoice(services.sql, request.cookies[CHOICE_COOKIE]);
+      const opened = await acceptInvitationChoice({ ctx: { services, actor: VISITOR, ip: request.ip }, input: { email, invitationId: request.params.invitationId } });
+      reply.clearCookie(CHOICE_COOKIE, cookieOptions);
+      setSessionCookie(reply, config, opened.token);
+      return reply.header('cache-control', 'no-store').send(opened.info);
+    },
+  );
 }

@@ -19,6 +19,8 @@ export default function passwordResetRoutes(app: App): void {
   // Per client address, like sign-in (each process keeps its own count).
   const requests = new SignInThrottle();
   const confirms = new SignInThrottle();
+  // Wrong current passwords, per client address and per member.
+  const currentPasswordGuesses = new SignInThrottle();
 
   app.post(
     '/api/password-reset',
@@ -78,9 +80,9 @@ export default function passwordResetRoutes(app: App): void {
         summary: "Change the signed-in member's password, given the current one; ends every other session of theirs (a dashboard session only)",
         security: [{ session: [] }],
         body: ChangePasswordBody,
-        response: { 200: Ok, ...errors(400, 401, 403) },
+        response: { 200: Ok, ...errors(400, 401, 403, 429) },
       },
     },
-    async (request) => changePassword({ ctx: request.ctx, input: request.body }),
+    async (request) => changePassword({ ctx: request.ctx, throttle: currentPasswordGuesses, input: request.body }),
   );
 }

@@ -50,6 +50,16 @@ export class SignInThrottle {
     return true;
   }
 
+  /** Whole seconds until neither key is blocked any more; 0 when neither is. For Retry-After. */
+  blockedForSeconds(keys: { ip: string; email: string }, now = Date.now()): number {
+    let until = now;
+    for (const key of [keys.ip, keys.email]) {
+      const window = this.windows.get(key);
+      if (window && window.resetAt > now && window.count >= this.limit) until = Math.max(until, window.resetAt);
+    }
+    return Math.ceil((until - now) / 1000);
+  }
+
   /** A correct password: the address gets its attempt back and the email starts afresh. */
   succeeded(keys: { ip: string; email: string }): void {
     const ip = this.windows.get(keys.ip);
