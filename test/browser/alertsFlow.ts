@@ -72,7 +72,7 @@ export async function alertFlow(t: TestApp, base: string, label: string, viewpor
     await row.locator('.alert-condition').getByText('Fires when there are at least 2 errors events tagged area:cart in 10 seconds.').waitFor();
     assert.equal(await row.locator('.alert-condition code').textContent(), 'errors');
     // Point 5: the count is the window's now, with the time it was read.
-    await row.getByTestId('alert-count').getByText(/^0 matching events in the last 10 seconds, as of \d{1,2}:\d{2}/).waitFor();
+    await row.getByTestId('alert-count').getByText(/^0 matching events in the last 10 seconds, as of \d{1,2}:\d{2}/).waitFor({ timeout: 45_000 });
     assert.equal(await row.getByTestId('alert-state').textContent(), 'OK');
 
     await send();

@@ -207,19 +207,21 @@ const TENANT_TABLES: { table: string; key: string; oldOrg: string; added?: strin
     table: 'destinations',
     key: 't.id',
     oldOrg: 'SELECT p.organization_id AS org, $KEY AS k FROM destinations t JOIN projects p ON p.id = t.project_id',
-    added: ['categories', 'failure_run', 'disabled_reason'],
+    added: ['categories', 'failure_run', 'disabled_reason', 'group_window_seconds'],
   },
   {
     table: 'deliveries',
     key: 't.id',
     oldOrg: `SELECT p.organization_id AS org, $KEY AS k FROM deliveries t
              JOIN destinations d ON d.id = t.destination_id JOIN projects p ON p.id = d.project_id`,
+    added: ['event_ids'],
   },
   {
     table: 'delivery_attempts',
     key: `t.delivery_id || '/' || t.attempt`,
     oldOrg: `SELECT p.organization_id AS org, $KEY AS k FROM delivery_attempts t JOIN deliveries l ON l.id = t.delivery_id
              JOIN destinations d ON d.id = l.destination_id JOIN projects p ON p.id = d.project_id`,
+    added: ['note'],
   },
   {
     table: 'push_subscriptions',
@@ -243,7 +245,7 @@ const UNTOUCHED_TABLES = [
 const NEW_TABLES = [
   'id_counters', 'credentials', 'user_emails', 'app_users', 'idempotency_keys', 'invitations', 'search_blocks', 'search_progress',
   'alerts', 'alert_transitions', 'alert_schedules', 'password_resets', 'digest_settings', 'mail_jobs', 'browser_event_counts', 'audit_entries',
-  'tag_rollup_keys', 'tag_daily_counts',
+  'tag_rollup_keys', 'tag_daily_counts', 'app_groups', 'app_group_members', 'notification_preferences', 'held_notifications',
 ];
 
 interface Snapshot {
