@@ -28,8 +28,9 @@ describe('alerts: project export and import', () => {
     const newProject = imported.body.idMap[project];
     const alerts = (await other.get(`/api/projects/${newProject}/alerts`)).body;
     assert.equal(alerts.length, 1);
-    const { id, projectId, mutedUntil, state, stateSince, count, createdAt, ...rest } = alerts[0];
+    const { id, projectId, mutedUntil, state, stateSince, count, createdAt, critical, ...rest } = alerts[0];
     assert.deepEqual(rest, definition);
+    assert.equal(critical, false, 'not critical unless the document says so');
     assert.deepEqual([projectId, mutedUntil, state, count], [newProject, null, 'ok', null]);
     assert.ok(typeof id === 'string' && stateSince === createdAt);
   });
