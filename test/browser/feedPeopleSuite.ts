@@ -95,6 +95,9 @@ export function feedPeopleSuite(size: 'desktop' | 'phone', viewport: { width: nu
       await favorites.click();
       await page.waitForURL(/favorited=true/);
       assert.equal(await favorites.getAttribute('aria-pressed'), 'true');
+      // The list dims while it reloads: axe reads the colours once it is settled.
+      await page.locator('[data-testid="event-list"][aria-busy="false"]').waitFor({ state: 'attached' });
+      await page.waitForFunction(() => getComputedStyle(document.querySelector('[data-testid="event-list"]')!).opacity === '1');
       await axeInBothThemes('the feed, favorites only');
       await favorites.click();
     });
