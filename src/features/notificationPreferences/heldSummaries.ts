@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type Sql, withTransaction } from '../../db/client.ts';
+import { type BackgroundJob, PeriodicTask } from '../../lib/periodicTask.ts';
 import { queuePushJobs } from '../delivery/queuePushJobs.ts';
 import { queueMail } from '../email/queueMail.ts';
 import { type HoldingMember, pruneReleased, releaseHeld, selectHoldingMembers, selectMemberBrowsers } from './queries.ts';
@@ -29,26 +30,26 @@ interface SummaryDeps {
  * processes never both summarise a row) and queues the push jobs and the mail. Held rows are in
  * the database, so a restart loses nothing (decision 205).
  */
-export class HeldSummaries {
-  private timer: NodeJS.Timeout | undefined;
+export class HeldSummaries implements BackgroundJob {
+  private readonly task: PeriodicTask;
   private pass: Promise<number> | null = null;
   private stopped = false;
 
   constructor(
     private readonly deps: SummaryDeps,
-    private readonly intervalMs = 5_000,
-  ) {}
+    intervalMs = 5_000,
+  ) {
+    // sweep() logs its own failures.
+    this.task = new PeriodicTask({ run: () => this.runOnce(), intervalMs, onError: () => {} });
+  }
 
   start(): void {
-    if (this.timer || this.stopped) return;
-    this.timer = setInterval(() => void this.runOnce(), this.intervalMs);
-    this.timer.unref();
-    void this.runOnce();
+    if (!this.stopped) this.task.start();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
+    await this.task.stop();
     await this.pass;
   }
 
