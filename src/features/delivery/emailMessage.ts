@@ -2,6 +2,7 @@ import { escapeHtml, markupToHtml } from '../../lib/markup/markupHtml.ts';
 import { safeHref } from '../../lib/markup/markupInline.ts';
 import { emailDocument, link, oneLine } from '../email/layout.ts';
 import type { EventObject } from '../events/eventObject.ts';
+import { tagText } from '../events/tagFilter.ts';
 import { TEST_EVENT_ID as NO_EVENT_ID } from './attemptLog.ts';
 
 /** What an email delivery's body holds: rendered at fan-out, sent unchanged by every attempt and replay. */
@@ -19,11 +20,6 @@ export interface EventEmail {
 function eventDashboardUrl(baseUrl: string, projectId: string, eventId: number): string {
   const feed = `${baseUrl}/app/p/${encodeURIComponent(projectId)}`;
   return eventId === NO_EVENT_ID ? feed : `${feed}?event=${eventId}`;
-}
-
-/** A tag's value as the feed's `tag` filter compares it: strings as they are, the rest as JSON. */
-function tagText(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 /**

@@ -13,6 +13,11 @@ export function tagFilterText(value: unknown): string | undefined {
   return undefined;
 }
 
+/** A tag's value as messages show it (mail, chat channels): strings as they are, the rest as JSON. */
+export function tagText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
 /**
  * The tag values that read as `value` under the spec's rule (strings as they are, numbers as
  * `String(n)`, true, false, null): each becomes a containment object the tags index serves.

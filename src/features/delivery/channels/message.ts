@@ -1,4 +1,5 @@
 import type { EventObject } from '../../events/eventObject.ts';
+import { tagText } from '../../events/tagFilter.ts';
 import { TEST_EVENT_ID } from '../attemptLog.ts';
 
 /**
@@ -14,11 +15,6 @@ export interface ChannelMessage {
   tags: Array<[string, string]>;
   /** The event in the dashboard: `BASE_URL/app/p/<project id>?event=<event id>` (a Test's: the project's feed). */
   link: string;
-}
-
-/** A tag's value as the feed's `tag` filter compares it: strings as they are, the rest as JSON. */
-function tagText(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 export function channelMessage(event: EventObject, baseUrl: string): ChannelMessage {
