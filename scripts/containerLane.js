@@ -31,13 +31,13 @@ export function containerLaneSource() {
 
 /**
  * The commit whose image the upgrade test starts from: the parent of the newest commit that
- * changed migrations/, so that the newer image has at least one migration to apply. Null
- * outside a git checkout.
+ * added a numbered migration, so that the newer image has at least one migration to apply (a
+ * commit that only edits an existing migration adds none). Null outside a git checkout.
  */
 function previousCommit(root) {
   try {
     const git = (...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    const lastMigration = git('log', '-1', '--format=%H', '--', 'migrations/');
+    const lastMigration = git('log', '-1', '--diff-filter=A', '--format=%H', '--', 'migrations/[0-9]*.sql');
     return lastMigration ? git('rev-parse', '--verify', `${lastMigration}^{commit}^`) : null;
   } catch {
     return null;

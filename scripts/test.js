@@ -228,11 +228,45 @@ async function startCitusCluster() {
   try {
     cluster('start', dir, String(coordinatorPort), String(workerPort));
     const url = cluster('createdb', dir, 'eventlog_test');
-    return { url, stop };
+    await capWorkerConnections(url);
+    return { url, stop, logs: ['coordinator', 'worker'].map((node) => path.join(dir, `${node}.log`)) };
   } catch (error) {
     stop();
     throw error;
   }
+}
+
+/**
+ * Citus counts its connections to a worker per database, each bounded by citus.max_shared_pool_size
+ * (by default the coordinator's max_connections, 300, as is the worker's). Two test files with
+ * databases of their own, and the runner's, could together open more than the worker accepts, and a
+ * refused first connection fails the query ("failure on connection marked as essential"). With 80
+ * per database, three databases stay within the worker's 300; past the cap Citus waits instead.
+ */
+async function capWorkerConnections(url) {
+  const admin = createClient(url, { max: 1 });
+  try {
+    await admin`ALTER SYSTEM SET citus.max_shared_pool_size = 80`;
+    await admin`SELECT pg_reload_conf()`;
+  } finally {
+    await admin.end({ timeout: 5 });
+  }
+}
+
+/** The lines of the cluster's own logs that say why a connection or a backend failed. */
+function clusterTrouble(logs) {
+  const found = [];
+  for (const file of logs) {
+    let text;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    const lines = text.split('\n').filter((line) => /FATAL|PANIC|terminated by signal|too many|out of memory/.test(line));
+    found.push(...lines.slice(-10).map((line) => `${path.basename(file, '.log')}: ${line}`));
+  }
+  return found;
 }
 
 /** Sets the test shard count, then creates and distributes the schema once, before any file runs. */
@@ -305,7 +339,9 @@ try {
     const started = citus.kind === 'cluster' ? await startCitusCluster() : { url: citus.url, stop: () => {} };
     try {
       await prepareCitusDatabase(started.url);
-      passes.push(await runPass('citus', started.url));
+      const pass = await runPass('citus', started.url);
+      if (pass.status !== 0) pass.trouble = clusterTrouble(started.logs ?? []);
+      passes.push(pass);
     } finally {
       started.stop();
     }
@@ -328,6 +364,7 @@ for (const pass of passes) {
     console.log(`#     at ${path.relative(root, failure.frame?.replace(/^.*\(|\)$/g, '') ?? failure.location) || failure.location}`);
     for (const line of failure.error) console.log(`#     ${line.slice(0, 200)}`);
   }
+  for (const line of pass.trouble ?? []) console.log(`# ${pass.store} cluster log: ${line.slice(0, 200)}`);
 }
 const failed = stopping || passes.some((pass) => pass.status !== 0);
 console.log(`# result: ${failed ? 'FAILED' : 'passed'}`);
