@@ -83,6 +83,12 @@ const filesFor = (store) => {
   return store === browserStore ? storeFiles : storeFiles.filter((file) => !isBrowserTest(file));
 };
 
+/**
+ * Test files run side by side, as many as the machine has cores (at least 2: most of a file's time
+ * is waiting on PostgreSQL, a child process or a browser). TEST_CONCURRENCY overrides it.
+ */
+const concurrency = Number(process.env.TEST_CONCURRENCY) || Math.max(2, os.availableParallelism());
+
 /** Runs the test files on one store; resolves with the exit status and the TAP totals. */
 function runPass(store, databaseUrl, extraEnv = {}) {
   const passFiles = filesFor(store);
@@ -99,7 +105,7 @@ function runPass(store, databaseUrl, extraEnv = {}) {
       process.execPath,
       [
         // A container test waits on image and volume copies, minutes on a loaded machine.
-        '--import', 'tsx', '--test', '--test-concurrency=2', `--test-timeout=${store === 'container' ? 900_000 : 300_000}`,
+        '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, `--test-timeout=${store === 'container' ? 900_000 : 300_000}`,
         '--test-reporter=spec', '--test-reporter-destination=stdout',
         `--test-reporter=${path.join(root, 'scripts', 'tapWithFileTimes.js')}`, `--test-reporter-destination=${tapFile}`,
         ...passFiles,

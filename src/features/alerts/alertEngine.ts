@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bus } from '../../db/bus.ts';
 import type { Sql } from '../../db/client.ts';
+import { PeriodicTask } from '../../lib/periodicTask.ts';
 import { countAlertTransition, observeAlertLag } from '../../metrics.ts';
 import { announceCreated } from '../events/createEvent.ts';
 import { dueOrganizations } from './engineQueries.ts';
@@ -47,10 +48,7 @@ interface EngineOptions {
  * the periodic look finds whatever an announcement missed. Started by the server only.
  */
 export class AlertEngine {
-  private timer: NodeJS.Timeout | undefined;
-  private wakeTimer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = true;
+  private readonly task: PeriodicTask;
   private unsubscribe: (() => void) | undefined;
   /** Organizations this process has seen with enabled alerts: their events wake it. */
   private readonly watched = new Set<string>();
@@ -67,22 +65,24 @@ export class AlertEngine {
    */
   private nextLookAt = 0;
 
-  constructor(private readonly options: EngineOptions) {}
+  constructor(private readonly options: EngineOptions) {
+    this.task = new PeriodicTask({
+      run: () => this.runScheduledPass(),
+      intervalMs: () => this.untilNextPass(),
+      onError: (err) => options.log.warn({ err }, 'looking for due alerts failed; it will try again'),
+    });
+  }
 
   start(): void {
-    this.stopped = false;
     this.unsubscribe = this.options.bus.subscribe((announcement) => {
       if (announcement.type === 'event.created' && this.watched.has(announcement.organizationId)) this.wake(announcement.organizationId);
     });
-    this.schedule(0);
+    this.task.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
     this.unsubscribe?.();
-    clearTimeout(this.timer);
-    clearTimeout(this.wakeTimer);
-    await this.running;
+    await this.task.stop();
     await Promise.all(this.straggling.values());
   }
 
@@ -97,7 +97,7 @@ export class AlertEngine {
     const queue = [...new Set([...woken, ...due])];
     const workers = Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
       for (let organizationId = queue.shift(); organizationId !== undefined; organizationId = queue.shift()) {
-        if (this.stopped && this.timer !== undefined) return;
+        if (this.task.stopping) return;
         if (!this.straggling.has(organizationId)) await this.evaluateWithinBudget(organizationId);
       }
     });
@@ -107,12 +107,7 @@ export class AlertEngine {
 
   private wake(organizationId: string): void {
     this.woken.add(organizationId);
-    if (this.stopped || this.wakeTimer) return;
-    this.wakeTimer = setTimeout(() => {
-      this.wakeTimer = undefined;
-      if (!this.running) this.schedule(0);
-    }, WAKE_DELAY_MS);
-    this.wakeTimer.unref();
+    this.task.wake(WAKE_DELAY_MS);
   }
 
   /** Evaluates the organization, or leaves it running as a straggler once past its budget. */
@@ -147,29 +142,27 @@ export class AlertEngine {
     }
   }
 
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      let more = false;
-      const look = Date.now() >= this.nextLookAt;
-      if (look) this.nextLookAt = Date.now() + this.options.intervalSeconds * 1000;
-      this.running = this.runOnce(look)
-        .then((full) => (more = full))
-        .catch((err: unknown) => this.options.log.warn({ err }, 'looking for due alerts failed; it will try again'))
-        .finally(() => {
-          this.running = undefined;
-          // A full pass leaves more due organizations: the next one starts at once. Otherwise the
-          // next look is at the earliest due time this process knows of, or after the interval
-          // (which finds what other processes and lost announcements left).
-          const now = Date.now();
-          this.dues = this.dues.filter((due) => due > now);
-          if (more) this.nextLookAt = now;
-          if (this.dues.length > 0) this.nextLookAt = Math.min(this.nextLookAt, ...this.dues);
-          const untilLook = Math.max(0, this.nextLookAt - now);
-          this.schedule(this.woken.size > 0 ? Math.min(WAKE_DELAY_MS, untilLook) : untilLook);
-        });
-    }, delayMs);
-    this.timer.unref();
+  /** A pass of the timer: the woken organizations, and a look for due ones when it is owed. */
+  private async runScheduledPass(): Promise<void> {
+    const look = Date.now() >= this.nextLookAt;
+    if (look) this.nextLookAt = Date.now() + this.options.intervalSeconds * 1000;
+    let more = false;
+    try {
+      more = await this.runOnce(look);
+    } finally {
+      // A full pass leaves more due organizations: the next look is at once. Otherwise it is at the
+      // earliest due time this process knows of, or after the interval (which finds what other
+      // processes and lost announcements left).
+      const now = Date.now();
+      this.dues = this.dues.filter((due) => due > now);
+      if (more) this.nextLookAt = now;
+      if (this.dues.length > 0) this.nextLookAt = Math.min(this.nextLookAt, ...this.dues);
+    }
+  }
+
+  /** The next pass: the next look, or sooner for organizations woken meanwhile. */
+  private untilNextPass(): number {
+    const untilLook = Math.max(0, this.nextLookAt - Date.now());
+    return this.woken.size > 0 ? Math.min(WAKE_DELAY_MS, untilLook) : untilLook;
   }
 }

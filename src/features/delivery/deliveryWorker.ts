@@ -4,6 +4,7 @@ import type { Bus } from '../../db/bus.ts';
 import type { Sql } from '../../db/client.ts';
 import type { ClaimedDelivery, Mail } from '../../ports.ts';
 import { newId } from '../../lib/ids.ts';
+import { PeriodicTask } from '../../lib/periodicTask.ts';
 import { countDelivery } from '../../metrics.ts';
 import { fanOutBatch } from './fanOutBatch.ts';
 import { claimDuePushJobs } from './pushJobQueries.ts';
@@ -70,7 +71,6 @@ export class DeliveryWorker {
   readonly maxAttempts: number;
   readonly attemptTimeoutMs: number;
   readonly leaseMs: number;
-  private readonly pollIntervalMs: number;
   private readonly concurrency: number;
   private readonly webhooks: WebhookChannel;
   private readonly emails: EmailChannel;
@@ -78,14 +78,9 @@ export class DeliveryWorker {
   private readonly keepFinishedMs: number;
   private nextPruneAt = 0;
 
-  private started = false;
+  private readonly task: PeriodicTask;
   private stopped = false;
-  private pass: Promise<void> | null = null;
-  private passAgain = false;
   private readonly inFlight = new Set<Promise<unknown>>();
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private poller: NodeJS.Timeout | undefined;
-  private debounce: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
 
   constructor(
@@ -96,7 +91,11 @@ export class DeliveryWorker {
     this.maxAttempts = this.retryDelaysMs.length + 1;
     this.attemptTimeoutMs = options.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
     this.leaseMs = options.leaseMs ?? Math.max(60_000, this.attemptTimeoutMs * 3);
-    this.pollIntervalMs = options.pollIntervalMs ?? 10_000;
+    this.task = new PeriodicTask({
+      run: () => this.runPass(),
+      intervalMs: options.pollIntervalMs ?? 10_000,
+      onError: (error) => this.deps.log.error({ err: error }, 'delivery worker: a pass failed; the next poll retries'),
+    });
     this.concurrency = options.concurrency ?? 16;
     this.keepFinishedMs = options.keepFinishedMs ?? KEEP_FINISHED_MS;
     const channel = {
@@ -113,16 +112,14 @@ export class DeliveryWorker {
   }
 
   start(): void {
-    if (this.started) return;
-    this.started = true;
+    if (this.task.started) return;
     this.unsubscribe = this.deps.bus.subscribe((announcement) => {
-      // Only notify events fill the outbox; the poll covers a lost announcement.
-      if (announcement.type === 'event.created' && announcement.notify) this.wakeSoon();
+      // Only notify events fill the outbox; the poll covers a lost announcement. Announcements
+      // come in bursts: one pass within WAKE_DEBOUNCE_MS takes them together.
+      if (announcement.type === 'event.created' && announcement.notify) this.task.wake(WAKE_DEBOUNCE_MS);
     });
-    this.poller = setInterval(() => this.wake(), this.pollIntervalMs);
-    this.poller.unref();
-    // Whatever a previous process left pending is due now.
-    this.wake();
+    // Whatever a previous process left pending is due now: the first pass runs at once.
+    this.task.start();
   }
 
   /** Stops claiming, then waits for the sends in flight to be recorded (each is time-bounded). */
@@ -130,11 +127,7 @@ export class DeliveryWorker {
     if (this.stopped) return;
     this.stopped = true;
     this.unsubscribe?.();
-    clearInterval(this.poller);
-    clearTimeout(this.debounce);
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
-    await this.pass;
+    await this.task.stop();
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
     this.pushes.close();
   }
@@ -146,48 +139,18 @@ export class DeliveryWorker {
 
   /** Runs a pass now, or right after the one running. A no-op unless started. */
   wake(): void {
-    if (!this.started || this.stopped) return;
-    if (this.pass) {
-      this.passAgain = true;
-      return;
-    }
-    this.pass = this.runPass().finally(() => {
-      this.pass = null;
-      if (this.passAgain) {
-        this.passAgain = false;
-        this.wake();
-      }
-    });
-  }
-
-  private wakeSoon(): void {
-    if (this.debounce) return;
-    this.debounce = setTimeout(() => {
-      this.debounce = undefined;
-      this.wake();
-    }, WAKE_DEBOUNCE_MS);
-    this.debounce.unref();
+    this.task.wake();
   }
 
   /** A pass once a rescheduled attempt is due; nothing when none was rescheduled. */
   private wakeIn(delayMs: number | null): void {
-    if (delayMs === null || this.stopped) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      this.wake();
-    }, delayMs);
-    timer.unref();
-    this.timers.add(timer);
+    this.task.wakeIn(delayMs);
   }
 
   private async runPass(): Promise<void> {
-    try {
-      while (!this.stopped && (await this.fanOut()) === FAN_OUT_BATCH);
-      while (!this.stopped && (await this.claimAndSend()));
-      if (Date.now() >= this.nextPruneAt) await this.pruneLog();
-    } catch (error) {
-      this.deps.log.error({ err: error }, 'delivery worker: a pass failed; the next poll retries');
-    }
+    while (!this.stopped && (await this.fanOut()) === FAN_OUT_BATCH);
+    while (!this.stopped && (await this.claimAndSend()));
+    if (Date.now() >= this.nextPruneAt) await this.pruneLog();
   }
 
   /** Keeps the delivery log bounded: finished deliveries past their keep time are deleted. */

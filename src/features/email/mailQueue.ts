@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Sql } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
+import { PeriodicTask } from '../../lib/periodicTask.ts';
 import type { Mail } from '../../ports.ts';
 import { type ClaimedMailJob, claimDueMailJobs, finishMailJob, retryMailJobLater } from './queries.ts';
 
@@ -20,63 +21,42 @@ interface MailQueueOptions {
  * Idle, it costs one indexed look per poll (every 10 s by default).
  */
 export class MailQueue {
-  private readonly pollIntervalMs: number;
   private readonly leaseMs: number;
   private readonly retryDelaysMs: readonly number[];
-  private poller: NodeJS.Timeout | undefined;
-  private pass: Promise<void> | null = null;
-  private again = false;
-  private started = false;
-  private stopped = false;
+  private readonly task: PeriodicTask;
 
   constructor(
     private readonly deps: { sql: Sql; mailer: Mail; log: FastifyBaseLogger },
     options: MailQueueOptions = {},
   ) {
-    this.pollIntervalMs = options.pollIntervalMs ?? 10_000;
     this.leaseMs = options.leaseMs ?? 120_000;
     this.retryDelaysMs = options.retryDelaysMs ?? [1000, 5000];
+    this.task = new PeriodicTask({
+      run: () => this.runPass(),
+      intervalMs: options.pollIntervalMs ?? 10_000,
+      onError: (error) => this.deps.log.error({ err: error }, 'mail queue: a pass failed; the next poll retries'),
+    });
   }
 
+  /** Without SMTP there is nothing to send, and the queue does not start. */
   start(): void {
-    if (this.started || !this.deps.mailer.configured) return;
-    this.started = true;
-    this.poller = setInterval(() => this.wake(), this.pollIntervalMs);
-    this.poller.unref();
-    this.wake();
+    if (this.deps.mailer.configured) this.task.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.poller);
-    await this.pass;
+  stop(): Promise<void> {
+    return this.task.stop();
   }
 
   /** A pass now, or right after the one running. A no-op unless started. */
   wake(): void {
-    if (!this.started || this.stopped) return;
-    if (this.pass) {
-      this.again = true;
-      return;
-    }
-    this.pass = this.runPass().finally(() => {
-      this.pass = null;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      }
-    });
+    this.task.wake();
   }
 
   private async runPass(): Promise<void> {
-    try {
-      for (;;) {
-        const jobs = await claimDueMailJobs(this.deps.sql, { limit: 10, leaseMs: this.leaseMs, leaseToken: newId(16) });
-        await Promise.all(jobs.map((job) => this.send(job)));
-        if (jobs.length < 10 || this.stopped) return;
-      }
-    } catch (error) {
-      this.deps.log.error({ err: error }, 'mail queue: a pass failed; the next poll retries');
+    for (;;) {
+      const jobs = await claimDueMailJobs(this.deps.sql, { limit: 10, leaseMs: this.leaseMs, leaseToken: newId(16) });
+      await Promise.all(jobs.map((job) => this.send(job)));
+      if (jobs.length < 10 || this.task.stopping) return;
     }
   }
 
@@ -87,8 +67,7 @@ export class MailQueue {
     const delayMs = this.retryDelaysMs[attempt - 1];
     if (result.retryable && attempt < job.maxAttempts && delayMs !== undefined) {
       await retryMailJobLater(this.deps.sql, { ...job, delayMs });
-      const timer = setTimeout(() => this.wake(), delayMs);
-      timer.unref();
+      this.task.wakeIn(delayMs);
       return;
     }
     this.deps.log.warn({ organizationId: job.organizationId, kind: job.kind, status: result.status, error: result.error }, 'mail queue: a mail was given up');

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bus } from '../../db/bus.ts';
 import { type Sql, withTransaction } from '../../db/client.ts';
+import { PeriodicTask } from '../../lib/periodicTask.ts';
 import {
   type Block, type BlockSource, advanceProgress, blocksAbove, deleteBlocks, hasSearchIndex, lockProgress,
   organizationsBehind, staleBlocks, writeBlocks,
@@ -39,9 +40,9 @@ const RACED = new Set(['23503', '40P01']);
  * See docs/decisions/090-search-table.md and 167-search-blocks.md.
  */
 export class SearchIndexer {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = true;
+  private readonly task: PeriodicTask;
+  /** Without pg_trgm there is nothing to index: the schedule ends after the first pass. */
+  private idle = false;
   /** Known after the first pass: without pg_trgm the entries would serve no index. */
   private indexPresent: boolean | undefined;
   /** Organizations written to since the last pass, as the bus told. */
@@ -52,29 +53,33 @@ export class SearchIndexer {
   constructor(
     private readonly sql: Sql,
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.task = new PeriodicTask({
+      run: () => this.runPass(),
+      // Written-to organizations soon; otherwise the next sweep of every organization.
+      intervalMs: () => (this.nudged.size > 0 ? NUDGE_DELAY_MS : Math.max(0, this.nextSweepAt - Date.now())),
+      onError: (err) => this.log.warn({ err }, 'search indexing failed; it will try again'),
+    });
+  }
 
   /** Starts indexing; with a bus, the organizations it announces writes of are indexed at once. */
   start(bus?: Bus): void {
-    this.stopped = false;
     this.unsubscribe = bus?.subscribe((announcement) => {
       // An import announces its projects once, not its events.
       if (announcement.type !== 'event.created' && announcement.type !== 'import.completed') return;
       const firstSincePass = this.nudged.size === 0;
       this.nudged.add(announcement.organizationId);
-      // Only the first write since the last pass sets the timer: were every write to set it
-      // again, writes that never pause for NUDGE_DELAY_MS would put the pass off for as long as
-      // they last, and search would scan ever more unindexed events.
-      if (firstSincePass && !this.running) this.schedule(NUDGE_DELAY_MS);
+      // A pass within NUDGE_DELAY_MS of the first write since the last pass; a wake never puts
+      // off a pass already due, so writes that never pause cannot delay indexing for as long as
+      // they last (and search scan ever more unindexed events).
+      if (firstSincePass && !this.idle) this.task.wake(NUDGE_DELAY_MS);
     });
-    this.schedule(0);
+    this.task.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
     this.unsubscribe?.();
-    clearTimeout(this.timer);
-    await this.running;
+    await this.task.stop();
   }
 
   /** Indexes until no organization it can take is behind (or it is stopped); how many events. */
@@ -104,14 +109,15 @@ export class SearchIndexer {
     if (!this.indexPresent) {
       // Search scans events there, as it always did without pg_trgm.
       this.log.info('no trigram index (pg_trgm is missing): search scans the events, and nothing is indexed');
-      this.stopped = true;
+      this.idle = true;
+      void this.task.stop();
       return 0;
     }
     let indexed = 0;
     for (;;) {
       let progressed = 0;
       for (const organizationId of await organizations()) {
-        if (this.stopped && this.timer !== undefined) return indexed;
+        if (this.task.stopping) return indexed;
         progressed += await this.indexBatch(organizationId);
       }
       indexed += progressed;
@@ -127,20 +133,6 @@ export class SearchIndexer {
       if (RACED.has((error as { code?: string }).code ?? '')) return 0;
       throw error;
     }
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.running = this.runPass()
-        .catch((err: unknown) => this.log.warn({ err }, 'search indexing failed; it will try again'))
-        .finally(() => {
-          this.running = undefined;
-          this.schedule(this.nudged.size > 0 ? NUDGE_DELAY_MS : Math.max(0, this.nextSweepAt - Date.now()));
-        });
-    }, delayMs);
-    this.timer.unref();
   }
 }
 
