@@ -70,7 +70,9 @@ export default tseslint.config(
   // Layers (docs/architecture.md): each rule names an arrow that must not exist.
   {
     // A file is read in one sitting: past 300 lines it is two rooms (docs/architecture.md).
+    // Generated files are read through their source (the route schemas), not in a sitting.
     files: ['src/**/*.ts', 'web/src/**/*.{ts,tsx}'],
+    ignores: ['web/src/generated/**'],
     rules: { 'max-lines': ['error', { max: 300 }] },
   },
   {

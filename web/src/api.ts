@@ -30,6 +30,8 @@ export function csrfHeaders(): Record<string, string> {
   return csrfToken ? { 'x-csrf-token': csrfToken } : {};
 }
 
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
 interface RequestOptions {
   body?: unknown;
   signal?: AbortSignal;
@@ -37,7 +39,7 @@ interface RequestOptions {
   quiet401?: boolean;
 }
 
-async function request<T>(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, options: RequestOptions = {}): Promise<T> {
+async function request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (method !== 'GET') Object.assign(headers, csrfHeaders());
   let body: string | undefined;
@@ -88,6 +90,25 @@ export const post = <T>(path: string, body?: unknown, options?: RequestOptions) 
   request<T>('POST', path, { ...options, body });
 export const put = <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, { ...options, body });
 export const del = <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, options);
+
+export type CallOptions = Pick<RequestOptions, 'signal' | 'quiet401'>;
+
+
+/**
+ * One operation of the OpenAPI document, called through the generated `api.<operationId>()`
+ * (web/src/generated/): `template` is its path with `{name}` for each path parameter.
+ */
+export function call<T>(
+  method: string,
+  template: string,
+  args: { path?: object; query?: object; body?: unknown },
+  options: CallOptions = {},
+): Promise<T> {
+  const values = (args.path ?? {}) as Record<string, string | number>;
+  const filled = template.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(String(values[name])));
+  const url = args.query ? withQuery(filled, args.query as Record<string, string | number | undefined | null>) : filled;
+  return request<T>(method as Method, url, { ...options, ...(args.body === undefined ? {} : { body: args.body }) });
+}
 
 /** Builds `path?a=b` leaving out empty values. */
 export function withQuery(path: string, query: Record<string, string | number | undefined | null>): string {

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
-import { ApiError, describeError, get, post } from '../api.ts';
-import type { AcceptInvitationChoiceResponse, ListInvitationChoicesResponse } from '../generated/sessions.ts';
+import { ApiError, describeError } from '../api.ts';
+import * as api from '../generated/index.ts';
+import type { ListInvitationChoicesResponse } from '../generated/sessions.ts';
 import { APP_BASE } from '../paths.ts';
 
 type Choices = { status: 'loading' } | { status: 'ready'; choices: ListInvitationChoicesResponse } | { status: 'failed'; message: string; expired: boolean };
@@ -17,7 +18,7 @@ export function ChooseInvitationPage() {
 
   useEffect(() => {
     let live = true;
-    get<ListInvitationChoicesResponse>('/api/oidc/choices', { quiet401: true }).then(
+    api.listInvitationChoices({ quiet401: true }).then(
       (loaded) => live && setChoices({ status: 'ready', choices: loaded }),
       (failure: unknown) => live && setChoices({ status: 'failed', message: describeError(failure), expired: failure instanceof ApiError && failure.status === 401 }),
     );
@@ -30,7 +31,7 @@ export function ChooseInvitationPage() {
     setJoining(invitationId);
     setError(null);
     try {
-      await post<AcceptInvitationChoiceResponse>(`/api/oidc/choices/${encodeURIComponent(invitationId)}/accept`, undefined, { quiet401: true });
+      await api.acceptInvitationChoice({ path: { invitationId } }, { quiet401: true });
       // The session cookie is set: the dashboard opens afresh, signed in to the chosen organization.
       window.location.assign(`${APP_BASE}/`);
     } catch (failure) {
