@@ -6,8 +6,9 @@
  *
  * Prints self time grouped by package / source area, then the hottest functions. The profile
  * covers the whole server process, start-up and data loading included: `BUSIEST=<seconds>` keeps
- * only the busiest window of that length (an ingest run), and `CALLERS=<function>` shows who
- * calls a function.
+ * only the busiest window of that length (an ingest run), `SKIP=<seconds>` leaves out the first
+ * seconds (the start-up's compiling, busy enough to win the window otherwise), and
+ * `CALLERS=<function>` shows who calls a function.
  */
 import fs from 'node:fs';
 
@@ -41,10 +42,10 @@ function busiestWindow(micros: number): [number, number] {
   const idleId = new Set(profile.nodes.filter((node) => node.callFrame.functionName === '(idle)').map((node) => node.id));
   let best: [number, number] = [0, profile.samples.length];
   let bestBusy = -1;
-  let start = 0;
+  let start = skipped(Number(process.env.SKIP ?? 0) * 1e6);
   let span = 0;
   let busy = 0;
-  for (let end = 0; end < profile.samples.length; end++) {
+  for (let end = start; end < profile.samples.length; end++) {
     const delta = profile.timeDeltas[end] ?? 0;
     span += delta;
     if (!idleId.has(profile.samples[end]!)) busy += delta;
@@ -60,6 +61,13 @@ function busiestWindow(micros: number): [number, number] {
     }
   }
   return best;
+}
+
+/** The index of the first sample after `micros` of the profile. */
+function skipped(micros: number): number {
+  let at = 0;
+  for (let elapsed = 0; at < profile.samples.length && elapsed < micros; at++) elapsed += profile.timeDeltas[at] ?? 0;
+  return at;
 }
 
 function area(url: string, name: string): string {
