@@ -5,16 +5,14 @@
 // SMTP server.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { withTransaction } from '../../src/db/client.ts';
 import { fanOutBatch } from '../../src/features/delivery/fanOutBatch.ts';
 import { composeDigest } from '../../src/features/digests/composeDigest.ts';
 import { MailQueue } from '../../src/features/email/mailQueue.ts';
-import { writeEventsInTransaction } from '../../src/features/events/writeEventsInTransaction.ts';
 import { HeldSummaries } from '../../src/features/notificationPreferences/heldSummaries.ts';
 import { type Browser, signInAs } from '../dashboard/signedIn.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
 import { type SmtpTestServer, startSmtpServer } from '../email/support.ts';
-import { put, subscribe } from './support.ts';
+import { alertEvent, put, subscribe } from './support.ts';
 
 const BASE = 'https://events.example.com';
 const PUSH_ORIGIN = 'https://127.0.0.1:9';
@@ -29,13 +27,6 @@ const loop = (now: () => Date, sql = t.services.sql) => new HeldSummaries({ sql,
 async function notify(org: TestOrg, project: string, title = 'Order') {
   const reply = await org.post('/api/events', { project, category: 'orders', title, notify: true });
   assert.equal(reply.status, 201, JSON.stringify(reply.body));
-}
-
-async function alertEvent(org: TestOrg, project: string, critical: boolean, title = 'Alert firing: errors') {
-  const alert = await org.post(`/api/projects/${project}/alerts`, { name: 'errors', condition: { count: 'atLeast', threshold: 1_000_000, windowSeconds: 60 }, critical, enabled: false });
-  assert.equal(alert.status, 201, JSON.stringify(alert.body));
-  await withTransaction(t.services.sql, (tx) =>
-    writeEventsInTransaction(tx, org.id, [{ projectId: project, category: 'alerts', title, description: null, icon: null, tags: null, metadata: null, url: null, userId: null, notify: true, createdAtMicros: null, alertId: (alert.body as { id: string }).id }], { timeZone: 'UTC' }));
 }
 
 const pushJobs = (org: TestOrg) =>
@@ -71,7 +62,7 @@ describe('levels and the email copy', () => {
     assert.deepEqual(plain.map((j) => j.subscriptionId), await subscriptionsOf(all));
     assert.deepEqual((await mailJobs(org)).map((m) => m.recipients), [[all.email]]);
 
-    await alertEvent(org, project, false);
+    await alertEvent(t, org, project, false);
     await fanOut(new Date());
     const afterAlert = (await pushJobs(org)).slice(1).map((j) => j.subscriptionId).sort();
     assert.deepEqual(afterAlert, [...(await subscriptionsOf(all)), ...(await subscriptionsOf(alertsOnly))].sort());
@@ -208,8 +199,8 @@ describe('quiet hours, snoozes and summaries', () => {
     const off = await member(org, project);
     await put(t, snoozed, { snoozedUntil: Math.floor(Date.now() / 1000) + 3600 });
     await put(t, off, { projects: { [project]: 'none' }, snoozedUntil: Math.floor(Date.now() / 1000) + 3600 });
-    await alertEvent(org, project, true, 'Alert firing: critical');
-    await alertEvent(org, project, false, 'Alert firing: ordinary');
+    await alertEvent(t, org, project, true, 'Alert firing: critical');
+    await alertEvent(t, org, project, false, 'Alert firing: ordinary');
     await fanOut(new Date());
     const jobs = await pushJobs(org);
     assert.equal(jobs.length, 1);
