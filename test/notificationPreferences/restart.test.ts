@@ -44,7 +44,10 @@ async function serve(offsetMs: number): Promise<ServerProcess> {
       TEST_CLOCK_OFFSET_MS: String(offsetMs),
     }),
   );
-  await server.healthy(60_000);
+  // Two minutes: on a loaded machine two servers compiling their sources at once take a while.
+  await server.healthy(120_000).catch((error: unknown) => {
+    throw new Error(`${String(error)}\n${server.output}`);
+  });
   return server;
 }
 
