@@ -74,6 +74,24 @@ describe('levels and the email copy', () => {
     assert.deepEqual(mails.map((m) => m.parsed.subject).sort(), ['Alert firing: errors', 'Plain order'].sort().map((s) => mails.find((m) => m.parsed.subject?.includes(s))?.parsed.subject));
     assert.equal(smtp.to(none.email).length, 0);
   });
+
+  it('"alerts" with the email copy: a batch of plain events sends nothing; a batch mixing them with an alert\'s sends the alert\'s alone', async () => {
+    const org = await t.org();
+    const project = await org.project();
+    const alertsOnly = await member(org, project);
+    assert.equal((await put(t, alertsOnly, { projects: { [project]: 'alerts' }, email: true })).status, 200);
+    await notify(org, project, 'Plain order 1');
+    await fanOut(new Date());
+    assert.equal((await pushJobs(org)).length, 0);
+    assert.equal((await mailJobs(org)).length, 0);
+
+    await notify(org, project, 'Plain order 2');
+    await alertEvent(t, org, project, false, 'Alert firing: refunds');
+    await notify(org, project, 'Plain order 3');
+    await fanOut(new Date());
+    assert.deepEqual((await pushJobs(org)).map((job) => JSON.parse(job.payload).title), ['Alert firing: refunds']);
+    assert.deepEqual((await mailJobs(org)).map((mail) => [mail.recipients, mail.subject]), [[[alertsOnly.email], '[Test project] Alert firing: refunds']]);
+  });
 });
 
 describe('quiet hours, snoozes and summaries', () => {
