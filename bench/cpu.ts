@@ -1,4 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
+import { type LoadResult, median } from './measure.ts';
 
 /** Linux's USER_HZ: /proc reports CPU time in these ticks on every mainstream kernel. */
 const TICKS_PER_SECOND = 100;
@@ -149,4 +150,18 @@ export function medianShares(runs: Array<CpuShares | null>): CpuShares | null {
     result[name] = values.length % 2 ? values[middle]! : (values[middle - 1]! + values[middle]!) / 2;
   }
   return result;
+}
+
+/**
+ * CPU time per event of each run, in µs, median over the runs: every group the report totals
+ * (the server, the database, the ceiling), not the load generator or the rest of the machine.
+ */
+export function cpuPerEvent(loads: LoadResult[], shares: Array<CpuShares | null>): number | undefined {
+  const values = loads.flatMap((load, i) => {
+    const run = shares[i];
+    if (!run || !(load.rps > 0)) return [];
+    const cores = ownGroups(run).reduce((sum, [, value]) => sum + value, 0);
+    return [(cores * 1e6) / load.rps];
+  });
+  return values.length ? median(values) : undefined;
 }

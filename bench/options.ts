@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 
-export const SECTIONS = ['ingest', 'feed', 'search', 'charts', 'transfer', 'import', 'filters', 'analytics', 'alerts'] as const;
+export const SECTIONS = ['ingest', 'feed', 'search', 'charts', 'transfer', 'import', 'filters', 'analytics', 'alerts', 'preferences'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export const STORES = ['embedded', 'external', 'citus'] as const;
@@ -50,7 +50,9 @@ export const USAGE = `Usage: npm run bench -- [options]
   --read-seconds <s>    length of each feed/search/charts run (default 5; 3 with --quick)
   --read-connections <n> concurrent connections for the reads (default 1: latency, not throughput)
   --only <list>         comma-separated subset of: ${SECTIONS.join(', ')}
-                        (transfer: the export and the import; import: the import alone)
+                        (transfer: the export and the import; import: the import alone;
+                        preferences: POST /api/events into 1,000 members without and with
+                        notification preferences, CPU per event of each and their ratio)
   --ingest-targets <l>  comma-separated subset of: ${INGEST_TARGETS.join(', ')} (default all;
                         batch: POST /api/events/batch with 100 and with 1,000 events, 20 connections;
                         its comparison with the import needs the import too: --only ingest,import)

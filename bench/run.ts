@@ -14,11 +14,12 @@ import { METRICS_TOKEN, alertsSection } from './alerts.ts';
 import { BATCH_CONNECTIONS, BATCH_SIZES, batchRow, batchVersusImport, batchVersusSingle, inEvents } from './batch.ts';
 import { importDocument } from './bodies.ts';
 import { type Dataset, api, createProject, cursorAt, ensureDataset, rememberDisk, removeScratch } from './dataset.ts';
-import { type CpuShares, measureCpu, medianShares, ownGroups } from './cpu.ts';
+import { type CpuShares, cpuPerEvent, measureCpu, medianShares } from './cpu.ts';
 import { type LoadResult, type LoadSpec, ROOT, median, runLoad, summarize } from './measure.ts';
 import { startCitusCluster } from './citusCluster.ts';
 import { diskRow, measureDisk } from './disk.ts';
 import { type BenchOptions, type Store, USAGE, parseOptions } from './options.ts';
+import { preferencesSection } from './preferences.ts';
 import { type Running, residentBytes, sampleResident, startCeiling, startServer } from './processes.ts';
 import { type Header, type Row, formatTable, thousands } from './report.ts';
 import { COMMON_TERM, FILTER_CATEGORY, RARE_TERM } from './vocabulary.ts';
@@ -252,20 +253,6 @@ async function ingestSection(ctx: Context): Promise<void> {
       data: { bytes: rss, idleBytes: ctx.idleRss, ceilingBytes: ceilingRss },
     });
   }
-}
-
-/**
- * CPU time per event of each run, in µs, median over the runs: every group the report totals
- * (the server, the database, the ceiling), not the load generator or the rest of the machine.
- */
-function cpuPerEvent(loads: LoadResult[], shares: Array<CpuShares | null>): number | undefined {
-  const values = loads.flatMap((load, i) => {
-    const run = shares[i];
-    if (!run || !(load.rps > 0)) return [];
-    const cores = ownGroups(run).reduce((sum, [, value]) => sum + value, 0);
-    return [(cores * 1e6) / load.rps];
-  });
-  return values.length ? median(values) : undefined;
 }
 
 interface ReadCase {
@@ -694,6 +681,15 @@ async function benchStore(options: BenchOptions, externalUrl: string | undefined
       const ingest = { organizationId: dataset.scratch.organizationId, projectId, key: dataset.scratch.key };
       const section = { sql, server, externalDatabase: Boolean(externalUrl), ingest, log, load: (spec: LoadSpec) => load(spec, server) };
       rows.push(...(await alertsSection({ ...section, ingestSeconds: options.ingestSeconds, ingestConnections: options.ingestConnections, runs: options.runs })));
+      await removeScratch(sql, dataset.scratch.organizationId, log);
+    }
+    if (options.sections.has('preferences')) {
+      const projectId = await createProject(server.origin, dataset.scratch.key, 'Bench preferences');
+      const subscribedProjectId = await createProject(server.origin, dataset.scratch.key, 'Bench preferences, subscribed');
+      const ingest = { organizationId: dataset.scratch.organizationId, projectId, subscribedProjectId, key: dataset.scratch.key };
+      const section = { sql, server, externalDatabase: Boolean(externalUrl), ingest, log, load: (spec: LoadSpec) => load(spec, server) };
+      const { ingestSeconds, ingestConnections, warmupSeconds, runs } = options;
+      rows.push(...(await preferencesSection({ ...section, ingestSeconds, ingestConnections, warmupSeconds, runs })));
       await removeScratch(sql, dataset.scratch.organizationId, log);
     }
   } finally {

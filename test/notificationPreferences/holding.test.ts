@@ -5,16 +5,14 @@
 // SMTP server.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { withTransaction } from '../../src/db/client.ts';
 import { fanOutBatch } from '../../src/features/delivery/fanOutBatch.ts';
 import { composeDigest } from '../../src/features/digests/composeDigest.ts';
 import { MailQueue } from '../../src/features/email/mailQueue.ts';
-import { writeEventsInTransaction } from '../../src/features/events/writeEventsInTransaction.ts';
 import { HeldSummaries } from '../../src/features/notificationPreferences/heldSummaries.ts';
 import { type Browser, signInAs } from '../dashboard/signedIn.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
 import { type SmtpTestServer, startSmtpServer } from '../email/support.ts';
-import { put, subscribe } from './support.ts';
+import { alertEvent, put, subscribe } from './support.ts';
 
 const BASE = 'https://events.example.com';
 const PUSH_ORIGIN = 'https://127.0.0.1:9';
@@ -29,13 +27,6 @@ const loop = (now: () => Date, sql = t.services.sql) => new HeldSummaries({ sql,
 async function notify(org: TestOrg, project: string, title = 'Order') {
   const reply = await org.post('/api/events', { project, category: 'orders', title, notify: true });
   assert.equal(reply.status, 201, JSON.stringify(reply.body));
-}
-
-async function alertEvent(org: TestOrg, project: string, critical: boolean, title = 'Alert firing: errors') {
-  const alert = await org.post(`/api/projects/${project}/alerts`, { name: 'errors', condition: { count: 'atLeast', threshold: 1_000_000, windowSeconds: 60 }, critical, enabled: false });
-  assert.equal(alert.status, 201, JSON.stringify(alert.body));
-  await withTransaction(t.services.sql, (tx) =>
-    writeEventsInTransaction(tx, org.id, [{ projectId: project, category: 'alerts', title, description: null, icon: null, tags: null, metadata: null, url: null, userId: null, notify: true, createdAtMicros: null, alertId: (alert.body as { id: string }).id }], { timeZone: 'UTC' }));
 }
 
 const pushJobs = (org: TestOrg) =>
@@ -71,7 +62,7 @@ describe('levels and the email copy', () => {
     assert.deepEqual(plain.map((j) => j.subscriptionId), await subscriptionsOf(all));
     assert.deepEqual((await mailJobs(org)).map((m) => m.recipients), [[all.email]]);
 
-    await alertEvent(org, project, false);
+    await alertEvent(t, org, project, false);
     await fanOut(new Date());
     const afterAlert = (await pushJobs(org)).slice(1).map((j) => j.subscriptionId).sort();
     assert.deepEqual(afterAlert, [...(await subscriptionsOf(all)), ...(await subscriptionsOf(alertsOnly))].sort());
@@ -82,6 +73,24 @@ describe('levels and the email copy', () => {
     const mails = await smtp.waitForMailTo(all.email, 2);
     assert.deepEqual(mails.map((m) => m.parsed.subject).sort(), ['Alert firing: errors', 'Plain order'].sort().map((s) => mails.find((m) => m.parsed.subject?.includes(s))?.parsed.subject));
     assert.equal(smtp.to(none.email).length, 0);
+  });
+
+  it('"alerts" with the email copy: a batch of plain events sends nothing; a batch mixing them with an alert\'s sends the alert\'s alone', async () => {
+    const org = await t.org();
+    const project = await org.project();
+    const alertsOnly = await member(org, project);
+    assert.equal((await put(t, alertsOnly, { projects: { [project]: 'alerts' }, email: true })).status, 200);
+    await notify(org, project, 'Plain order 1');
+    await fanOut(new Date());
+    assert.equal((await pushJobs(org)).length, 0);
+    assert.equal((await mailJobs(org)).length, 0);
+
+    await notify(org, project, 'Plain order 2');
+    await alertEvent(t, org, project, false, 'Alert firing: refunds');
+    await notify(org, project, 'Plain order 3');
+    await fanOut(new Date());
+    assert.deepEqual((await pushJobs(org)).map((job) => JSON.parse(job.payload).title), ['Alert firing: refunds']);
+    assert.deepEqual((await mailJobs(org)).map((mail) => [mail.recipients, mail.subject]), [[[alertsOnly.email], '[Test project] Alert firing: refunds']]);
   });
 });
 
@@ -208,8 +217,8 @@ describe('quiet hours, snoozes and summaries', () => {
     const off = await member(org, project);
     await put(t, snoozed, { snoozedUntil: Math.floor(Date.now() / 1000) + 3600 });
     await put(t, off, { projects: { [project]: 'none' }, snoozedUntil: Math.floor(Date.now() / 1000) + 3600 });
-    await alertEvent(org, project, true, 'Alert firing: critical');
-    await alertEvent(org, project, false, 'Alert firing: ordinary');
+    await alertEvent(t, org, project, true, 'Alert firing: critical');
+    await alertEvent(t, org, project, false, 'Alert firing: ordinary');
     await fanOut(new Date());
     const jobs = await pushJobs(org);
     assert.equal(jobs.length, 1);

@@ -42,29 +42,43 @@ export interface AudienceRow {
   snoozedUntil: Date | null;
 }
 
+/** A project of a fan-out batch, and whether an alert wrote any of the batch's events in it. */
+export interface AudienceKey {
+  organizationId: string;
+  projectId: string;
+  alerts: boolean;
+}
+
 /**
  * Everyone the batch's projects notify, with the preferences that decide it, in one statement:
  * each push subscription with its member's preferences (a member without a row follows the
- * defaults), and each member who asked for a copy by mail. Members at "none" are left out here.
+ * defaults), and each member who asked for a copy by mail. Members at "none" are left out here,
+ * and so are members at "alerts" for a project where no alert wrote any of the batch's events: the
+ * statement's cost follows who may be notified, not how many members hold preferences (the email
+ * copies' level is checked before their address is joined).
  */
-export function selectAudience(tx: TransactionSql, projects: readonly { organizationId: string; projectId: string }[]): Promise<AudienceRow[]> {
+export function selectAudience(tx: TransactionSql, projects: readonly AudienceKey[]): Promise<AudienceRow[]> {
   return tx<AudienceRow[]>`
     WITH k AS (
-      SELECT * FROM unnest(${projects.map((p) => p.organizationId)}::text[], ${projects.map((p) => p.projectId)}::text[]) AS k(organization_id, project_id)
+      -- The flags go as text: the driver sends a boolean array as one boolean.
+      SELECT organization_id, project_id, alerts::boolean AS alerts
+      FROM unnest(${projects.map((p) => p.organizationId)}::text[], ${projects.map((p) => p.projectId)}::text[],
+                  ${projects.map((p) => String(p.alerts))}::text[]) AS k(organization_id, project_id, alerts)
     )
-    SELECT * FROM (
+    SELECT "organizationId", "projectId", "userId", "subscriptionId", address, level, "quietHours", "snoozedUntil" FROM (
       SELECT s.organization_id AS "organizationId", s.project_id AS "projectId", s.user_id AS "userId", s.id AS "subscriptionId",
              NULL::text AS address, coalesce(np.projects ->> s.project_id, 'all') AS level,
-             np.quiet_hours AS "quietHours", np.snoozed_until AS "snoozedUntil"
+             np.quiet_hours AS "quietHours", np.snoozed_until AS "snoozedUntil", k.alerts
       FROM k JOIN push_subscriptions s ON s.organization_id = k.organization_id AND s.project_id = k.project_id
       LEFT JOIN notification_preferences np ON np.organization_id = s.organization_id AND np.user_id = s.user_id
       UNION ALL
       SELECT np.organization_id, k.project_id, np.user_id, NULL, u.email, coalesce(np.projects ->> k.project_id, 'all'),
-             np.quiet_hours, np.snoozed_until
+             np.quiet_hours, np.snoozed_until, k.alerts
       FROM k JOIN notification_preferences np ON np.organization_id = k.organization_id AND np.email
+        AND (coalesce(np.projects ->> k.project_id, 'all') = 'all' OR (k.alerts AND np.projects ->> k.project_id = 'alerts'))
       JOIN users u ON u.organization_id = np.organization_id AND u.id = np.user_id
     ) audience
-    WHERE level <> 'none'`;
+    WHERE level = 'all' OR (level = 'alerts' AND alerts)`;
 }
 
 export interface NewHeld {

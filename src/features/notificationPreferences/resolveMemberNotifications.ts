@@ -4,7 +4,7 @@ import { criticalAlerts } from '../alerts/criticalAlerts.ts';
 import { renderEventEmail } from '../delivery/emailMessage.ts';
 import { queueMail } from '../email/queueMail.ts';
 import type { EventObject } from '../events/eventObject.ts';
-import { type AudienceRow, type NewHeld, insertHeld, selectAudience } from './queries.ts';
+import { type AudienceKey, type AudienceRow, type NewHeld, insertHeld, selectAudience } from './queries.ts';
 import { isHolding } from './quietHours.ts';
 
 /** A notify event being fanned out, and the alert that wrote it, if one did. */
@@ -24,7 +24,8 @@ interface MemberPush {
 
 /**
  * Applies each member's preferences to a fan-out batch, in its transaction: one statement finds the
- * batch's audience (subscriptions and email copies with their members' preferences). A level of
+ * batch's audience (subscriptions and email copies with their members' preferences, without the
+ * members whose level already rules the batch out). A level of
  * "none", or "alerts" for an event no alert wrote, sends nothing; a member in quiet hours or a
  * snooze gets one held row per event (decision 205), unless a critical alert wrote it; the rest
  * get their email copy queued here and their pushes returned for the caller's push jobs.
@@ -34,8 +35,12 @@ export async function resolveMemberNotifications(
   events: readonly MemberEvent[],
   q: { now: Date; baseUrl: string; maxAttempts: number },
 ): Promise<MemberPush[]> {
-  const projects = new Map<string, { organizationId: string; projectId: string }>();
-  for (const { organizationId, event } of events) projects.set(JSON.stringify([organizationId, event.projectId]), { organizationId, projectId: event.projectId });
+  // Members at "alerts" are read only for the projects where an alert wrote one of the events.
+  const projects = new Map<string, AudienceKey>();
+  for (const { organizationId, event, alertId } of events) {
+    const key = JSON.stringify([organizationId, event.projectId]);
+    projects.set(key, { organizationId, projectId: event.projectId, alerts: (projects.get(key)?.alerts ?? false) || alertId !== null });
+  }
   if (projects.size === 0) return [];
   const audience = await selectAudience(tx, [...projects.values()]);
   if (audience.length === 0) return [];
