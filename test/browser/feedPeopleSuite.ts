@@ -142,9 +142,18 @@ export function feedPeopleSuite(size: 'desktop' | 'phone', viewport: { width: nu
       const row = page.getByTestId('member-row').first();
       await row.getByTestId('only-owner').waitFor();
       assert.equal(await row.getByRole('button', { name: 'Remove' }).count(), 0);
+      // On an organization page no project is chosen: the switcher invites ("Go to a project…"),
+      // it does not demand ("Choose a project…"), and going changes page.
       const switcher = page.locator('#project-switcher');
-      if (await switcher.count()) assert.equal(await switcher.locator('option').first().textContent(), 'Go to a project…');
+      await switcher.waitFor();
+      assert.equal(await switcher.locator('option').first().textContent(), 'Go to a project…');
+      assert.equal(await switcher.inputValue(), '');
+      assert.equal(await page.getByText('Choose a project…').count(), 0);
       await axeInBothThemes('the members page');
+      await switcher.selectOption({ label: 'Shop' });
+      await page.waitForURL(`${base}/app/p/${projectId}`);
+      await page.getByRole('heading', { name: 'Feed', level: 1 }).waitFor();
+      assert.equal(await switcher.locator('option').first().textContent(), 'Shop', 'no invitation once a project is open');
     });
   });
 }

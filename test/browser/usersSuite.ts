@@ -1,7 +1,8 @@
 // The Users page as a new user meets it (issue "Hardening and polish", dashboard defect 5), at one
 // window size per file (usersPolish.test.ts, usersPolishPhone.test.ts): a search without a match
 // says so (not "No users yet"), the search is kept in the address, users are titled by their
-// `name` property when they have one, and a profile gives exact first and last seen dates. Then:
+// `name` property when they have one, and a profile gives exact first-seen and last-active dates
+// (the newest event, not the newest identify: decision 197). Then:
 // the list sorts (last seen, first seen, most events) with the order in the address, and a
 // profile shows its properties as a key/value table (long values wrap) and a 30-day activity
 // chart, light and dark.
@@ -122,17 +123,23 @@ export function usersSuite(size: string, viewport: { width: number; height: numb
       await page.waitForURL(/[?&]search=pro/);
     });
 
-    it("a profile is titled by the name and gives exact first and last seen dates; Back keeps the list's search", async () => {
+    it("a profile is titled by the name and gives exact first-seen and last-active dates; Back keeps the list's search", async () => {
       await page.getByRole('link', { name: 'Ann Smith' }).click();
       await page.getByRole('heading', { name: 'Ann Smith', level: 1 }).waitFor();
       await page.locator('article.event').nth(1).waitFor();
       const profile = (await api('GET', `/api/users/u-4821?project=${projectId}`)).body as { firstSeen: string; lastSeen: string };
-      for (const [testId, iso] of [['first-seen', profile.firstSeen], ['last-seen', profile.lastSeen]] as const) {
+      const newest = (await api('GET', `/api/events?project=${projectId}&user_id=u-4821`)).body.events[0] as { createdAt: string };
+      // "Last active" is the newest event, not the later identify the API's lastSeen counts (decision 197).
+      assert.notEqual(newest.createdAt, profile.lastSeen);
+      for (const [testId, iso] of [['first-seen', profile.firstSeen], ['last-active', newest.createdAt]] as const) {
         const cell = page.getByTestId(testId);
         assert.match(await cell.innerText(), DATE_TIME, testId);
         assert.equal(await cell.locator('time').first().getAttribute('datetime'), iso, testId);
       }
       assert.match(await page.getByTestId('first-seen').innerText(), /3 days ago/);
+      assert.match(await page.getByTestId('last-active').innerText(), /1 hour ago/);
+      const facts = await page.locator('.user-facts dt').allTextContents();
+      assert.ok(facts.includes('Last active') && !facts.includes('Last seen'), facts.join(' | '));
       assert.match(await page.getByRole('region', { name: 'Profile' }).innerText(), /User id\s+u-4821/);
       // Properties as a key/value table, a long value wrapping inside its cell.
       const table = page.getByTestId('user-properties');

@@ -98,7 +98,7 @@ describe('grouping bursts', () => {
 
   it("a group's mail links to the project's feed, never to ?event=0", () => {
     const group = { count: 3, titles: ['Three', 'Two', 'One'], projectId: 'p1', projectName: 'Shop' };
-    const mail = JSON.parse(renderGroupBody('email', group, new Date(), BASE)) as { subject: string; text: string; html: string };
+    const mail = JSON.parse(renderGroupBody('email', group, new Date(), { baseUrl: BASE, timeZone: 'UTC' })) as { subject: string; text: string; html: string };
     assert.equal(mail.subject, '[Shop] 3 events in Shop');
     assert.ok(mail.text.includes(`Open in Eventlog: ${BASE}/app/p/p1\n`), mail.text);
     assert.ok(mail.html.includes(`href="${BASE}/app/p/p1"`));

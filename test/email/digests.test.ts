@@ -101,6 +101,9 @@ describe('the digest', () => {
     const now = Date.now() / 1000;
     for (let i = 0; i < 3; i++) await notify(org, shop, { category: 'orders', created_at: now - 3600 * (i + 1) });
     await notify(org, shop, { category: 'orders', created_at: now - 86_400 - 3600 });
+    // As many refunds as the day before: "no change" in words, not "±0 (+0%)" inside parentheses.
+    await notify(org, shop, { category: 'refunds', created_at: now - 7200 });
+    await notify(org, shop, { category: 'refunds', created_at: now - 86_400 - 7200 });
     for (let i = 0; i < 25; i++) await notify(org, shop, { category: 'payments', title: `Payment failed #${i}`, notify: true, created_at: now - 60 * (25 - i) });
     await notify(org, blog, { category: 'posts', title: '<script>x</script>', notify: true, created_at: now - 60 });
     assert.equal((await org.post('/api/insight', { project: shop, title: 'Revenue', value: '1,234 €' })).status, 200);
@@ -115,6 +118,8 @@ describe('the digest', () => {
     assert.match(text, /== Web shop ==/);
     assert.match(text, /orders: 3 \(\+2, \+200%\)/);
     assert.match(text, /payments: 25 \(new\)/);
+    assert.match(text, /refunds: 1 \(no change\)/);
+    assert.doesNotMatch(text, /±|\+0%|\([^()]*\([^()]*\)[^()]*\)/, 'no parentheses inside parentheses');
     assert.match(text, /Notify events: 25/);
     assert.match(text, /Payment failed #24/);
     assert.match(text, /Payment failed #5/);
@@ -146,7 +151,9 @@ describe('the digest', () => {
     assert.equal((await member.post('/api/me/digest/send')).status, 200);
     const [mail] = await smtp.waitForMailTo(member.email);
     assert.match(mail?.parsed.text ?? '', /Payments failing: firing at /);
-    assert.match(String(mail?.parsed.html), /Payments failing: <strong>firing<\/strong>/);
+    // The alert by name, linked to it on its project's Alerts tab.
+    const alertUrl = `https://events.example.com/app/p/${shop}/alerts?alert=${created.body.id}`;
+    assert.ok(String(mail?.parsed.html).includes(`<a href="${alertUrl}">Payments failing</a>: <strong>firing</strong>`), String(mail?.parsed.html));
   });
 
   it('each digest is enqueued once per member and period, with several schedulers at once', async (tc) => {

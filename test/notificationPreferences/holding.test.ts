@@ -21,7 +21,7 @@ after(() => smtp.close());
 // The fan-out and the summary loop take every organization's rows: a database of the file's own.
 const t = useTestApp({ ALLOW_PRIVATE_WEBHOOK_URLS: '1', BASE_URL: BASE, SMTP_URL: smtp.url, SMTP_FROM: 'events@example.com' }, { ownDatabase: true });
 
-const fanOut = (now: Date) => fanOutBatch(t.services.sql, { limit: 500, maxAttempts: 3, baseUrl: BASE, now });
+const fanOut = (now: Date) => fanOutBatch(t.services.sql, { limit: 500, maxAttempts: 3, baseUrl: BASE, timeZone: 'UTC', now });
 const loop = (now: () => Date, sql = t.services.sql) => new HeldSummaries({ sql, baseUrl: BASE, log: t.services.log, queued: () => undefined, now }, 3_600_000);
 
 async function notify(org: TestOrg, project: string, title = 'Order') {

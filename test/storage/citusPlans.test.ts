@@ -218,8 +218,9 @@ describe('grouping bursts on Citus runs on one shard per destination', { skip: !
       projectId: project,
       projectName: 'Bursts',
       events: [event],
+      alertIds: [null],
     });
-    const q = { now: new Date(), baseUrl: 'https://events.example.com', maxAttempts: 3 };
+    const q = { now: new Date(), baseUrl: 'https://events.example.com', timeZone: 'UTC', maxAttempts: 3 };
     // The first event opens the group: the fan-out's batch insert writes it.
     await withTransaction(t.services.sql, async (tx) => {
       const opened = await holdInGroup(tx, held(events[0]!), q);

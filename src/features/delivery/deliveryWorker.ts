@@ -166,6 +166,7 @@ export class DeliveryWorker {
       limit: FAN_OUT_BATCH,
       maxAttempts: this.maxAttempts,
       baseUrl: this.deps.config.baseUrl,
+      timeZone: this.deps.config.timeZone,
     });
   }
 

@@ -28,7 +28,7 @@ import { type HeldEvents, holdInGroup } from './groupFanOut.ts';
  */
 export function fanOutBatch(
   sql: Sql,
-  q: { limit: number; maxAttempts: number; baseUrl: string; now?: Date },
+  q: { limit: number; maxAttempts: number; baseUrl: string; timeZone: string; now?: Date },
 ): Promise<number> {
   return withTransaction(sql, async (tx) => {
     const claimed = await claimOutbox(tx, q.limit);
@@ -47,12 +47,12 @@ export function fanOutBatch(
     }
     const destinations = routes.size ? await selectRoutedDestinations(tx, [...routes.values()]) : [];
     const now = q.now ?? new Date();
-    const memberPushes = await resolveMemberNotifications(tx, events, { now, baseUrl: q.baseUrl, maxAttempts: q.maxAttempts });
+    const memberPushes = await resolveMemberNotifications(tx, events, { now, baseUrl: q.baseUrl, timeZone: q.timeZone, maxAttempts: q.maxAttempts });
 
     const deliveries: NewDelivery[] = [];
     const pushes: NewPushJob[] = [];
     const groups = new Map<string, HeldEvents>();
-    for (const { organizationId, projectName, event } of events) {
+    for (const { organizationId, projectName, event, alertId } of events) {
       const ofProject = (row: { organizationId: string; projectId: string }) =>
         row.organizationId === organizationId && row.projectId === event.projectId;
       const bodies = new Map<DeliveryFormat, string>();
@@ -60,13 +60,14 @@ export function fanOutBatch(
         if (!ofProject(destination) || destination.category !== event.category) continue;
         if (destination.groupWindowSeconds > 0) {
           const key = JSON.stringify([organizationId, destination.id]);
-          const held = groups.get(key) ?? { organizationId, destinationId: destination.id, format: destination.format, windowSeconds: destination.groupWindowSeconds, projectId: event.projectId, projectName, events: [] };
+          const held = groups.get(key) ?? { organizationId, destinationId: destination.id, format: destination.format, windowSeconds: destination.groupWindowSeconds, projectId: event.projectId, projectName, events: [], alertIds: [] };
           held.events.push(event);
+          held.alertIds.push(alertId);
           groups.set(key, held);
           continue;
         }
         let body = bodies.get(destination.format);
-        if (body === undefined) bodies.set(destination.format, (body = renderDeliveryBody(destination.format, event, now, { projectName, baseUrl: q.baseUrl })));
+        if (body === undefined) bodies.set(destination.format, (body = renderDeliveryBody(destination.format, event, now, { projectName, baseUrl: q.baseUrl, timeZone: q.timeZone, alertId })));
         deliveries.push({
           organizationId,
           id: newId(16),
@@ -86,7 +87,7 @@ export function fanOutBatch(
       pushes.push({ organizationId, id: newId(16), subscriptionId, eventId: event.id, payload, maxAttempts: q.maxAttempts });
     }
     for (const held of groups.values()) {
-      const opened = await holdInGroup(tx, held, { now, baseUrl: q.baseUrl, maxAttempts: q.maxAttempts });
+      const opened = await holdInGroup(tx, held, { now, baseUrl: q.baseUrl, timeZone: q.timeZone, maxAttempts: q.maxAttempts });
       if (opened) deliveries.push(opened);
     }
     await insertDeliveries(tx, deliveries);

@@ -1,6 +1,6 @@
 import type { DeliveryFormat } from '../../ports.ts';
 import type { EventObject } from '../events/eventObject.ts';
-import { renderEventEmail } from './emailMessage.ts';
+import { type MailContext, renderEventEmail } from './emailMessage.ts';
 import { channelMessage } from './channels/message.ts';
 
 export type { DeliveryFormat } from '../../ports.ts';
@@ -16,11 +16,11 @@ export function renderDeliveryBody(
   format: DeliveryFormat,
   event: EventObject,
   now: Date,
-  where: { projectName: string; baseUrl: string },
+  where: MailContext,
 ): string {
   switch (format) {
     case 'email':
-      return JSON.stringify(renderEventEmail(event, where.projectName, where.baseUrl));
+      return JSON.stringify(renderEventEmail(event, where));
     case 'json':
       return JSON.stringify({ type: 'event.notify', project: event.projectId, timestamp: now.toISOString(), event: { ...event, notify: true } });
     case 'text':

@@ -19,8 +19,9 @@ export function renderGroupBody(
   format: DeliveryFormat,
   group: { count: number; titles: string[]; projectId: string; projectName: string },
   now: Date,
-  baseUrl: string,
+  where: { baseUrl: string; timeZone: string },
 ): string {
+  const { baseUrl } = where;
   const feed = `${baseUrl}/app/p/${encodeURIComponent(group.projectId)}`;
   const lines = group.titles.map((title) => `- ${literal(title)}`);
   const more = group.count - group.titles.length;
@@ -40,7 +41,7 @@ export function renderGroupBody(
     favorited: false,
     createdAt: now.toISOString(),
   };
-  const body = renderDeliveryBody(format, summary, now, { projectName: group.projectName, baseUrl });
+  const body = renderDeliveryBody(format, summary, now, { projectName: group.projectName, baseUrl, timeZone: where.timeZone });
   // A channel's link is the event's by default; a group's is the project's feed.
   if (format === 'text' || format === 'embed' || format === 'email' || format === 'json') return body;
   return JSON.stringify({ ...(JSON.parse(body) as object), link: feed });

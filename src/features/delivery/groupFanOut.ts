@@ -17,6 +17,8 @@ export interface HeldEvents {
   projectId: string;
   projectName: string;
   events: EventObject[];
+  /** Each event's alert, if an alert wrote it (same order as `events`). */
+  alertIds: Array<string | null>;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface HeldEvents {
 export async function holdInGroup(
   tx: TransactionSql,
   held: HeldEvents,
-  q: { now: Date; baseUrl: string; maxAttempts: number },
+  q: { now: Date; baseUrl: string; timeZone: string; maxAttempts: number },
 ): Promise<NewDelivery | null> {
   const open = await lockOpenGroup(tx, held.organizationId, held.destinationId);
   const eventIds = [...(open?.eventIds ?? []), ...held.events.map((event) => event.id)];
@@ -50,12 +52,13 @@ export async function holdInGroup(
 }
 
 /** A single event's usual body, or the group's message for n > 1. */
-async function groupBody(tx: TransactionSql, held: HeldEvents, eventIds: number[], q: { now: Date; baseUrl: string }): Promise<string> {
-  const where = { projectName: held.projectName, baseUrl: q.baseUrl };
+async function groupBody(tx: TransactionSql, held: HeldEvents, eventIds: number[], q: { now: Date; baseUrl: string; timeZone: string }): Promise<string> {
   const [only] = held.events;
-  if (eventIds.length === 1 && only) return renderDeliveryBody(held.format, only, q.now, where);
+  if (eventIds.length === 1 && only) {
+    return renderDeliveryBody(held.format, only, q.now, { projectName: held.projectName, baseUrl: q.baseUrl, timeZone: q.timeZone, alertId: held.alertIds[0] ?? null });
+  }
   const newest = await selectGroupTitles(tx, { organizationId: held.organizationId, eventIds, limit: GROUP_TITLES });
   const titles = newest.map((row) => (row.icon ? `${row.icon} ${row.title}` : row.title));
   const group = { count: eventIds.length, titles, projectId: held.projectId, projectName: held.projectName };
-  return renderGroupBody(held.format, group, q.now, q.baseUrl);
+  return renderGroupBody(held.format, group, q.now, { baseUrl: q.baseUrl, timeZone: q.timeZone });
 }

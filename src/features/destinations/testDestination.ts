@@ -62,6 +62,7 @@ export async function testDestination({ ctx, input }: VerbArgs<{ destinationId: 
     body: renderDeliveryBody(destination.format, sampleEvent(destination.projectId, config.baseUrl, now), now, {
       projectName: project.name,
       baseUrl: config.baseUrl,
+      timeZone: config.timeZone,
     }),
     attempts: 0,
     maxAttempts: 1,

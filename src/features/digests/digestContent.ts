@@ -6,6 +6,7 @@ const LATEST_NOTIFY_TITLES = 20;
 
 /** One change of an alert's state in the period. */
 interface AlertTransition {
+  alertId: string;
   alertName: string;
   state: 'firing' | 'ok';
   at: Date;
@@ -68,7 +69,7 @@ export async function buildDigest(sql: Db, organizationId: string, from: Date, t
       latestNotify: titles.filter((row) => row.projectId === project.id).map((row) => ({ title: row.title, at: row.createdAt })),
       alertTransitions: transitions
         .filter((row) => row.projectId === project.id)
-        .map(({ alertName, state, at, count }) => ({ alertName, state, at, count })),
+        .map(({ alertId, alertName, state, at, count }) => ({ alertId, alertName, state, at, count })),
       insights: insights
         .filter((row) => row.projectId === project.id)
         .map((row) => ({ title: row.title, value: insightText(row.value), icon: row.icon })),

@@ -38,6 +38,11 @@ function projectText(project: ProjectDigest, url: string, zone: string): string[
   return lines;
 }
 
+/** The alert on its project's Alerts tab (`?alert=`, as an alert's own mail links it). */
+function alertUrl(projectUrl: string, alertId: string): string {
+  return `${projectUrl}/alerts?alert=${encodeURIComponent(alertId)}`;
+}
+
 function projectHtml(project: ProjectDigest, url: string, zone: string): string {
   const total = project.categories.reduce((sum, row) => sum + row.current, 0);
   const rows = project.categories
@@ -57,7 +62,7 @@ function projectHtml(project: ProjectDigest, url: string, zone: string): string 
   }
   if (project.alertTransitions.length > 0) {
     parts.push(`<h3 style="font-size:15px;margin:12px 0 4px;">Alerts</h3><ul>${project.alertTransitions
-      .map((item) => `<li>${escapeHtml(item.alertName)}: <strong>${escapeHtml(item.state)}</strong> <span class="muted">${escapeHtml(dateIn(zone, item.at))}</span></li>`)
+      .map((item) => `<li>${link(alertUrl(url, item.alertId), item.alertName)}: <strong>${escapeHtml(item.state)}</strong> <span class="muted">${escapeHtml(dateIn(zone, item.at))}</span></li>`)
       .join('')}</ul>`);
   }
   if (project.insights.length > 0) {

@@ -129,9 +129,9 @@ export function listInsightValues(sql: Db, organizationId: string): Promise<{ pr
 export function alertTransitionsInPeriod(
   sql: Db,
   q: { organizationId: string; projectIds: string[]; from: Date; to: Date },
-): Promise<Array<{ projectId: string; alertName: string; state: 'firing' | 'ok'; at: Date; count: number }>> {
+): Promise<Array<{ projectId: string; alertId: string; alertName: string; state: 'firing' | 'ok'; at: Date; count: number }>> {
   return sql`
-    SELECT a.project_id AS "projectId", a.name AS "alertName", t.state, t.at, t.count
+    SELECT a.project_id AS "projectId", a.id AS "alertId", a.name AS "alertName", t.state, t.at, t.count
     FROM alert_transitions t
     JOIN alerts a ON a.organization_id = t.organization_id AND a.id = t.alert_id
     WHERE t.organization_id = ${q.organizationId} AND a.project_id = ANY(${q.projectIds}) AND t.at >= ${q.from} AND t.at < ${q.to}

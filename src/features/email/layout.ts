@@ -56,3 +56,12 @@ export function oneLine(text: string, max = 200): string {
   const flat = text.replace(/[\r\n\t]+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
+
+/**
+ * A moment as people read it in a mail, in the reader's zone (a member's, else the installation's
+ * TZ), the zone named: "27 Nov 2026, 14:05 (Europe/Paris)". Mails used to print ISO 8601 in UTC.
+ */
+export function mailTime(at: Date | string, timeZone: string): string {
+  const date = typeof at === 'string' ? new Date(at) : at;
+  return `${new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(date)} (${timeZone})`;
+}

@@ -33,7 +33,7 @@ interface MemberPush {
 export async function resolveMemberNotifications(
   tx: TransactionSql,
   events: readonly MemberEvent[],
-  q: { now: Date; baseUrl: string; maxAttempts: number },
+  q: { now: Date; baseUrl: string; timeZone: string; maxAttempts: number },
 ): Promise<MemberPush[]> {
   // Members at "alerts" are read only for the projects where an alert wrote one of the events.
   const projects = new Map<string, AudienceKey>();
@@ -72,7 +72,8 @@ export async function resolveMemberNotifications(
       } else if (row.subscriptionId !== null) {
         pushes.push({ index, organizationId, subscriptionId: row.subscriptionId });
       } else if (row.address !== null) {
-        const mail = renderEventEmail(event, projectName, q.baseUrl);
+        // The member's own zone when their quiet hours name one, else the installation's.
+        const mail = renderEventEmail(event, { projectName, baseUrl: q.baseUrl, timeZone: row.quietHours?.timeZone ?? q.timeZone, alertId });
         await queueMail(tx, { organizationId, kind: 'notification', mail: { to: [row.address], ...mail }, maxAttempts: q.maxAttempts });
       }
     }

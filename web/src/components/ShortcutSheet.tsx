@@ -5,7 +5,8 @@ import './shortcutSheet.css';
 const SHORTCUTS: Array<[string, string]> = [
   ['?', 'Show this list of shortcuts'],
   ['/', 'Search the feed'],
-  ['Tab', 'Reach the feed once, on the selected event (Tab again leaves the list)'],
+  ['Tab', 'Reach the categories once, then the feed once, on the selected event (Tab again leaves the list)'],
+  ['↑ / ↓, Home / End', 'Move among the categories; Enter chooses one'],
   ['j / k, ↓ / ↑', 'Next / previous event in the feed'],
   ['← / →', "Move among the focused event's links and buttons"],
   ['Enter', 'Open the selected event'],

@@ -31,6 +31,10 @@ export function AlertsPage({ projectId }: { projectId: string }) {
   const [editing, setEditing] = useState<Alert | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Alert | null>(null);
   const formOpen = editing !== null || seed !== null;
+  // `?alert=<id>` (the projects page, a mail) shows that alert; `&mute=1` offers its Mute choice.
+  const linkedId = params.get('alert');
+  const offerMute = params.get('mute') === '1';
+  const linkedGone = linkedId !== null && alerts !== null && !alerts.some((alert) => alert.id === linkedId);
 
   const closeForm = () => {
     setEditing(null);
@@ -69,11 +73,25 @@ export function AlertsPage({ projectId }: { projectId: string }) {
           </button>
         </div>
       )}
+      {linkedGone && (
+        <div className="banner banner-warning" role="status" data-testid="alert-link-gone">
+          <span>The alert this link named is no longer in this project: it was deleted, or the link is for another project.</span>
+        </div>
+      )}
       {!alerts && !error && <Skeleton what="alerts" />}
       {alerts?.length === 0 && <p className="card muted">No alerts yet. Create one here, or use “Alert me…” in the feed to start from its filters.</p>}
       <ul className="alert-list">
         {alerts?.map((alert) => (
-          <AlertRow key={alert.id} projectId={projectId} alert={alert} onChanged={replace} onEdit={setEditing} onDelete={setDeleting} />
+          <AlertRow
+            key={alert.id}
+            projectId={projectId}
+            alert={alert}
+            onChanged={replace}
+            onEdit={setEditing}
+            onDelete={setDeleting}
+            linked={alert.id === linkedId}
+            offerMute={alert.id === linkedId && offerMute}
+          />
         ))}
       </ul>
       {formOpen && (

@@ -107,7 +107,9 @@ export function FeedPage({ projectId }: { projectId: string }) {
         sound={cue.sound}
         toggleSound={cue.toggleSound}
       />
+      {/* The sidebar sits left of the list (above it on a phone), so it comes first in the page too. */}
       <div className="feed-layout">
+        <CategoryPanel categories={categories} selected={query.category} onSelect={chooseCategory} totalsOnly={narrowsCategories(query)} />
         <section className="feed" aria-labelledby="feed-title">
           <FilterChips query={query} update={updateQuery} />
           {filtersOn && <FilterSummary feed={feed} onClearAll={clearAll} />}
@@ -161,7 +163,6 @@ export function FeedPage({ projectId }: { projectId: string }) {
             onCategory={chooseCategory}
           />
         </section>
-        <CategoryPanel categories={categories} selected={query.category} onSelect={chooseCategory} totalsOnly={narrowsCategories(query)} />
       </div>
 
       <EventDetail event={detail} onClose={() => setDetailId(null)} onFavorite={(event) => void actions.toggleFavorite(event)} onDelete={actions.askDelete} />

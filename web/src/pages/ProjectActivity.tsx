@@ -26,7 +26,8 @@ function Sparkline({ series }: { series: ProjectActivity['series'] }) {
 
 /**
  * A project's activity on the projects page: events today and over 7 days, a sparkline, the last
- * event's time, and its firing alerts by name.
+ * event's time, and its firing alerts by name: the Firing badge opens the project's alerts, each
+ * name its alert.
  */
 export function ProjectActivitySummary({ projectId, activity }: { projectId: string; activity: ProjectActivity | undefined }) {
   if (!activity) return null;
@@ -54,7 +55,14 @@ export function ProjectActivitySummary({ projectId, activity }: { projectId: str
           <Link href={`/p/${projectId}/alerts`} className="badge badge-firing badge-link">
             Firing<span className="visually-hidden">: open the alerts of this project</span>
           </Link>{' '}
-          {activity.firingAlerts.map((alert) => `“${alert.name}”`).join(', ')}
+          {activity.firingAlerts.map((alert, index) => (
+            <span key={alert.id}>
+              {index > 0 && ', '}
+              <Link href={`/p/${projectId}/alerts?alert=${encodeURIComponent(alert.id)}`} data-testid="project-firing-alert">
+                {alert.name}
+              </Link>
+            </span>
+          ))}
         </p>
       )}
     </div>

@@ -17,7 +17,7 @@ import { ActivityChart } from './users/ActivityChart.tsx';
 import { PropertyTable } from './users/PropertyTable.tsx';
 import './users/users.css';
 
-/** A first or last sighting as an exact date and time, with the distance beside it. */
+/** A first sighting or the last event as an exact date and time, with the distance beside it. */
 function Seen({ iso }: { iso: string | null }) {
   if (!iso) return <span className="muted">unknown</span>;
   return (
@@ -30,7 +30,7 @@ function Seen({ iso }: { iso: string | null }) {
 /** The user's events: a page of the feed filtered to them. */
 type Journey = EventPage;
 
-/** One user: properties, first/last seen, and the journey (the feed filtered to them), live and paged. */
+/** One user: properties, first seen and last active, and the journey (the feed filtered to them), live and paged. */
 export function UserProfilePage({ projectId, userId }: { projectId: string; userId: string }) {
   const toast = useToast();
   const [, navigate] = useLocation();
@@ -136,10 +136,10 @@ export function UserProfilePage({ projectId, userId }: { projectId: string; user
             <dd data-testid="first-seen">
               <Seen iso={user.firstSeen} />
             </dd>
-            <dt>Last seen</dt>
-            <dd data-testid="last-seen">
-              <Seen iso={user.lastSeen} />
-            </dd>
+            {/* Activity is events (decision 197): an identify call updates properties, it is
+                not a sign of life, so this is the newest event of the journey, not `lastSeen`. */}
+            <dt>Last active</dt>
+            <dd data-testid="last-active">{events?.[0] ? <Seen iso={events[0].createdAt} /> : <span className="muted">no events yet</span>}</dd>
           </dl>
           {activity && <ActivityChart activity={activity} />}
           <PropertyTable properties={user.properties} />

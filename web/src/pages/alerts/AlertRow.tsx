@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { get, patch, post } from '../../api.ts';
 import { RelativeTime, exactTime } from '../../components/Time.tsx';
 import { useToast } from '../../components/Toasts.tsx';
@@ -25,11 +25,23 @@ interface AlertRowProps {
   onChanged: (alert: Alert) => void;
   onEdit: (alert: Alert) => void;
   onDelete: (alert: Alert) => void;
+  /** The alert a link named (`?alert=<id>`, from the projects page or a mail): shown and focused. */
+  linked?: boolean;
+  /** The link asked to mute it (`&mute=1`): the Mute choice takes focus; nothing changes until one is made. */
+  offerMute?: boolean;
 }
 
 /** One alert: its state, condition in words, count and last change; mute, enable, edit, history. */
-export function AlertRow({ projectId, alert, onChanged, onEdit, onDelete }: AlertRowProps) {
+export function AlertRow({ projectId, alert, onChanged, onEdit, onDelete, linked = false, offerMute = false }: AlertRowProps) {
   const toast = useToast();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const muteChoice = useRef<HTMLSelectElement>(null);
+  useEffect(() => {
+    if (!linked) return;
+    heading.current?.scrollIntoView({ block: 'center' });
+    (offerMute && muteChoice.current ? muteChoice.current : heading.current)?.focus({ preventScroll: true });
+    // Once, when the link is followed: not again as the row updates.
+  }, [linked]);
   const [history, setHistory] = useState<AlertHistoryPage | null>(null);
   const muted = isMuted(alert);
   const firing = alert.state === 'firing';
@@ -64,12 +76,14 @@ export function AlertRow({ projectId, alert, onChanged, onEdit, onDelete }: Aler
   };
 
   return (
-    <li className={`card alert-row${firing ? ' alert-firing' : ''}`} data-testid="alert-row" data-alert-id={alert.id}>
+    <li className={`card alert-row${firing ? ' alert-firing' : ''}${linked ? ' alert-linked' : ''}`} data-testid="alert-row" data-alert-id={alert.id}>
       <div className="alert-head">
         <span className={`badge ${firing ? 'badge-firing' : 'badge-ok'}`} data-testid="alert-state">
           {firing ? 'Firing' : 'OK'}
         </span>
-        <h2 className="alert-name">{alert.name}</h2>
+        <h2 className="alert-name" ref={heading} tabIndex={linked ? -1 : undefined}>
+          {alert.name}
+        </h2>
         {!alert.enabled && <span className="badge">Disabled</span>}
         {muted && (
           <span className="badge badge-plain" data-testid="alert-muted" title={exactTime(alert.mutedUntil!)}>
@@ -83,6 +97,11 @@ export function AlertRow({ projectId, alert, onChanged, onEdit, onDelete }: Aler
       <p className="muted alert-facts">
         <AlertCount projectId={projectId} alert={alert} /> · {firing ? 'Firing' : 'OK'} since <RelativeTime iso={alert.stateSince} />
       </p>
+      {linked && offerMute && (
+        <p className="alert-mute-offer" id={`mute-offer-${alert.id}`} data-testid="alert-mute-offer">
+          {muted ? 'This alert is muted already.' : 'Choose how long to mute this alert: it stays quiet until then, and its state still shows here.'}
+        </p>
+      )}
       <div className="alert-actions">
         <button type="button" className="button button-small" onClick={() => onEdit(alert)}>
           Edit
@@ -94,7 +113,7 @@ export function AlertRow({ projectId, alert, onChanged, onEdit, onDelete }: Aler
         ) : (
           <label className="field-inline">
             <span className="visually-hidden">Mute {alert.name}</span>
-            <select name="mute" value="" onChange={(e) => mute(e.target.value)}>
+            <select name="mute" value="" ref={muteChoice} aria-describedby={linked && offerMute ? `mute-offer-${alert.id}` : undefined} onChange={(e) => mute(e.target.value)}>
               <option value="">Mute…</option>
               {MUTES.map(([value, label]) => (
                 <option key={value} value={value}>

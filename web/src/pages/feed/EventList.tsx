@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { Link } from 'wouter';
 import type { EventItem } from '../../types.ts';
 import { groupByDay } from './dayLabel.ts';
@@ -32,6 +32,9 @@ export function EventList({ feed, projectId, filtered, linkedId, selectedId, ...
     if (!node || !nextCursor || status !== 'ready') return;
     const observer = new IntersectionObserver(
       (entries) => {
+        // Not while "Load older" has focus: Tab reaching it scrolls it into view, and the page
+        // would change under the keyboard; there, Enter loads the next page.
+        if (document.activeElement?.classList.contains('load-older')) return;
         if (entries.some((entry) => entry.isIntersecting)) void loadMore();
       },
       { rootMargin: '600px 0px' },
@@ -39,6 +42,16 @@ export function EventList({ feed, projectId, filtered, linkedId, selectedId, ...
     observer.observe(node);
     return () => observer.disconnect();
   }, [nextCursor, status, loadMore]);
+
+  // The last page came while "Load older" had focus: focus goes to the words that replace it,
+  // not to <body> (where Tab would start over from the top of the page).
+  const focusTheEnd = useRef(false);
+  const theEnd = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (!focusTheEnd.current) return;
+    focusTheEnd.current = false;
+    if (theEnd.current && document.activeElement === document.body) theEnd.current.focus({ preventScroll: true });
+  });
 
   return (
     <>
@@ -77,12 +90,47 @@ export function EventList({ feed, projectId, filtered, linkedId, selectedId, ...
       <div ref={sentinel} className="sentinel" aria-hidden="true" />
       {nextCursor && status === 'ready' && (
         <div className="center">
-          <button type="button" className="button" onClick={() => void loadMore()} disabled={loadingMore}>
-            {loadingMore ? 'Loading…' : 'Load older events'}
-          </button>
+          <LoadOlder loading={loadingMore} loadMore={loadMore} onGoneWithFocus={() => (focusTheEnd.current = true)} />
         </div>
       )}
-      {!nextCursor && status === 'ready' && events.length > 0 && <p className="muted center small">That's everything.</p>}
+      {!nextCursor && status === 'ready' && events.length > 0 && (
+        <p className="muted center small feed-end" tabIndex={-1} ref={theEnd}>
+          That's everything.
+        </p>
+      )}
     </>
+  );
+}
+
+/**
+ * "Load older events". Never `disabled` while a page loads (loadMore ignores a second call): a
+ * disabled button loses focus. Tab reaching it scrolled the list's end into view, which started a
+ * load and disabled it: focus fell to <body> and Tab went on past it (issue 49, point 17).
+ */
+function LoadOlder({ loading, loadMore, onGoneWithFocus }: { loading: boolean; loadMore: () => Promise<void>; onGoneWithFocus: () => void }) {
+  const button = useRef<HTMLButtonElement>(null);
+  const gone = useRef(onGoneWithFocus);
+  gone.current = onGoneWithFocus;
+  // Runs while the button is still in the page, just before it is taken out.
+  useLayoutEffect(() => {
+    const node = button.current;
+    return () => {
+      if (node && document.activeElement === node) gone.current();
+    };
+  }, []);
+  // The older events come above the button: once they are in the page, a focused button is
+  // brought back into view, below them.
+  const wasLoading = useRef(false);
+  useEffect(() => {
+    if (loading) wasLoading.current = true;
+    else if (wasLoading.current) {
+      wasLoading.current = false;
+      if (document.activeElement === button.current) button.current?.scrollIntoView({ block: 'nearest' });
+    }
+  }, [loading]);
+  return (
+    <button ref={button} type="button" className="button load-older" aria-disabled={loading || undefined} onClick={() => void loadMore()}>
+      {loading ? 'Loading…' : 'Load older events'}
+    </button>
   );
 }
