@@ -29,7 +29,7 @@ after(async () => {
   tls?.remove();
 });
 
-const fanOut = (now: Date) => fanOutBatch(t.services.sql, { limit: 500, maxAttempts: 3, baseUrl: BASE, now });
+const fanOut = (now: Date) => fanOutBatch(t.services.sql, { limit: 500, maxAttempts: 3, baseUrl: BASE, timeZone: 'UTC', now });
 const summaries = (now: () => Date) => new HeldSummaries({ sql: t.services.sql, baseUrl: BASE, log: t.services.log, queued: () => undefined, now }, 3_600_000);
 
 const queuedPushes = async (org: TestOrg) =>
