@@ -132,3 +132,20 @@ export async function tryLockProjectForPruning(tx: Db, organizationId: string, p
     SELECT pg_try_advisory_xact_lock(hashtextextended('eventlog.retention/' || ${organizationId} || '/' || ${projectId}, 0)) AS locked`;
   return row!.locked;
 }
+
+/**
+ * A deleted project's purge: deletes up to `limit` of its events (their outbox rows go with them)
+ * and answers how many, leaving the counts alone (the project's rows all go after). Rows another
+ * purger holds are skipped, so two processes never wait on each other.
+ */
+export async function deleteEventsOfDeletedProject(sql: Db, organizationId: string, projectId: string, limit: number): Promise<number> {
+  const rows = await sql`
+    DELETE FROM events e
+    WHERE e.organization_id = ${organizationId} AND (e.organization_id, e.id) IN (
+      SELECT b.organization_id, b.id FROM events b
+      JOIN projects p ON p.organization_id = b.organization_id AND p.id = b.project_id AND p.deleted_at IS NOT NULL
+      WHERE b.organization_id = ${organizationId} AND b.project_id = ${projectId}
+      LIMIT ${limit} FOR UPDATE OF b SKIP LOCKED)
+    RETURNING e.id`;
+  return rows.length;
+}
