@@ -99,3 +99,16 @@ export async function updateProject(
     RETURNING ${columns(sql)}`;
   return row;
 }
+
+/**
+ * An import's projects: new ones for the organization, or the name of one the import wrote with
+ * its first events; returns the ids written.
+ */
+export async function upsertImportedProjects(sql: Db, organizationId: string, projects: Array<{ id: string; name: string }>): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    INSERT INTO projects (id, organization_id, name)
+    SELECT p.id, ${organizationId}, p.name FROM json_to_recordset(${JSON.stringify(projects)}::text::json) AS p(id text, name text)
+    ON CONFLICT (organization_id, id) DO UPDATE SET name = excluded.name
+    RETURNING id`;
+  return rows.map((row) => row.id);
+}
