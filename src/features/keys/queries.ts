@@ -106,3 +106,8 @@ export async function countBrowserEvent(
     RETURNING c.count`;
   return counted?.count ?? null;
 }
+
+/** Deletes the windows of browser keys' event counts that started before `before`, of every organization. */
+export async function deleteBrowserCountsBefore(sql: Sql, before: Date): Promise<void> {
+  await sql`DELETE FROM browser_event_counts WHERE window_start < ${before}`;
+}
