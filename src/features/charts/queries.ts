@@ -1,4 +1,4 @@
-import type { Db } from '../../db/client.ts';
+import type { Db, TransactionSql } from '../../db/client.ts';
 import { tagsContain } from '../../db/eventExpressions.ts';
 
 interface CategorySeriesRow {
@@ -31,6 +31,14 @@ export function selectCategorySeries(
 export async function anyEventExists(sql: Db): Promise<boolean> {
   const [row] = await sql<{ found: boolean }[]>`SELECT EXISTS (SELECT 1 FROM events) AS found`;
   return row?.found ?? false;
+}
+
+/** Any constant: it names the advisory lock that serialises the chart time zone's step across processes. */
+const CHART_ZONE_LOCK = 7_427_004;
+
+/** Holds the chart time zone step's advisory lock until the transaction ends (syncChartTimeZone). */
+export async function lockChartZoneStep(tx: TransactionSql): Promise<void> {
+  await tx`SELECT pg_advisory_xact_lock(${CHART_ZONE_LOCK})`;
 }
 
 /** Each organization's highest event id handed out: the rebuild walks its ids up to it. */

@@ -1,11 +1,9 @@
 import { type Sql, withTransaction } from '../../db/client.ts';
 import { readSetting, writeSetting } from '../../db/settings.ts';
 import { emptyDayCounts, emptyTagDayCounts, recountDayRange } from '../events/rollupRebuild.ts';
-import { anyEventExists, lastEventIds } from './queries.ts';
+import { anyEventExists, lastEventIds, lockChartZoneStep } from './queries.ts';
 import { lockTagKeys, restartTagKeys } from './tagRollupQueries.ts';
 
-/** Any constant: it names the advisory lock that serialises this step across processes. */
-const CHART_ZONE_LOCK = 7_427_004;
 /** Event ids recounted per statement. */
 const IDS_PER_STEP = 200_000;
 /** A long rebuild reports at most this often. */
@@ -28,7 +26,7 @@ export async function syncChartTimeZone(
   idsPerStep = IDS_PER_STEP,
 ): Promise<boolean> {
   return withTransaction(sql, async (tx) => {
-    await tx`SELECT pg_advisory_xact_lock(${CHART_ZONE_LOCK})`;
+    await lockChartZoneStep(tx);
     const recorded = await readSetting(tx, 'chart_time_zone');
     if (recorded === timeZone) return false;
     if (recorded === undefined && !(await anyEventExists(tx))) {

@@ -143,3 +143,13 @@ export async function deleteSessionsOfUser(sql: Db, organizationId: string, user
     RETURNING id_hash AS "idHash"`;
   return ended.map((row) => row.idHash);
 }
+
+// ---- First-run setup ------------------------------------------------------------------------------
+
+/** Any constant: it names the advisory lock that lets only one first-run setup proceed. */
+const SETUP_LOCK = 7_427_020;
+
+/** Holds the first-run setup's advisory lock until the transaction ends: a second setup waits here. */
+export async function lockFirstRunSetup(tx: Db): Promise<void> {
+  await tx`SELECT pg_advisory_xact_lock(${SETUP_LOCK})`;
+}
