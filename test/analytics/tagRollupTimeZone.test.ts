@@ -6,7 +6,7 @@ import { migrate } from '../../src/db/migrate.ts';
 import { createLogger } from '../../src/logger.ts';
 import { syncChartTimeZone } from '../../src/features/charts/syncChartTimeZone.ts';
 import { TagRollupBackfiller } from '../../src/features/charts/tagRollupBackfiller.ts';
-import { registerTagKey } from '../../src/features/charts/tagRollupQueries.ts';
+import { registerTagKey } from '../../src/features/charts/tagRollupReady.ts';
 import { insertEvents } from '../../src/features/events/queries.ts';
 import { validateEventInput } from '../../src/features/events/validateEventInput.ts';
 import { type OwnDatabase, createOwnDatabase } from '../ownDatabase.ts';

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Sql } from '../../db/client.ts';
 import { type BackgroundJob, PeriodicTask } from '../../lib/periodicTask.ts';
+import { pruneBrowserEventCounts } from '../keys/browserCountPruning.ts';
 import { deleteExpiredAuditEntries } from './queries.ts';
 
 /** extensions.md, "Audit log": entries are kept 365 days. */
@@ -40,7 +41,9 @@ export class AuditPruner implements BackgroundJob {
   }
 
   /** One pass: how many audit entries it deleted. */
-  runOnce(now = Date.now()): Promise<number> {
-    return deleteExpiredAuditEntries(this.sql, new Date(now - KEEP_DAYS * DAY_MS), new Date(now - COUNT_WINDOW_KEEP_MS));
+  async runOnce(now = Date.now()): Promise<number> {
+    const deleted = await deleteExpiredAuditEntries(this.sql, new Date(now - KEEP_DAYS * DAY_MS));
+    await pruneBrowserEventCounts(this.sql, new Date(now - COUNT_WINDOW_KEEP_MS));
+    return deleted;
   }
 }

@@ -50,10 +50,9 @@ export function listAuditEntries(
 
 /**
  * Entries older than `before`, of every organization: one indexed range delete (audit_entries_age),
- * run by the pruner once an hour; also the past windows of browser keys' event counts.
+ * run by the pruner once an hour.
  */
-export async function deleteExpiredAuditEntries(sql: Sql, before: Date, countsBefore: Date): Promise<number> {
+export async function deleteExpiredAuditEntries(sql: Sql, before: Date): Promise<number> {
   const deleted = await sql`DELETE FROM audit_entries WHERE at < ${before}`;
-  await sql`DELETE FROM browser_event_counts WHERE window_start < ${countsBefore}`;
   return deleted.count;
 }

@@ -33,13 +33,12 @@ export async function anyEventExists(sql: Db): Promise<boolean> {
   return row?.found ?? false;
 }
 
-/** Waits for writers in flight and keeps new ones out until the transaction ends. */
-export async function lockDayCounts(tx: TransactionSql): Promise<void> {
-  await tx`LOCK TABLE event_daily_counts IN EXCLUSIVE MODE`;
-}
+/** Any constant: it names the advisory lock that serialises the chart time zone's step across processes. */
+const CHART_ZONE_LOCK = 7_427_004;
 
-export async function clearDayCounts(tx: TransactionSql): Promise<void> {
-  await tx`DELETE FROM event_daily_counts`;
+/** Holds the chart time zone step's advisory lock until the transaction ends (syncChartTimeZone). */
+export async function lockChartZoneStep(tx: TransactionSql): Promise<void> {
+  await tx`SELECT pg_advisory_xact_lock(${CHART_ZONE_LOCK})`;
 }
 
 /** Each organization's highest event id handed out: the rebuild walks its ids up to it. */
@@ -47,29 +46,6 @@ export function lastEventIds(sql: Db): Promise<Array<{ organizationId: string; l
   return sql<Array<{ organizationId: string; lastId: number }>>`
     SELECT organization_id AS "organizationId", last_id::int AS "lastId" FROM id_counters
     WHERE kind = 'event' ORDER BY organization_id`;
-}
-
-/**
- * Counts the organization's events with ids in (after, upTo] into day buckets of `timeZone`,
- * adding to what earlier ranges counted. A range of the primary key reads a contiguous stretch
- * of the table, so the whole rebuild reads each event once. Returns how many events it held.
- */
-export async function countDayRange(
-  tx: TransactionSql,
-  q: { organizationId: string; after: number; upTo: number; timeZone: string },
-): Promise<number> {
-  const [row] = await tx<{ events: number }[]>`
-    WITH counted AS (
-      SELECT organization_id, project_id, (created_at AT TIME ZONE ${q.timeZone})::date AS day, category, count(*)::int AS count
-      FROM events WHERE organization_id = ${q.organizationId} AND id > ${q.after} AND id <= ${q.upTo}
-      GROUP BY 1, 2, 3, 4
-    ), written AS (
-      INSERT INTO event_daily_counts (organization_id, project_id, day, category, count)
-      SELECT organization_id, project_id, day, category, count FROM counted ORDER BY 1, 2, 3, 4
-      ON CONFLICT (organization_id, project_id, day, category) DO UPDATE SET count = event_daily_counts.count + excluded.count
-    )
-    SELECT coalesce(sum(count), 0)::int8::float8 AS events FROM counted`;
-  return row?.events ?? 0;
 }
 
 interface ScannedCount {

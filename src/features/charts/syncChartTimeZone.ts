@@ -1,10 +1,9 @@
 import { type Sql, withTransaction } from '../../db/client.ts';
 import { readSetting, writeSetting } from '../../db/settings.ts';
-import { anyEventExists, clearDayCounts, countDayRange, lockDayCounts, lastEventIds } from './queries.ts';
-import { restartTagBackfills } from './tagRollupQueries.ts';
+import { emptyDayCounts, emptyTagDayCounts, recountDayRange } from '../events/rollupRebuild.ts';
+import { anyEventExists, lastEventIds, lockChartZoneStep } from './queries.ts';
+import { lockTagKeys, restartTagKeys } from './tagRollupQueries.ts';
 
-/** Any constant: it names the advisory lock that serialises this step across processes. */
-const CHART_ZONE_LOCK = 7_427_004;
 /** Event ids recounted per statement. */
 const IDS_PER_STEP = 200_000;
 /** A long rebuild reports at most this often. */
@@ -27,7 +26,7 @@ export async function syncChartTimeZone(
   idsPerStep = IDS_PER_STEP,
 ): Promise<boolean> {
   return withTransaction(sql, async (tx) => {
-    await tx`SELECT pg_advisory_xact_lock(${CHART_ZONE_LOCK})`;
+    await lockChartZoneStep(tx);
     const recorded = await readSetting(tx, 'chart_time_zone');
     if (recorded === timeZone) return false;
     if (recorded === undefined && !(await anyEventExists(tx))) {
@@ -37,11 +36,14 @@ export async function syncChartTimeZone(
 
     log(`chart day buckets: recounting events for time zone ${timeZone} (was ${recorded ?? 'not recorded'})`);
     const started = Date.now();
-    await lockDayCounts(tx);
-    await clearDayCounts(tx);
+    await emptyDayCounts(tx);
     // Maintenance over the whole installation, one organization at a time.
     const organizations = await lastEventIds(tx);
-    await restartTagBackfills(tx, organizations);
+    // With ingest held by the day counts' lock, the counts by tag value are emptied and every key
+    // is backfilled again, in the new zone, from its organization's last event id.
+    await lockTagKeys(tx);
+    await emptyTagDayCounts(tx);
+    await restartTagKeys(tx, organizations);
     const totalIds = organizations.reduce((sum, org) => sum + org.lastId, 0);
     let counted = 0;
     let idsDone = 0;
@@ -49,7 +51,7 @@ export async function syncChartTimeZone(
     for (const { organizationId, lastId } of organizations) {
       for (let after = 0; after < lastId; after += idsPerStep) {
         const upTo = Math.min(after + idsPerStep, lastId);
-        counted += await countDayRange(tx, { organizationId, after, upTo, timeZone });
+        counted += await recountDayRange(tx, { organizationId, after, upTo, timeZone });
         idsDone += upTo - after;
         if (Date.now() - lastReport >= PROGRESS_EVERY_MS) {
           lastReport = Date.now();

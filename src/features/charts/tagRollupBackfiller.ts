@@ -1,6 +1,19 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { type Sql, withTransaction } from '../../db/client.ts';
-import { backfillTagRange, lockTagKey } from './tagRollupQueries.ts';
+import { type Sql, type TransactionSql, withTransaction } from '../../db/client.ts';
+import { countTagValueRange } from '../events/rollupRebuild.ts';
+import { lockTagKey, setTagKeyBackfilled } from './tagRollupQueries.ts';
+
+/**
+ * Counts the project's events with ids in (after, upTo] into the key's rollup and records the
+ * range done; the caller holds the key's row (lockTagKey).
+ */
+export async function backfillTagRange(
+  tx: TransactionSql,
+  q: { organizationId: string; projectId: string; tagKey: string; after: number; upTo: number; timeZone: string },
+): Promise<void> {
+  await countTagValueRange(tx, q);
+  await setTagKeyBackfilled(tx, q);
+}
 
 /** Event ids counted per transaction: a step holds the key's row (and delays its deletes) this long. */
 const IDS_PER_STEP = 50_000;

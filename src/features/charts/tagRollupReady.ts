@@ -1,9 +1,26 @@
 import type { Ctx } from '../../context.ts';
-import { withTransaction } from '../../db/client.ts';
-import { countTagKeys, findTagKey, registerTagKey } from './tagRollupQueries.ts';
+import { type TransactionSql, withTransaction } from '../../db/client.ts';
+import { startTagRollup } from '../events/idCounters.ts';
+import { countTagKeys, findTagKey, insertTagKey, lockTagRollupRegistration } from './tagRollupQueries.ts';
 
 /** PostgreSQL's error when registerTagKey waited longer than its lock timeout. */
 const LOCK_NOT_AVAILABLE = '55P03';
+
+/**
+ * Registers the key, ingest counting from the organization's next event id on. The counter row is
+ * locked first, and marked `rolls_up_tags` (events/idCounters.ts): every ingest transaction holds
+ * it from taking its ids to its commit, so those that took ids up to `counted_after_id` have
+ * committed without seeing the key, and those after it read the mark with their ids and join the
+ * keys, this one included.
+ * The backfill counts the first, ingest the second: each event exactly once. The advisory lock
+ * waits for the organization's deletes in flight and holds new ones until the key is committed,
+ * so every delete that could remove an event the backfill counts sees the key (holdTagRollupKeys).
+ */
+export async function registerTagKey(tx: TransactionSql, q: { organizationId: string; projectId: string; tagKey: string }): Promise<void> {
+  await lockTagRollupRegistration(tx, q.organizationId);
+  const countedAfterId = await startTagRollup(tx, q.organizationId);
+  await insertTagKey(tx, { ...q, countedAfterId });
+}
 
 /** A longer tag key is broken down by reading the events: the rollup's key is held in a btree entry. */
 export const MAX_ROLLED_UP_KEY_LENGTH = 200;

@@ -53,8 +53,3 @@ export async function reschedulePushJob(
 export async function deletePushJob(sql: Sql, job: { organizationId: string; id: string; leaseToken: string }): Promise<void> {
   await sql`DELETE FROM push_jobs WHERE organization_id = ${job.organizationId} AND id = ${job.id} AND lease_token = ${job.leaseToken}`;
 }
-
-/** The push service said the subscription is gone (404 or 410): it and its queued pushes go. */
-export async function deleteGoneSubscription(sql: Sql, organizationId: string, id: string): Promise<void> {
-  await sql`DELETE FROM push_subscriptions WHERE organization_id = ${organizationId} AND id = ${id}`;
-}

@@ -6,7 +6,8 @@ import { AddressRefused, guardedLookup, refuseIpLiteral } from '../../lib/outbou
 import type { PostResult } from '../../lib/outboundHttp/postOnce.ts';
 import { countPush } from '../../metrics.ts';
 import { type VapidKeys, vapidKeys, vapidSubject } from '../push/vapidKeys.ts';
-import { type ClaimedPushJob, deleteGoneSubscription, deletePushJob, reschedulePushJob } from './pushJobQueries.ts';
+import { forgetGoneSubscription } from '../push/goneSubscription.ts';
+import { type ClaimedPushJob, deletePushJob, reschedulePushJob } from './pushJobQueries.ts';
 import { judgeAttempt } from './retryPolicy.ts';
 
 /** How long a push service may hold a push for an offline browser. */
@@ -64,7 +65,7 @@ export class WebPushChannel {
     });
     if (result.status === 404 || result.status === 410) {
       countPush('gone');
-      await deleteGoneSubscription(sql, job.organizationId, job.subscriptionId);
+      await forgetGoneSubscription(sql, job.organizationId, job.subscriptionId);
       return null;
     }
     const verdict = judgeAttempt(result, job.attempts + 1, job.maxAttempts, retryDelaysMs);

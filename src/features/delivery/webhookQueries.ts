@@ -1,4 +1,4 @@
-import type { Sql } from '../../db/client.ts';
+import type { Db, Sql } from '../../db/client.ts';
 import type { ClaimedDelivery } from '../../ports.ts';
 
 // Webhook deliveries as the worker sends them: lease, record each attempt, prune the log.
@@ -58,44 +58,17 @@ interface AttemptRecord {
   outcome: 'pending' | 'succeeded' | 'failed';
   /** Wait before the next attempt, when outcome is pending. */
   retryInMs: number;
-  /**
-   * Whether the delivery was really sent (the destination was enabled when it was claimed). Only
-   * such a delivery, when it ends, becomes the destination's lastStatus and counts in its run of
-   * failures; a "Not sent" one keeps both as they were.
-   */
-  sent: boolean;
-  /** Test deliveries (event id 0) neither count in the run of failures nor reset it. */
-  isTest: boolean;
-  /** The run of consecutive failed deliveries that disables the destination. */
-  disableAfter: number;
-  /** Saved as disabledReason when this attempt's delivery completes the run. */
-  disabledReason: string;
-}
-
-/** What recording an attempt came to. */
-interface Recorded {
-  /** False when the lease was lost (another process took the delivery over): nothing was written. */
-  recorded: boolean;
-  /** The destination this attempt disabled automatically, if it did. */
-  disabled: { destinationId: string; projectId: string } | null;
 }
 
 /**
- * Records an attempt and its consequence in one statement: the delivery's new state, the attempt
- * log row and, when the delivery ended, the destination's last status and its run of consecutive
- * failures, which disables it when the run reaches disableAfter. The destination's row is locked
- * by this UPDATE, so concurrent endings of its deliveries count one after the other.
+ * Records an attempt in one statement: the delivery's new state and the attempt log row. Answers
+ * the delivery's destination, or undefined when the lease was lost (another process took the
+ * delivery over): then nothing was written.
  */
-export async function recordAttempt(sql: Sql, r: AttemptRecord): Promise<Recorded> {
-  const ended = r.outcome !== 'pending';
-  const failed = r.outcome === 'failed';
+export async function recordAttempt(sql: Db, r: AttemptRecord): Promise<string | undefined> {
   // Chosen here rather than by a CASE around now() in the SET list.
-  const nextAttemptAt = ended ? sql`NULL` : sql`now() + ${r.retryInMs} * interval '1 millisecond'`;
-  const updatesDestination = ended && r.sent;
-  const counts = !r.isTest;
-  const newer = sql`(d.last_at IS NULL OR d.last_at <= ${r.at})`;
-  const reachesRun = sql`(${counts && failed} AND d.enabled AND d.failure_run + 1 >= ${r.disableAfter})`;
-  const rows = await sql<{ id: string; disabledDestination: string | null; projectId: string | null }[]>`
+  const nextAttemptAt = r.outcome !== 'pending' ? sql`NULL` : sql`now() + ${r.retryInMs} * interval '1 millisecond'`;
+  const [row] = await sql<{ destinationId: string }[]>`
     WITH l AS (
       UPDATE deliveries SET
         attempts = attempts + 1,
@@ -108,26 +81,7 @@ export async function recordAttempt(sql: Sql, r: AttemptRecord): Promise<Recorde
     ), logged AS (
       INSERT INTO delivery_attempts (organization_id, delivery_id, attempt, at, status, duration_ms, error, response, note)
       SELECT organization_id, id, attempts, ${r.at}, ${r.status}, ${r.durationMs}, ${r.error}, ${r.response}, ${r.note} FROM l
-    ), destination AS (
-      UPDATE destinations d SET
-        last_ok = CASE WHEN ${newer} THEN ${r.outcome === 'succeeded'} ELSE d.last_ok END,
-        last_at = CASE WHEN ${newer} THEN ${r.at}::timestamptz ELSE d.last_at END,
-        last_status = CASE WHEN ${newer} THEN ${r.status}::int ELSE d.last_status END,
-        last_error = CASE WHEN ${newer} THEN ${r.error}::text ELSE d.last_error END,
-        failure_run = CASE WHEN NOT ${counts} THEN d.failure_run WHEN ${failed} THEN d.failure_run + 1 ELSE 0 END,
-        enabled = CASE WHEN ${reachesRun} THEN false ELSE d.enabled END,
-        disabled_reason = CASE WHEN ${reachesRun} THEN ${r.disabledReason}::text ELSE d.disabled_reason END
-      FROM l
-      WHERE d.organization_id = ${r.organizationId} AND d.organization_id = l.organization_id AND d.id = l.destination_id
-        AND ${updatesDestination}
-      -- RETURNING sees the new row: the run has just reached the limit and switched it off.
-      RETURNING d.id, d.project_id,
-                (${counts && failed} AND d.failure_run = ${r.disableAfter} AND NOT d.enabled AND d.disabled_reason IS NOT NULL) AS disabled_now
     )
-    SELECT l.id, (SELECT x.id FROM destination x WHERE x.disabled_now) AS "disabledDestination",
-           (SELECT x.project_id FROM destination x WHERE x.disabled_now) AS "projectId"
-    FROM l`;
-  const [row] = rows;
-  if (!row) return { recorded: false, disabled: null };
-  return { recorded: true, disabled: row.disabledDestination ? { destinationId: row.disabledDestination, projectId: row.projectId as string } : null };
+    SELECT destination_id AS "destinationId" FROM l`;
+  return row?.destinationId;
 }

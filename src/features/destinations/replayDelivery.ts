@@ -1,7 +1,7 @@
 import type { VerbArgs } from '../../context.ts';
 import { InvalidInput, NotFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { insertReplay } from './queries.ts';
+import { queueReplay } from '../delivery/queueDeliveries.ts';
 
 /**
  * Queues the delivery again as a new entry of the attempt log: the same frozen body and the same
@@ -13,7 +13,7 @@ export async function replayDelivery({
   input,
 }: VerbArgs<{ destinationId: string; deliveryId: string }>): Promise<{ ok: true }> {
   const { sql, deliveries } = ctx.services;
-  const replay = await insertReplay(sql, {
+  const replay = await queueReplay(sql, {
     organizationId: ctx.organizationId,
     destinationId: input.destinationId,
     deliveryId: input.deliveryId,

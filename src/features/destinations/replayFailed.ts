@@ -1,6 +1,6 @@
 import type { VerbArgs } from '../../context.ts';
 import { InvalidInput, NotFound } from '../../lib/errors.ts';
-import { insertFailedReplays } from './queries.ts';
+import { queueFailedReplays } from '../delivery/queueDeliveries.ts';
 
 /** Largest `since` accepted: 9999-12-31T23:59:59Z, as for an event's created_at. */
 const MAX_SINCE = 253_402_300_799;
@@ -8,7 +8,7 @@ const MAX_SINCE = 253_402_300_799;
 /**
  * After an outage: every event whose latest delivery to the destination since `since` failed is
  * delivered again, once, under its webhook-id and with its frozen body, signed with the current
- * secret when sent (see insertFailedReplays for the counting).
+ * secret when sent (see delivery/replayQueries.ts for the counting).
  */
 export async function replayFailed({
   ctx,
@@ -18,7 +18,7 @@ export async function replayFailed({
     throw new InvalidInput(`since must be Unix seconds from 0 to ${MAX_SINCE}`);
   }
   const { sql, deliveries } = ctx.services;
-  const result = await insertFailedReplays(sql, {
+  const result = await queueFailedReplays(sql, {
     organizationId: ctx.organizationId,
     destinationId: input.destinationId,
     sinceSeconds: input.since,

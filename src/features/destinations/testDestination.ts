@@ -10,7 +10,8 @@ import { TEST_EVENT_ID } from '../delivery/attemptLog.ts';
 import { requireProject } from '../projects/requireProject.ts';
 import { requireEmail } from '../email/requireEmail.ts';
 import { findDestination } from './queries.ts';
-import { insertLeasedDelivery, lockAndCountTests } from './testQueries.ts';
+import { lockAndCountTests } from './testQueries.ts';
+import { queueLeasedTestDelivery } from '../delivery/queueDeliveries.ts';
 import type { TestResult } from './schemas.ts';
 import { newWebhookId } from '../delivery/signing.ts';
 
@@ -79,7 +80,7 @@ export async function testDestination({ ctx, input }: VerbArgs<{ destinationId: 
     if (recent.count >= TESTS_PER_WINDOW) {
       throw new RateLimited(`At most ${TESTS_PER_WINDOW} Tests an hour per destination; try again in ${recent.freeInSeconds} s`, recent.freeInSeconds);
     }
-    await insertLeasedDelivery(tx, { ...claimed, leaseMs: deliveries.leaseMs });
+    await queueLeasedTestDelivery(tx, { ...claimed, leaseMs: deliveries.leaseMs });
     await recordAudit(tx, ctx, { action: 'destination.test', target: { type: 'destination', id: destination.id } });
   });
   const outcome = await deliveries.deliver(claimed);

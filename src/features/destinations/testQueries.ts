@@ -1,7 +1,7 @@
-import type { Db, TransactionSql } from '../../db/client.ts';
-import type { NewDelivery } from '../delivery/deliveryRecord.ts';
+import type { TransactionSql } from '../../db/client.ts';
 
-// The Test action's SQL: its rate limit and its delivery, created already leased.
+// The Test action's rate limit; its delivery, created already leased, is the delivery feature's
+// (delivery/queueDeliveries.ts).
 
 /**
  * The destination's Test deliveries of the last `windowSeconds`, counted under a lock on the
@@ -27,16 +27,4 @@ export async function lockAndCountTests(
       ORDER BY l.created_at DESC LIMIT ${q.limit}
     ) r`;
   return { count: row?.count ?? 0, freeInSeconds: Math.max(1, row?.freeInSeconds ?? 1) };
-}
-
-/** A Test delivery: created already leased to the caller, who sends it at once. */
-export async function insertLeasedDelivery(
-  sql: Db,
-  row: NewDelivery & { leaseToken: string; leaseMs: number },
-): Promise<void> {
-  await sql`
-    INSERT INTO deliveries (organization_id, id, destination_id, event_id, webhook_id, body, max_attempts, next_attempt_at,
-                            locked_until, lease_token)
-    VALUES (${row.organizationId}, ${row.id}, ${row.destinationId}, ${row.eventId}, ${row.webhookId}, ${row.body},
-            ${row.maxAttempts}, now(), now() + ${row.leaseMs} * interval '1 millisecond', ${row.leaseToken})`;
 }

@@ -1,8 +1,56 @@
-import { type Db, withTransaction } from '../../db/client.ts';
+import { type Db, type TransactionSql, withTransaction } from '../../db/client.ts';
+import { tagRollupLockName } from '../../lib/tagRollupLock.ts';
 import { holdSearchBlocks, markBlocksStale } from './searchQueries.ts';
-import { forgetDeletedTagValues, holdTagRollupKeys } from './tagRollupDeletes.ts';
 
 // Deleting events (one by the API, many by retention) and the counts that must follow them.
+
+// ---- The per-day counts by tag value (decision 131) ----------------------------------------------
+
+/**
+ * Run first in a transaction that deletes events; says whether the organization (or the project)
+ * rolls up any tag key. The shared advisory lock keeps a key from being registered meanwhile
+ * (registration takes it exclusively), so the delete sees every key whose backfill could count
+ * its events; the keys' rows are held in share mode, so no backfill step runs between the delete
+ * reading how far a backfill got and its commit.
+ */
+async function holdTagRollupKeys(tx: TransactionSql, organizationId: string, projectId?: string): Promise<boolean> {
+  const [, keys] = await Promise.all([
+    tx`SELECT pg_advisory_xact_lock_shared(hashtextextended(${tagRollupLockName(organizationId)}, 0))`,
+    tx`SELECT 1 FROM tag_rollup_keys WHERE organization_id = ${organizationId}
+       ${projectId !== undefined ? tx`AND project_id = ${projectId}` : tx``} FOR SHARE`,
+  ]);
+  return keys.length > 0;
+}
+
+/**
+ * CTEs over the deleting statement's `gone`: subtract the events from the counts of each rolled-up
+ * key that holds them, those ingest counted (ids above `counted_after_id`) and those the backfill
+ * already did (up to `backfilled_up_to`); the rest the backfill will not find. Rows are locked in
+ * key order first, as ingest writes them.
+ */
+const forgetDeletedTagValues = (sql: Db, organizationId: string) => sql`
+    gone_tags AS (
+      SELECT g.organization_id, g.project_id, k.tag_key, g.day, g.category, g.tags::jsonb -> k.tag_key AS value, count(*)::int AS n
+      FROM gone g
+      JOIN tag_rollup_keys k ON k.organization_id = ${organizationId} AND k.organization_id = g.organization_id AND k.project_id = g.project_id
+      WHERE g.id > k.counted_after_id OR g.id <= k.backfilled_up_to
+      GROUP BY 1, 2, 3, 4, 5, 6
+    ),
+    locked_tags AS (
+      SELECT c.organization_id, c.project_id, c.tag_key, c.day, c.category, c.value_hash, g.n FROM tag_daily_counts c
+      JOIN gone_tags g ON c.organization_id = g.organization_id AND c.project_id = g.project_id AND c.tag_key = g.tag_key
+                      AND c.day = g.day AND c.category = g.category AND c.value_hash = coalesce(jsonb_hash_extended(g.value, 0), 0)
+      WHERE c.organization_id = ${organizationId}
+      ORDER BY 1, 2, 3, 4, 5, 6 FOR UPDATE OF c
+    ),
+    tags_counted AS (
+      UPDATE tag_daily_counts c SET count = c.count - g.n
+      FROM locked_tags g
+      WHERE c.organization_id = ${organizationId} AND c.organization_id = g.organization_id AND c.project_id = g.project_id
+        AND c.tag_key = g.tag_key AND c.day = g.day AND c.category = g.category AND c.value_hash = g.value_hash
+    )`;
+
+// ---- Deleting events -------------------------------------------------------------------------------
 
 /**
  * What a statement that deletes events must also do, as CTEs over its `gone` CTE (organization_id,
@@ -131,4 +179,21 @@ export async function tryLockProjectForPruning(tx: Db, organizationId: string, p
   const [row] = await tx<{ locked: boolean }[]>`
     SELECT pg_try_advisory_xact_lock(hashtextextended('eventlog.retention/' || ${organizationId} || '/' || ${projectId}, 0)) AS locked`;
   return row!.locked;
+}
+
+/**
+ * A deleted project's purge: deletes up to `limit` of its events (their outbox rows go with them)
+ * and answers how many, leaving the counts alone (the project's rows all go after). Rows another
+ * purger holds are skipped, so two processes never wait on each other.
+ */
+export async function deleteEventsOfDeletedProject(sql: Db, organizationId: string, projectId: string, limit: number): Promise<number> {
+  const rows = await sql`
+    DELETE FROM events e
+    WHERE e.organization_id = ${organizationId} AND (e.organization_id, e.id) IN (
+      SELECT b.organization_id, b.id FROM events b
+      JOIN projects p ON p.organization_id = b.organization_id AND p.id = b.project_id AND p.deleted_at IS NOT NULL
+      WHERE b.organization_id = ${organizationId} AND b.project_id = ${projectId}
+      LIMIT ${limit} FOR UPDATE OF b SKIP LOCKED)
+    RETURNING e.id`;
+  return rows.length;
 }

@@ -6,6 +6,7 @@ import { MAX_CATEGORY_LENGTH } from '../events/validateEventInput.ts';
 import { type HookObject, hookFromRow } from './hookObject.ts';
 import { generateHookToken, hashHookToken, sealHookToken } from './hookToken.ts';
 import { insertHook } from './queries.ts';
+import { addCredential } from '../organizations/credentials.ts';
 import { checkTemplateName } from './templates/index.ts';
 import { hookTokenKey } from './tokenKey.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
@@ -56,6 +57,7 @@ export async function createHook({
       tokenSealed: sealHookToken(key, id, token),
     });
     if (!inserted) throw new NotFound('Project');
+    await addCredential(tx, 'hook', hashHookToken(token), ctx.organizationId);
     await recordAudit(tx, ctx, { action: 'hook.create', target: { type: 'hook', id } });
     return inserted;
   });

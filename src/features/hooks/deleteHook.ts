@@ -1,6 +1,7 @@
 import type { VerbArgs } from '../../context.ts';
 import { NotFound } from '../../lib/errors.ts';
 import { deleteHook as removeHook } from './queries.ts';
+import { deleteCredentials } from '../organizations/credentials.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
 import { withTransaction } from '../../db/client.ts';
 
@@ -9,6 +10,7 @@ export async function deleteHook({ ctx, input }: VerbArgs<{ hookId: string }>): 
   const row = await withTransaction(ctx.services.sql, async (tx) => {
     const removed = await removeHook(tx, ctx.organizationId, input.hookId);
     if (!removed) throw new NotFound('Incoming webhook');
+    await deleteCredentials(tx, 'hook', [removed.tokenHash]);
     await recordAudit(tx, ctx, { action: 'hook.delete', target: { type: 'hook', id: removed.id } });
     return removed;
   });

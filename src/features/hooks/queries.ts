@@ -1,5 +1,5 @@
-import { type Db, withTransaction } from '../../db/client.ts';
-import { deleteCredentials, findCredentialOrganization } from '../organizations/credentials.ts';
+import type { Db } from '../../db/client.ts';
+import { findCredentialOrganization } from '../organizations/credentials.ts';
 import type { ActiveHook } from '../../ports.ts';
 
 export interface HookRow {
@@ -18,8 +18,8 @@ const columns = (sql: Db) => sql`
   h.created_at AS "createdAt"`;
 
 /**
- * Inserts into the caller's project, with the token's routing row (organizations/credentials.ts)
- * in the same statement; undefined, and nothing written, when the project is not the organization's.
+ * Inserts into the caller's project; undefined, and nothing written, when the project is not the
+ * organization's. The token's routing row (organizations/credentials.ts) is the caller's to write.
  */
 export async function insertHook(
   sql: Db,
@@ -27,16 +27,10 @@ export async function insertHook(
   row: { id: string; projectId: string; name: string; category: string; template: string | null; tokenHash: Buffer; tokenSealed: string },
 ): Promise<HookRow | undefined> {
   const [hook] = await sql<HookRow[]>`
-    WITH h AS (
-      INSERT INTO incoming_hooks AS h (organization_id, id, project_id, name, category, template, token_hash, token_sealed)
-      SELECT p.organization_id, ${row.id}, p.id, ${row.name}, ${row.category}, ${row.template}, ${row.tokenHash}, ${row.tokenSealed}
-      FROM projects p WHERE p.organization_id = ${organizationId} AND p.id = ${row.projectId} AND p.deleted_at IS NULL
-      RETURNING id, project_id, name, category, enabled, template, token_sealed, created_at, organization_id
-    ),
-    route AS (
-      INSERT INTO credentials (hash, kind, organization_id) SELECT ${row.tokenHash}, 'hook', organization_id FROM h
-    )
-    SELECT ${columns(sql)} FROM h`;
+    INSERT INTO incoming_hooks AS h (organization_id, id, project_id, name, category, template, token_hash, token_sealed)
+    SELECT p.organization_id, ${row.id}, p.id, ${row.name}, ${row.category}, ${row.template}, ${row.tokenHash}, ${row.tokenSealed}
+    FROM projects p WHERE p.organization_id = ${organizationId} AND p.id = ${row.projectId} AND p.deleted_at IS NULL
+    RETURNING ${columns(sql)}`;
   return hook;
 }
 
@@ -77,21 +71,17 @@ export async function updateHook(
   return hook;
 }
 
-/** The hook and then its token's routing row, in one transaction. */
+/** Deletes the hook; its token's hash, for the caller to delete its routing row. */
 export async function deleteHook(
   sql: Db,
   organizationId: string,
   hookId: string,
-): Promise<{ id: string; projectId: string } | undefined> {
-  return withTransaction(sql, async (tx) => {
-    const [row] = await tx<{ id: string; projectId: string; tokenHash: Buffer }[]>`
-      DELETE FROM incoming_hooks
-      WHERE organization_id = ${organizationId} AND id = ${hookId}
-      RETURNING id, project_id AS "projectId", token_hash AS "tokenHash"`;
-    if (!row) return undefined;
-    await deleteCredentials(tx, 'hook', [row.tokenHash]);
-    return { id: row.id, projectId: row.projectId };
-  });
+): Promise<{ id: string; projectId: string; tokenHash: Buffer } | undefined> {
+  const [row] = await sql<{ id: string; projectId: string; tokenHash: Buffer }[]>`
+    DELETE FROM incoming_hooks
+    WHERE organization_id = ${organizationId} AND id = ${hookId}
+    RETURNING id, project_id AS "projectId", token_hash AS "tokenHash"`;
+  return row;
 }
 
 /**

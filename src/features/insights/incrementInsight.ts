@@ -2,7 +2,8 @@ import type { Static } from '@sinclair/typebox';
 import type { VerbArgs } from '../../context.ts';
 import { InvalidInput, IdSpaceExhausted, NotFound } from '../../lib/errors.ts';
 import { isIdWarning } from '../../lib/idSpace.ts';
-import { NOT_A_NUMBER, incrementInsight as addToInsight } from './queries.ts';
+import { incrementInsightRow as addToInsight } from './insightWrites.ts';
+import { NOT_A_NUMBER } from './queries.ts';
 import type { IncrementInsightBody } from './schemas.ts';
 import { validateInsightInput } from './validateInsightInput.ts';
 

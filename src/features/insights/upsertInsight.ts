@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { VerbArgs } from '../../context.ts';
 import { InvalidInput, IdSpaceExhausted, NotFound } from '../../lib/errors.ts';
 import { isIdWarning } from '../../lib/idSpace.ts';
-import { upsertInsight as writeInsight } from './queries.ts';
+import { upsertInsightRow as writeInsight } from './insightWrites.ts';
 import type { UpsertInsightBody } from './schemas.ts';
 import { validateInsightInput } from './validateInsightInput.ts';
 

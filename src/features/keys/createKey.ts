@@ -2,6 +2,7 @@ import type { VerbArgs } from '../../context.ts';
 import { InvalidInput, NotFound } from '../../lib/errors.ts';
 import { newId, sha256 } from '../../lib/ids.ts';
 import { codePointLength, hasNul } from '../../lib/text.ts';
+import { addCredential } from '../organizations/credentials.ts';
 import { lookUpOrganization } from '../organizations/organizationRecord.ts';
 import { DISPLAY_PREFIX_LENGTH, generateApiKey } from './keyFormat.ts';
 import { type KeyScope, type KeyScopeInput, checkKeyScope } from './keyScope.ts';
@@ -41,7 +42,9 @@ export async function createKey({ ctx, input }: VerbArgs<CreateKeyInput | undefi
   const key = generateApiKey();
   const created = { id: newId(16), name, key, prefix: key.slice(0, DISPLAY_PREFIX_LENGTH), ...scope };
   await withTransaction(sql, async (tx) => {
-    await insertKey(tx, { id: created.id, organizationId: ctx.organizationId, keyHash: sha256(key), prefix: created.prefix, name, ...scope });
+    const keyHash = sha256(key);
+    await addCredential(tx, 'api_key', keyHash, ctx.organizationId);
+    await insertKey(tx, { id: created.id, organizationId: ctx.organizationId, keyHash, prefix: created.prefix, name, ...scope });
     await recordAudit(tx, ctx, { action: 'key.create', target: { type: 'key', id: created.id } });
   });
   return created;

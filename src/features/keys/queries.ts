@@ -21,15 +21,12 @@ interface KeyRow {
   revokedAt: Date | null;
 }
 
-/** The key and its routing row (organizations/credentials.ts), in one statement. */
+/** The key; its routing row (organizations/credentials.ts) is written beside it, in the caller's transaction. */
 export async function insertKey(
   sql: Db,
   row: { id: string; organizationId: string; keyHash: Buffer; prefix: string; name: string | null } & KeyScope,
 ): Promise<void> {
   await sql`
-    WITH route AS (
-      INSERT INTO credentials (hash, kind, organization_id) VALUES (${row.keyHash}, 'api_key', ${row.organizationId})
-    )
     INSERT INTO api_keys (organization_id, id, key_hash, prefix, name, access, projects, origins)
     VALUES (${row.organizationId}, ${row.id}, ${row.keyHash}, ${row.prefix}, ${row.name}, ${row.access},
       ${row.projects ? sql.array([...row.projects]) : null}::text[], ${row.origins ? sql.array([...row.origins]) : null}::text[])`;
@@ -108,4 +105,9 @@ export async function countBrowserEvent(
     WHERE c.count + excluded.count <= ${row.limit}
     RETURNING c.count`;
   return counted?.count ?? null;
+}
+
+/** Deletes the windows of browser keys' event counts that started before `before`, of every organization. */
+export async function deleteBrowserCountsBefore(sql: Sql, before: Date): Promise<void> {
+  await sql`DELETE FROM browser_event_counts WHERE window_start < ${before}`;
 }

@@ -6,7 +6,7 @@ import { lookUpOrganization } from '../organizations/organizationRecord.ts';
 import { type OpenedSession, openSession } from '../sessions/openSession.ts';
 import { createUser } from '../users/createUser.ts';
 import { UNUSABLE_INVITATION, hashInvitationToken, isWellFormedInvitationToken } from './invitationToken.ts';
-import { consumeInvitation } from './queries.ts';
+import { consumeInvitation } from './invitationWrites.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
 
 /**

@@ -2,7 +2,8 @@ import { withTransaction } from '../../db/client.ts';
 import type { Role, VerbArgs } from '../../context.ts';
 import { InvalidInput, NotFound } from '../../lib/errors.ts';
 import { type MemberObject, memberObject } from './listMembers.ts';
-import { countOwners, findMember, lockMembership, updateRole } from './queries.ts';
+import { changeAccountRole } from '../users/accountChanges.ts';
+import { countOwners, findMember, lockMembership } from './queries.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
 
 export const LAST_OWNER = 'An organization needs at least one owner: make someone else an owner first';
@@ -19,7 +20,7 @@ export async function changeRole({ ctx, input }: VerbArgs<{ memberId: string; ro
     if (member.role === 'owner' && input.role !== 'owner' && (await countOwners(tx, ctx.organizationId)) <= 1) {
       throw new InvalidInput(LAST_OWNER);
     }
-    const changed = await updateRole(tx, ctx.organizationId, input.memberId, input.role);
+    const changed = await changeAccountRole(tx, ctx.organizationId, input.memberId, input.role);
     if (changed) await recordAudit(tx, ctx, { action: 'member.role', target: { type: 'member', id: input.memberId } });
     return changed;
   });

@@ -5,7 +5,8 @@ import { newId } from '../../lib/ids.ts';
 import { validEmail } from '../users/createUser.ts';
 import { INVITATION_LIFETIME_SECONDS, hashInvitationToken, newInvitationToken } from './invitationToken.ts';
 import { type InvitationObject, sendInvitationLink } from './invitationLink.ts';
-import { isMemberEmail, replaceInvitation } from './queries.ts';
+import { replaceInvitation } from './invitationWrites.ts';
+import { isMemberEmail } from './queries.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
 
 /**

@@ -46,30 +46,6 @@ export async function countOwners(sql: Db, organizationId: string): Promise<numb
   return row?.owners ?? 0;
 }
 
-export async function updateRole(sql: Db, organizationId: string, memberId: string, role: Role): Promise<MemberRow | undefined> {
-  const [row] = await sql<MemberRow[]>`
-    UPDATE users SET role = ${role} WHERE organization_id = ${organizationId} AND id = ${memberId}
-    RETURNING id, email, role, created_at AS "createdAt"`;
-  return row;
-}
-
-/**
- * The account, its sessions (and push subscriptions, by cascade), its sign-in email and the
- * routing rows of its sessions. The email's row goes, so the address can be invited again.
- */
-export async function deleteMember(sql: Db, organizationId: string, memberId: string): Promise<boolean> {
-  const sessions = await sql<{ idHash: Buffer }[]>`
-    DELETE FROM sessions WHERE organization_id = ${organizationId} AND user_id = ${memberId}
-    RETURNING id_hash AS "idHash"`;
-  const [deleted] = await sql<{ email: string }[]>`
-    DELETE FROM users WHERE organization_id = ${organizationId} AND id = ${memberId} RETURNING email`;
-  if (!deleted) return false;
-  await sql`DELETE FROM user_emails WHERE email = lower(${deleted.email}) AND user_id = ${memberId}`;
-  const hashes = sessions.map((session) => session.idHash);
-  if (hashes.length > 0) await sql`DELETE FROM credentials WHERE hash IN ${sql(hashes)} AND kind = 'session'`;
-  return true;
-}
-
 /** Whether this organization already has an account with this email (any case). */
 export async function isMemberEmail(sql: Db, organizationId: string, email: string): Promise<boolean> {
   const [row] = await sql<{ found: boolean }[]>`
@@ -81,24 +57,23 @@ export async function isMemberEmail(sql: Db, organizationId: string, email: stri
 
 // ---- Invitations ------------------------------------------------------------------------------
 
-/**
- * The new invitation and its token's routing row; the email's pending invitation, if any, goes
- * first with its routing row, so its link stops working. Run in a transaction.
- */
-export async function replaceInvitation(
+// Each write answers the token hashes it deleted; members/invitationWrites.ts keeps the tokens'
+// routing rows in step.
+
+/** Deletes the email's pending invitation, if any (any case); the token hashes it had. */
+export async function deleteInvitationsOfEmail(sql: Db, organizationId: string, email: string): Promise<Buffer[]> {
+  const replaced = await sql<{ tokenHash: Buffer }[]>`
+    DELETE FROM invitations WHERE organization_id = ${organizationId} AND lower(email) = lower(${email})
+    RETURNING token_hash AS "tokenHash"`;
+  return replaced.map((old) => old.tokenHash);
+}
+
+/** A new invitation; a concurrent invitation of the same email inserted meanwhile is replaced by this one. */
+export async function upsertInvitation(
   sql: Db,
   row: { organizationId: string; id: string; email: string; role: Role; tokenHash: Buffer; invitedBy: string | null; lifetimeSeconds: number },
 ): Promise<InvitationRow> {
-  const replaced = await sql<{ tokenHash: Buffer }[]>`
-    DELETE FROM invitations WHERE organization_id = ${row.organizationId} AND lower(email) = lower(${row.email})
-    RETURNING token_hash AS "tokenHash"`;
-  const hashes = replaced.map((old) => old.tokenHash);
-  if (hashes.length > 0) await sql`DELETE FROM credentials WHERE hash IN ${sql(hashes)} AND kind = 'invitation'`;
-  // A concurrent invitation of the same email may have been inserted since: this one wins.
   const [inserted] = await sql<InvitationRow[]>`
-    WITH route AS (
-      INSERT INTO credentials (hash, kind, organization_id) VALUES (${row.tokenHash}, 'invitation', ${row.organizationId})
-    )
     INSERT INTO invitations (organization_id, id, email, role, token_hash, invited_by, created_at, expires_at)
     VALUES (${row.organizationId}, ${row.id}, ${row.email}, ${row.role}, ${row.tokenHash}, ${row.invitedBy},
             now(), now() + make_interval(secs => ${row.lifetimeSeconds}))
@@ -109,18 +84,43 @@ export async function replaceInvitation(
   return inserted!;
 }
 
-/**
- * Uses the invitation up: deleted (with its routing row) if it is live, so of two accepts the
- * second waits for the first and then finds nothing. Run in the accepting transaction, so an
- * accept that fails afterwards leaves the token unused.
- */
-export async function consumeInvitation(sql: Db, organizationId: string, tokenHash: Buffer): Promise<InvitationRow | undefined> {
+/** Deletes the token's invitation if it is live (unexpired). */
+export async function deleteLiveInvitationByToken(sql: Db, organizationId: string, tokenHash: Buffer): Promise<InvitationRow | undefined> {
   const [row] = await sql<InvitationRow[]>`
     DELETE FROM invitations
     WHERE organization_id = ${organizationId} AND token_hash = ${tokenHash} AND expires_at > now()
     RETURNING id, email, role, expires_at AS "expiresAt"`;
-  if (row) await sql`DELETE FROM credentials WHERE hash = ${tokenHash} AND kind = 'invitation'`;
   return row;
+}
+
+/** Deletes the invitation (only a live one with `live`); its token's hash, undefined when there was none. */
+export async function deleteInvitationById(sql: Db, organizationId: string, invitationId: string, { live }: { live: boolean }): Promise<Buffer | undefined> {
+  const [deleted] = await sql<{ tokenHash: Buffer }[]>`
+    DELETE FROM invitations WHERE organization_id = ${organizationId} AND id = ${invitationId}
+      ${live ? sql`AND expires_at > now()` : sql``}
+    RETURNING token_hash AS "tokenHash"`;
+  return deleted?.tokenHash;
+}
+
+/** The invitation's token hash, its row locked until the transaction ends; undefined when there is none. */
+export async function lockInvitation(sql: Db, organizationId: string, invitationId: string): Promise<Buffer | undefined> {
+  const [old] = await sql<{ tokenHash: Buffer }[]>`
+    SELECT token_hash AS "tokenHash" FROM invitations
+    WHERE organization_id = ${organizationId} AND id = ${invitationId} FOR UPDATE`;
+  return old?.tokenHash;
+}
+
+/** A new token and a new lifetime for an invitation, keeping its id, email and role. */
+export async function updateInvitationToken(
+  sql: Db,
+  row: { organizationId: string; id: string; tokenHash: Buffer; lifetimeSeconds: number },
+): Promise<InvitationRow | undefined> {
+  const [renewed] = await sql<InvitationRow[]>`
+    UPDATE invitations
+    SET token_hash = ${row.tokenHash}, created_at = now(), expires_at = now() + make_interval(secs => ${row.lifetimeSeconds})
+    WHERE organization_id = ${row.organizationId} AND id = ${row.id}
+    RETURNING id, email, role, expires_at AS "expiresAt"`;
+  return renewed;
 }
 
 // ---- Organization -----------------------------------------------------------------------------
@@ -170,36 +170,4 @@ export async function findLiveInvitation(sql: Db, organizationId: string, tokenH
     FROM invitations
     WHERE organization_id = ${organizationId} AND token_hash = ${tokenHash} AND expires_at > now()`;
   return row;
-}
-
-/** Deletes an invitation and its token's routing row, so its link stops working; false when there is none. */
-export async function deleteInvitation(sql: Db, organizationId: string, invitationId: string): Promise<boolean> {
-  const [deleted] = await sql<{ tokenHash: Buffer }[]>`
-    DELETE FROM invitations WHERE organization_id = ${organizationId} AND id = ${invitationId}
-    RETURNING token_hash AS "tokenHash"`;
-  if (!deleted) return false;
-  await sql`DELETE FROM credentials WHERE hash = ${deleted.tokenHash} AND kind = 'invitation'`;
-  return true;
-}
-
-/**
- * A new token and a new lifetime for an invitation, keeping its id, email and role: the old link
- * stops working. Run in a transaction; undefined when there is no such invitation.
- */
-export async function renewInvitation(
-  sql: Db,
-  row: { organizationId: string; id: string; tokenHash: Buffer; lifetimeSeconds: number },
-): Promise<InvitationRow | undefined> {
-  const [old] = await sql<{ tokenHash: Buffer }[]>`
-    SELECT token_hash AS "tokenHash" FROM invitations
-    WHERE organization_id = ${row.organizationId} AND id = ${row.id} FOR UPDATE`;
-  if (!old) return undefined;
-  await sql`DELETE FROM credentials WHERE hash = ${old.tokenHash} AND kind = 'invitation'`;
-  await sql`INSERT INTO credentials (hash, kind, organization_id) VALUES (${row.tokenHash}, 'invitation', ${row.organizationId})`;
-  const [renewed] = await sql<InvitationRow[]>`
-    UPDATE invitations
-    SET token_hash = ${row.tokenHash}, created_at = now(), expires_at = now() + make_interval(secs => ${row.lifetimeSeconds})
-    WHERE organization_id = ${row.organizationId} AND id = ${row.id}
-    RETURNING id, email, role, expires_at AS "expiresAt"`;
-  return renewed;
 }

@@ -3,7 +3,9 @@ import type { VerbArgs } from '../../context.ts';
 import { MEMBER_REMOVED } from '../../db/announcements.ts';
 import { InvalidInput, NotFound } from '../../lib/errors.ts';
 import { LAST_OWNER } from './changeRole.ts';
-import { countOwners, deleteMember, findMember, lockMembership } from './queries.ts';
+import { endSessionsOfUser } from '../sessions/endSessions.ts';
+import { deleteAccount } from '../users/accountChanges.ts';
+import { countOwners, findMember, lockMembership } from './queries.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
 
 /**
@@ -19,7 +21,9 @@ export async function removeMember({ ctx, input }: VerbArgs<{ memberId: string }
     if (member.role === 'owner' && (await countOwners(tx, ctx.organizationId)) <= 1) throw new InvalidInput(LAST_OWNER);
     // Recorded before the delete, while the actor's own email can still be read (an owner may remove themself).
     await recordAudit(tx, ctx, { action: 'member.remove', target: { type: 'member', id: input.memberId } });
-    if (!(await deleteMember(tx, ctx.organizationId, input.memberId))) throw new NotFound('Member');
+    // Its sessions (with their routing rows), then the account (its push subscriptions by cascade).
+    await endSessionsOfUser(tx, ctx.organizationId, input.memberId);
+    if (!(await deleteAccount(tx, ctx.organizationId, input.memberId))) throw new NotFound('Member');
   });
   ctx.services.bus.announce({ type: MEMBER_REMOVED, organizationId: ctx.organizationId, id: input.memberId });
   return { id: input.memberId, deleted: true };

@@ -4,7 +4,7 @@ import { NotFound } from '../../lib/errors.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
 import { INVITATION_LIFETIME_SECONDS, hashInvitationToken, newInvitationToken } from './invitationToken.ts';
 import { type InvitationObject, sendInvitationLink } from './invitationLink.ts';
-import { renewInvitation } from './queries.ts';
+import { renewInvitation } from './invitationWrites.ts';
 
 /**
  * POST /api/invitations/:invitationId/resend: a new link for the same invitation (same id, email

@@ -2,7 +2,7 @@ import { withTransaction } from '../../db/client.ts';
 import type { VerbArgs } from '../../context.ts';
 import { NotFound } from '../../lib/errors.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
-import { deleteInvitation } from './queries.ts';
+import { deleteInvitation } from './invitationWrites.ts';
 
 /** POST /api/invitations/:invitationId/revoke: the link stops working at once; recorded in the audit log. */
 export async function revokeInvitation({ ctx, input }: VerbArgs<{ invitationId: string }>): Promise<{ id: string; revoked: true }> {

@@ -6,8 +6,8 @@ import { recordAudit } from '../audit/recordAudit.ts';
 import { lookUpOrganization } from '../organizations/organizationRecord.ts';
 import { type OpenedSession, openSession } from '../sessions/openSession.ts';
 import { recordSignIn } from '../sessions/recordSignIn.ts';
+import { consumeInvitationById } from '../members/invitationWrites.ts';
 import { createUser } from '../users/createUser.ts';
-import { consumeInvitationById } from './queries.ts';
 
 export const NOT_A_MEMBER = 'This account is not a member of any organization here; ask an owner to invite your email';
 

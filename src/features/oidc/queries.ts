@@ -20,16 +20,6 @@ export async function findPendingInvitations(sql: Db, email: string, limit: numb
     ORDER BY created_at DESC, id DESC LIMIT ${limit}`;
 }
 
-/** Uses the invitation up (and its token's routing row); false when it is gone or expired meanwhile. */
-export async function consumeInvitationById(sql: Db, organizationId: string, invitationId: string): Promise<boolean> {
-  const [row] = await sql<{ tokenHash: Buffer }[]>`
-    DELETE FROM invitations WHERE organization_id = ${organizationId} AND id = ${invitationId} AND expires_at > now()
-    RETURNING token_hash AS "tokenHash"`;
-  if (!row) return false;
-  await sql`DELETE FROM credentials WHERE hash = ${row.tokenHash} AND kind = 'invitation'`;
-  return true;
-}
-
 interface InvitationChoice {
   id: string;
   organizationId: string;

@@ -6,7 +6,9 @@ import { hashFromSessionId } from '../sessions/sessionToken.ts';
 import { SignInThrottle } from '../sessions/signInThrottle.ts';
 import { checkNewPassword } from '../users/createUser.ts';
 import { hashPassword, verifyPassword } from '../users/password.ts';
-import { endOtherSessionsOfUser, findPasswordHash, setPasswordHash } from './queries.ts';
+import { endSessionsOfUser } from '../sessions/endSessions.ts';
+import { setAccountPassword } from '../users/accountChanges.ts';
+import { findPasswordHash } from './queries.ts';
 
 /**
  * POST /api/me/password (a dashboard session only): the signed-in member sets a new password,
@@ -32,8 +34,8 @@ export async function changePassword({
   checkNewPassword(input.newPassword, 'newPassword');
   const passwordHash = await hashPassword(input.newPassword);
   await withTransaction(services.sql, async (tx) => {
-    await setPasswordHash(tx, organizationId, actor.userId, passwordHash);
-    await endOtherSessionsOfUser(tx, organizationId, actor.userId, hashFromSessionId(actor.sessionId));
+    await setAccountPassword(tx, organizationId, actor.userId, passwordHash);
+    await endSessionsOfUser(tx, organizationId, actor.userId, hashFromSessionId(actor.sessionId));
     await recordAudit(tx, { organizationId, actor, ip: ctx.ip }, { action: 'password.reset', target: { type: 'member', id: actor.userId } });
   });
   return { ok: true };

@@ -7,7 +7,9 @@ import { SignInThrottle } from '../sessions/signInThrottle.ts';
 import { checkNewPassword } from '../users/createUser.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
 import { hashPassword } from '../users/password.ts';
-import { consumePasswordReset, endSessionsOfUser, setPasswordHash } from './queries.ts';
+import { endSessionsOfUser } from '../sessions/endSessions.ts';
+import { setAccountPassword } from '../users/accountChanges.ts';
+import { consumePasswordReset } from './resetLinks.ts';
 import { UNUSABLE_RESET, hashResetToken, isWellFormedResetToken } from './resetToken.ts';
 
 /**
@@ -36,7 +38,7 @@ export async function confirmPasswordReset({
   const passwordHash = await hashPassword(input.password);
   const userId = await withTransaction(services.sql, async (tx) => {
     const member = await consumePasswordReset(tx, organizationId, tokenHash);
-    if (!member || !(await setPasswordHash(tx, organizationId, member, passwordHash))) return undefined;
+    if (!member || !(await setAccountPassword(tx, organizationId, member, passwordHash))) return undefined;
     await endSessionsOfUser(tx, organizationId, member);
     await recordAudit(tx, { organizationId, actor: { kind: 'user', userId: member }, ip: input.ip }, { action: 'password.reset', target: { type: 'member', id: member } });
     return member;

@@ -6,7 +6,7 @@ import { requireEmail } from '../email/requireEmail.ts';
 import { lookUpOrganization } from '../organizations/organizationRecord.ts';
 import { SignInThrottle } from '../sessions/signInThrottle.ts';
 import { findAccountByEmail } from '../users/accountLookups.ts';
-import { replacePasswordReset } from './queries.ts';
+import { replacePasswordReset } from './resetLinks.ts';
 import { resetMail } from './resetMail.ts';
 import { RESET_LIFETIME_SECONDS, RESET_PATH, hashResetToken, newResetToken } from './resetToken.ts';
 

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client.ts';
+import { MAX_USER_ID } from '../../lib/limits.ts';
 import type { UserCursor, UserSort } from './userOrder.ts';
 
 export interface AppUserRow {
@@ -146,4 +147,18 @@ export async function insertUsersIfNew(sql: Db, key: { organizationId: string; p
     FROM unnest(${key.userIds}::text[]) AS u(id)
     ORDER BY u.id
     ON CONFLICT DO NOTHING`;
+}
+
+/**
+ * The application users of a project that was just imported, from its events, in one statement.
+ * A user_id longer than MAX_USER_ID makes no user, as on the ingest path.
+ */
+export async function insertImportedUsers(sql: Db, organizationId: string, projectId: string): Promise<void> {
+  await sql`
+    INSERT INTO app_users (organization_id, project_id, user_id, event_count, first_event_at, last_event_at)
+    SELECT e.organization_id, e.project_id, e.user_id, count(*), min(e.created_at), max(e.created_at)
+    FROM events e
+    WHERE e.organization_id = ${organizationId} AND e.project_id = ${projectId}
+      AND e.user_id IS NOT NULL AND char_length(e.user_id) <= ${MAX_USER_ID}
+    GROUP BY 1, 2, 3`;
 }

@@ -1,7 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Sql } from '../../db/client.ts';
+import { type Db, type Sql, withTransaction } from '../../db/client.ts';
 import { type BackgroundJob, PeriodicTask } from '../../lib/periodicTask.ts';
-import { deleteProjectRow, listDeletedProjects, purgeEventBatch } from './queries.ts';
+import { purgeProjectEvents } from '../events/purgeProjectEvents.ts';
+import { deleteCredentials } from '../organizations/credentials.ts';
+import { deleteProjectRow, listDeletedProjects, selectHookTokenHashes } from './queries.ts';
 
 const BATCH = 1000;
 const SWEEP_INTERVAL_MS = 60_000;
@@ -66,9 +68,17 @@ export class ProjectPurger implements BackgroundJob {
 
   private async run(organizationId: string, projectId: string): Promise<void> {
     while (!this.stopped) {
-      const deleted = await purgeEventBatch(this.sql, organizationId, projectId, BATCH);
+      const deleted = await purgeProjectEvents(this.sql, organizationId, projectId, BATCH);
       if (deleted < BATCH) break;
     }
-    if (!this.stopped) await deleteProjectRow(this.sql, organizationId, projectId);
+    if (!this.stopped) await withTransaction(this.sql, (tx) => removeProjectRow(tx, organizationId, projectId));
   }
+}
+
+/** The project row (its foreign keys take the rest) and its hooks' token routing rows. */
+async function removeProjectRow(tx: Db, organizationId: string, projectId: string): Promise<void> {
+  const tokenHashes = await selectHookTokenHashes(tx, organizationId, projectId);
+  if (!(await deleteProjectRow(tx, organizationId, projectId))) return;
+  // One statement per hook, each routed to its hash's shard; a project has a handful of hooks.
+  for (const tokenHash of tokenHashes) await deleteCredentials(tx, 'hook', [tokenHash]);
 }

@@ -1,4 +1,4 @@
-import type { Db, Sql } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 
 export interface ProjectRow {
   id: string;
@@ -38,19 +38,15 @@ export async function markProjectDeleted(sql: Db, organizationId: string, projec
 }
 
 /**
- * Deletes up to `limit` events of a deleted project (their outbox rows go with them); returns
- * how many. Rows another purger holds are skipped, so two processes never wait on each other.
+ * The token hashes of a project's hooks, read before the project row goes: their routing rows
+ * (organizations/credentials.ts) have no foreign key to cascade, and live in a table keyed by
+ * hash, not by organization (a join between the two would cross shards on a distributed database).
  */
-export async function purgeEventBatch(sql: Db, organizationId: string, projectId: string, limit: number): Promise<number> {
-  const rows = await sql`
-    DELETE FROM events e
-    WHERE e.organization_id = ${organizationId} AND (e.organization_id, e.id) IN (
-      SELECT b.organization_id, b.id FROM events b
-      JOIN projects p ON p.organization_id = b.organization_id AND p.id = b.project_id AND p.deleted_at IS NOT NULL
-      WHERE b.organization_id = ${organizationId} AND b.project_id = ${projectId}
-      LIMIT ${limit} FOR UPDATE OF b SKIP LOCKED)
-    RETURNING e.id`;
-  return rows.length;
+export async function selectHookTokenHashes(sql: Db, organizationId: string, projectId: string): Promise<Buffer[]> {
+  const hooks = await sql<{ tokenHash: Buffer }[]>`
+    SELECT token_hash AS "tokenHash" FROM incoming_hooks
+    WHERE organization_id = ${organizationId} AND project_id = ${projectId}`;
+  return hooks.map((hook) => hook.tokenHash);
 }
 
 /**
@@ -58,23 +54,12 @@ export async function purgeEventBatch(sql: Db, organizationId: string, projectId
  * categories, day counts, insights, hooks, destinations, push subscriptions and any event
  * written after the last batch. True when the row was there to delete.
  */
-export async function deleteProjectRow(sql: Sql, organizationId: string, projectId: string): Promise<boolean> {
-  return sql.begin(async (tx) => {
-    // The hooks' token routing rows (organizations/credentials.ts) have no foreign key to cascade,
-    // and live in a table keyed by hash, not by organization: they go by their hashes, read first
-    // (a join between the two would cross shards on a distributed database).
-    const hooks = await tx<{ tokenHash: Buffer }[]>`
-      SELECT token_hash AS "tokenHash" FROM incoming_hooks
-      WHERE organization_id = ${organizationId} AND project_id = ${projectId}`;
-    const gone = await tx`
-      DELETE FROM projects
-      WHERE organization_id = ${organizationId} AND id = ${projectId} AND deleted_at IS NOT NULL
-      RETURNING id`;
-    if (gone.length === 0) return false;
-    // One statement per hook, each routed to its hash's shard; a project has a handful of hooks.
-    for (const { tokenHash } of hooks) await tx`DELETE FROM credentials WHERE hash = ${tokenHash} AND kind = 'hook'`;
-    return true;
-  });
+export async function deleteProjectRow(sql: Db, organizationId: string, projectId: string): Promise<boolean> {
+  const gone = await sql`
+    DELETE FROM projects
+    WHERE organization_id = ${organizationId} AND id = ${projectId} AND deleted_at IS NOT NULL
+    RETURNING id`;
+  return gone.length > 0;
 }
 
 /** Deleted projects whose rows are still to be removed, oldest first. */
@@ -113,4 +98,17 @@ export async function updateProject(
     WHERE organization_id = ${q.organizationId} AND id = ${q.projectId} AND deleted_at IS NULL
     RETURNING ${columns(sql)}`;
   return row;
+}
+
+/**
+ * An import's projects: new ones for the organization, or the name of one the import wrote with
+ * its first events; returns the ids written.
+ */
+export async function upsertImportedProjects(sql: Db, organizationId: string, projects: Array<{ id: string; name: string }>): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    INSERT INTO projects (id, organization_id, name)
+    SELECT p.id, ${organizationId}, p.name FROM json_to_recordset(${JSON.stringify(projects)}::text::json) AS p(id text, name text)
+    ON CONFLICT (organization_id, id) DO UPDATE SET name = excluded.name
+    RETURNING id`;
+  return rows.map((row) => row.id);
 }

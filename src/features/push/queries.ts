@@ -28,3 +28,8 @@ export async function deleteSubscriptionsByEndpoint(sql: Sql, organizationId: st
     RETURNING s.id`;
   return rows.length;
 }
+
+/** Deletes one subscription; its queued pushes go by cascade. */
+export async function deleteSubscription(sql: Sql, organizationId: string, id: string): Promise<void> {
+  await sql`DELETE FROM push_subscriptions WHERE organization_id = ${organizationId} AND id = ${id}`;
+}

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client.ts';
+import { addCredential, deleteCredentials } from '../organizations/credentials.ts';
 import { deleteDeadSessionsOfUser, insertSession } from './queries.ts';
 import { SESSION_LIFETIME_SECONDS, hashSessionToken, newSecretToken } from './sessionToken.ts';
 
@@ -15,17 +16,20 @@ export interface OpenedSession {
   token: string;
 }
 
-/** Stores a new session (its hash only) for a user whose identity has been proven. */
+/** Stores a new session (its hash only) and its routing row for a user whose identity has been proven. */
 export async function openSession(
   sql: Db,
   user: { id: string; email: string },
   organization: { id: string; name: string },
 ): Promise<OpenedSession> {
-  await deleteDeadSessionsOfUser(sql, organization.id, user.id);
+  // Their routing rows go after them (a row left behind by a failure there routes to nothing).
+  await deleteCredentials(sql, 'session', await deleteDeadSessionsOfUser(sql, organization.id, user.id));
   const token = newSecretToken();
   const csrfToken = newSecretToken();
+  const idHash = hashSessionToken(token);
+  await addCredential(sql, 'session', idHash, organization.id);
   await insertSession(sql, {
-    idHash: hashSessionToken(token),
+    idHash,
     userId: user.id,
     organizationId: organization.id,
     csrfToken,

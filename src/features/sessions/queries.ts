@@ -1,6 +1,6 @@
 import type { Role } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
-import { deleteCredentials, findCredentialOrganization } from '../organizations/credentials.ts';
+import { findCredentialOrganization } from '../organizations/credentials.ts';
 
 /** Idle expiry, enforced in every lookup: a session unused this long is dead. */
 const IDLE_LIMIT = '7 days';
@@ -23,15 +23,12 @@ interface SessionProfile {
   csrfToken: string;
 }
 
-/** The session and its routing row (organizations/credentials.ts), in one statement. */
+/** The session; its routing row (organizations/credentials.ts) is written beside it by the caller. */
 export async function insertSession(
   sql: Db,
   row: { idHash: Buffer; userId: string; organizationId: string; csrfToken: string; lifetimeSeconds: number },
 ): Promise<void> {
   await sql`
-    WITH route AS (
-      INSERT INTO credentials (hash, kind, organization_id) VALUES (${row.idHash}, 'session', ${row.organizationId})
-    )
     INSERT INTO sessions (organization_id, id_hash, user_id, csrf_token, expires_at)
     VALUES (${row.organizationId}, ${row.idHash}, ${row.userId}, ${row.csrfToken},
             now() + make_interval(secs => ${row.lifetimeSeconds}))`;
@@ -119,29 +116,40 @@ export async function findSessionProfile(
 }
 
 // ---- Removal ------------------------------------------------------------------------------------
+// Each answers the hashes it deleted, whose routing rows the caller deletes next.
 
-/** The session and its routing row, in one statement, whether or not the session was still live. */
+/** The session, whether or not it was still live. */
 export async function deleteSession(sql: Db, organizationId: string, idHash: Buffer): Promise<void> {
   forgetRoute(sql, idHash);
-  await sql`
-    WITH gone AS (DELETE FROM sessions WHERE organization_id = ${organizationId} AND id_hash = ${idHash})
-    DELETE FROM credentials WHERE hash = ${idHash} AND kind = 'session'`;
+  await sql`DELETE FROM sessions WHERE organization_id = ${organizationId} AND id_hash = ${idHash}`;
 }
 
-/**
- * Housekeeping at sign-in, so dead sessions do not pile up for a user. Their routing rows go
- * after them (a row left behind by a failure there routes to nothing).
- */
-export async function deleteDeadSessionsOfUser(sql: Db, organizationId: string, userId: string): Promise<void> {
+/** Housekeeping at sign-in, so dead sessions do not pile up for a user. */
+export async function deleteDeadSessionsOfUser(sql: Db, organizationId: string, userId: string): Promise<Buffer[]> {
   const dead = await sql<{ idHash: Buffer }[]>`
     DELETE FROM sessions
     WHERE organization_id = ${organizationId} AND user_id = ${userId}
       AND (expires_at <= now() OR last_seen_at <= now() - ${IDLE_LIMIT}::interval)
     RETURNING id_hash AS "idHash"`;
   for (const { idHash } of dead) forgetRoute(sql, idHash);
-  await deleteCredentials(
-    sql,
-    'session',
-    dead.map((row) => row.idHash),
-  );
+  return dead.map((row) => row.idHash);
+}
+
+/** Every session of the user, or every one but `keptIdHash`. */
+export async function deleteSessionsOfUser(sql: Db, organizationId: string, userId: string, keptIdHash?: Buffer): Promise<Buffer[]> {
+  const ended = await sql<{ idHash: Buffer }[]>`
+    DELETE FROM sessions WHERE organization_id = ${organizationId} AND user_id = ${userId}
+      ${keptIdHash === undefined ? sql`` : sql`AND id_hash <> ${keptIdHash}`}
+    RETURNING id_hash AS "idHash"`;
+  return ended.map((row) => row.idHash);
+}
+
+// ---- First-run setup ------------------------------------------------------------------------------
+
+/** Any constant: it names the advisory lock that lets only one first-run setup proceed. */
+const SETUP_LOCK = 7_427_020;
+
+/** Holds the first-run setup's advisory lock until the transaction ends: a second setup waits here. */
+export async function lockFirstRunSetup(tx: Db): Promise<void> {
+  await tx`SELECT pg_advisory_xact_lock(${SETUP_LOCK})`;
 }

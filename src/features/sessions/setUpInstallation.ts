@@ -5,15 +5,13 @@ import { createOrganization } from '../organizations/createOrganization.ts';
 import { createUser } from '../users/createUser.ts';
 import { anyAccountExists } from '../users/accountLookups.ts';
 import { type OpenedSession, openSession } from './openSession.ts';
+import { lockFirstRunSetup } from './queries.ts';
 
 interface SetupInput {
   organizationName: string;
   email: string;
   password: string;
 }
-
-/** Any constant: it names the advisory lock that lets only one first-run setup proceed. */
-const SETUP_LOCK = 7_427_020;
 
 /**
  * POST /api/setup: on an installation with no user yet, creates the first organization, its
@@ -25,7 +23,7 @@ export async function setUpInstallation({ ctx, input }: { ctx: InstallationCtx; 
   // The shared verbs take the transaction as their `sql`, so they write inside it as they are.
   return withTransaction(ctx.services.sql, async (tx) => {
     const inTransaction = { ...ctx, services: { sql: tx } };
-    await tx`SELECT pg_advisory_xact_lock(${SETUP_LOCK})`;
+    await lockFirstRunSetup(tx);
     if (await anyAccountExists(tx)) throw new Conflict('This installation is already set up; sign in instead');
     const organization = await createOrganization({ ctx: inTransaction, input: { name: input.organizationName } });
     const user = await createUser({

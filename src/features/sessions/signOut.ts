@@ -1,5 +1,6 @@
 import type { InstallationCtx } from '../../context.ts';
 import { Forbidden } from '../../lib/errors.ts';
+import { deleteCredentials } from '../organizations/credentials.ts';
 import { deleteSession, findActiveSession, findSessionOrganization } from './queries.ts';
 import { hashSessionToken, sameSecret } from './sessionToken.ts';
 
@@ -25,5 +26,7 @@ export async function signOut({
   if (organizationId === undefined) return;
   const session = await findActiveSession(services.sql, organizationId, idHash);
   if (session && !(input.csrfToken && sameSecret(input.csrfToken, session.csrfToken))) throw new Forbidden(CSRF_REFUSED);
+  // The routing row after the session: one left behind by a failure between routes to nothing.
   await deleteSession(services.sql, organizationId, idHash);
+  await deleteCredentials(services.sql, 'session', [idHash]);
 }

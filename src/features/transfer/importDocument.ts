@@ -6,10 +6,12 @@ import { countEventsCreated } from '../../metrics.ts';
 import { insertImportedAlerts } from '../alerts/transferAlerts.ts';
 import { writeImportedGroups } from '../groups/transferGroups.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
+import { countImportedDays, importCategories } from '../events/importEvents.ts';
 import { importInsights } from '../insights/importInsights.ts';
+import { importUsersOfEvents } from '../profiles/importUsers.ts';
+import { writeImportedProjects } from '../projects/importProjects.ts';
 import { ImportWriter } from './importWriter.ts';
 import { IMPORT_CHUNK, type ProjectPlan } from './planImport.ts';
-import { insertCategories, insertImportedDailyCounts, insertImportedUsers, insertProjects } from './queries.ts';
 import { readImport } from './readImport.ts';
 import type { ImportResult } from './schemas.ts';
 
@@ -40,12 +42,12 @@ interface ImportUpload {
 async function completeProject(ctx: Ctx, tx: TransactionSql, plan: ProjectPlan, written: Written): Promise<void> {
   const { organizationId } = ctx;
   if (plan.eventCount > 0) {
-    await insertImportedDailyCounts(tx, organizationId, plan.id);
-    await insertImportedUsers(tx, organizationId, plan.id);
+    await countImportedDays(tx, organizationId, plan.id);
+    await importUsersOfEvents(tx, organizationId, plan.id);
   }
   // After the users of its events, so that a member with events keeps their counts.
   await writeImportedGroups(ctx, tx, plan.id, plan.groups);
-  for (const names of chunks(plan.categories)) await insertCategories(tx, organizationId, plan.id, names);
+  for (const names of chunks(plan.categories)) await importCategories(tx, organizationId, plan.id, names);
   for (const drafts of chunks(plan.insights)) {
     const ids = await importInsights(tx, organizationId, plan.id, drafts);
     if (ids === 'exhausted') throw new IdSpaceExhausted('insight');
@@ -80,7 +82,7 @@ export async function importDocument({ ctx, input }: VerbArgs<ImportUpload>): Pr
     const { plans, events } = await readAndWrite(ctx, tx, input);
     const result: Written = { projects: [], events, insights: 0 };
     for (const batch of chunks(plans)) {
-      result.projects.push(...(await insertProjects(tx, organizationId, batch.map(({ id, name }) => ({ id, name })))));
+      result.projects.push(...(await writeImportedProjects(tx, organizationId, batch.map(({ id, name }) => ({ id, name })))));
     }
     for (const plan of plans) await completeProject(ctx, tx, plan, result);
     await recordAudit(tx, ctx, { action: 'import', target: null });

@@ -4,8 +4,10 @@ import type { TransactionSql } from '../../db/client.ts';
 import { IdSpaceExhausted } from '../../lib/errors.ts';
 import { ID_WARNING_THRESHOLD, MAX_ID } from '../../lib/idSpace.ts';
 import { newId } from '../../lib/ids.ts';
-import { importedRows } from './copyText.ts';
-import { insertProjects, lockEventCounter, sendImportedEvents, setEventCounter } from './queries.ts';
+import { importedRows } from '../events/copyText.ts';
+import { holdEventIds, setLastEventId } from '../events/idCounters.ts';
+import { sendImportedEvents } from '../events/importEvents.ts';
+import { writeImportedProjects } from '../projects/importProjects.ts';
 import type { EventWriting } from './readImport.ts';
 
 /** Chunks read ahead of the one being written before the reading waits. */
@@ -66,7 +68,7 @@ export class ImportWriter implements EventWriting {
   async finish(): Promise<number> {
     await this.settled();
     if (this.failure !== null) throw this.failure;
-    if (this.nextId !== null) await setEventCounter(this.tx, this.ctx.organizationId, this.nextId - 1);
+    if (this.nextId !== null) await setLastEventId(this.tx, this.ctx.organizationId, this.nextId - 1);
     return this.events;
   }
 
@@ -116,11 +118,11 @@ export class ImportWriter implements EventWriting {
   /** The chunk's COPY input under the next ids, its project's row written first. */
   private async rowsOf(project: number, lines: Buffer): Promise<{ text: string; count: number }> {
     const { organizationId } = this.ctx;
-    this.nextId ??= (await lockEventCounter(this.tx, organizationId)) + 1;
+    this.nextId ??= (await holdEventIds(this.tx, organizationId)) + 1;
     const projectId = this.projectId(project);
     if (!this.projectsWritten.has(project)) {
       // Named once the whole document is read; nobody sees the row before the commit.
-      await insertProjects(this.tx, organizationId, [{ id: projectId, name: '' }]);
+      await writeImportedProjects(this.tx, organizationId, [{ id: projectId, name: '' }]);
       this.projectsWritten.add(project);
     }
     const rows = importedRows({ organizationId, projectId, firstId: this.nextId, lines: lines.toString('utf8') });

@@ -6,7 +6,7 @@ import { type GroupPlan, planGroups } from '../groups/transferGroups.ts';
 import { MAX_CATEGORY_LENGTH, validateEventInput } from '../events/validateEventInput.ts';
 import { type InsightDraft, validateInsightInput } from '../insights/validateInsightInput.ts';
 import { MAX_PROJECT_NAME } from '../projects/createProject.ts';
-import { type ImportedEvent, importedLine } from './copyText.ts';
+import { type ImportedEvent, importedLine } from '../events/copyText.ts';
 import { atRow } from './rowErrors.ts';
 import type { TransferEvent, TransferProject } from './schemas.ts';
 

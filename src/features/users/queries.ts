@@ -47,3 +47,31 @@ export async function hasAnyUser(sql: Db): Promise<boolean> {
   const [row] = await sql<{ found: boolean }[]>`SELECT EXISTS (SELECT 1 FROM user_emails) AS found`;
   return row?.found ?? false;
 }
+
+export interface AccountRow {
+  id: string;
+  email: string;
+  role: Role;
+  createdAt: Date;
+}
+
+export async function updateUserRole(sql: Db, organizationId: string, userId: string, role: Role): Promise<AccountRow | undefined> {
+  const [row] = await sql<AccountRow[]>`
+    UPDATE users SET role = ${role} WHERE organization_id = ${organizationId} AND id = ${userId}
+    RETURNING id, email, role, created_at AS "createdAt"`;
+  return row;
+}
+
+export async function updatePasswordHash(sql: Db, organizationId: string, userId: string, passwordHash: string): Promise<boolean> {
+  const updated = await sql`UPDATE users SET password_hash = ${passwordHash} WHERE organization_id = ${organizationId} AND id = ${userId}`;
+  return updated.count === 1;
+}
+
+/** The user (its push subscriptions go by cascade) and its sign-in email's row; false when there is none. */
+export async function deleteUser(sql: Db, organizationId: string, userId: string): Promise<boolean> {
+  const [deleted] = await sql<{ email: string }[]>`
+    DELETE FROM users WHERE organization_id = ${organizationId} AND id = ${userId} RETURNING email`;
+  if (!deleted) return false;
+  await sql`DELETE FROM user_emails WHERE email = lower(${deleted.email}) AND user_id = ${userId}`;
+  return true;
+}

@@ -1,7 +1,11 @@
 import type { EventDraft } from '../../ports.ts';
 
 // The text of `COPY events FROM STDIN` for imported events (decision 093): a checked row becomes
-// its line as soon as it is read, and a chunk of lines gets its ids and owners when written.
+// its line as soon as it is read, and a chunk of lines gets its ids and owners when written. The
+// import (transfer/) makes the lines; importEvents.ts sends them.
+
+/** The columns of a line after its id and owners, in their order. */
+export const IMPORTED_COLUMNS = 'category, title, description, icon, tags, metadata, url, user_id, notify, favorited, created_at';
 
 /** A checked event row of the file, as it will be written. */
 export type ImportedEvent = EventDraft & { favorited: boolean };

@@ -1,0 +1,188 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+
+// docs/architecture.md, "Who owns which table" (decision 220): each table is written by its owning
+// feature only, and SQL is written in query files only. These read the sources' text, so a write
+// that slips into another feature's folder, or a statement into a verb, fails here with its file
+// and line. Reads are not checked: a feature may read another's table where the code map allows it
+// (the read models, and the joins a statement of the owner needs).
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const ARCHITECTURE = path.join(ROOT, 'docs/architecture.md');
+const EVENTS = 'src/features/events/';
+/** Source files outside src/ that belong to a feature: the ingest function is the events feature's code. */
+const FOLDER_OF_FILE: Record<string, string> = { 'migrations/repeatable/ingest_events.sql': EVENTS };
+
+interface Owners {
+  /** Table → the folder that writes it (`src/features/<f>/` or `src/db/`). */
+  owner: Map<string, string>;
+  /** Other owners' tables that the events feature writes beside the events ("Rows an event brings"). */
+  broughtByEvents: Set<string>;
+}
+
+/** The owners' table and the rows-an-event-brings list of the code map's section. */
+function parseOwners(markdown: string): Owners {
+  const section = markdown.split('\n## Who owns which table\n')[1]?.split('\n## ')[0];
+  assert.ok(section, 'docs/architecture.md has the section "Who owns which table"');
+  const owner = new Map<string, string>();
+  const broughtByEvents = new Set<string>();
+  for (const line of section.split('\n')) {
+    const cells = line.split('|').slice(1, -1);
+    if (cells.length >= 2 && cells[0]!.includes('`')) {
+      assert.equal(cells.length, 2, `two columns, table and owner: ${line}`);
+      const folder = /`([A-Za-z]+\/)`/.exec(cells[1]!)?.[1];
+      assert.ok(folder, `an owner folder in: ${line}`);
+      for (const [, table] of cells[0]!.matchAll(/`([a-z_]+)`/g)) {
+        assert.ok(!owner.has(table!), `${table} is listed once`);
+        owner.set(table!, folder === 'db/' ? 'src/db/' : `src/features/${folder}`);
+      }
+    }
+    const brought = /^- `([a-z_]+)` \(`[A-Za-z]+\/`\)/.exec(line);
+    if (brought) broughtByEvents.add(brought[1]!);
+  }
+  return { owner, broughtByEvents };
+}
+
+/**
+ * The text with its comments blanked out, lines kept: prose may name a statement. A block comment
+ * opens a line and a line comment follows a space, as this code writes them, so a string such as
+ * '/app/*' or 'https://' is no comment.
+ */
+function withoutComments(file: string, text: string): string {
+  const blank = (comment: string) => comment.replace(/[^\n]/g, ' ');
+  const code = text.replace(/^[ \t]*\/\*[\s\S]*?\*\//gm, blank).replace(/(^|\s)\/\/(?=\s|$).*$/gm, (all, before: string) => before + blank(all.slice(before.length)));
+  return file.endsWith('.sql') ? code.replace(/--.*$/gm, blank) : code;
+}
+
+interface Write {
+  table: string;
+  line: number;
+  statement: string;
+}
+
+// Keywords are matched in capitals, as every statement here is written. `DO UPDATE` (an upsert
+// writes the table its INSERT names) and `FOR [NO KEY] UPDATE` (a lock) name no table; COPY ...
+// FROM STDIN writes as an INSERT does.
+const WRITES = [
+  /\bINSERT\s+INTO\s+([a-z_]+)/g,
+  /\bMERGE\s+INTO\s+([a-z_]+)/g,
+  /(?<!\b(?:DO|FOR|KEY|ON)\s+)\bUPDATE\s+(?:ONLY\s+)?([a-z_]+)/g,
+  /\bDELETE\s+FROM\s+(?:ONLY\s+)?([a-z_]+)/g,
+  /\bTRUNCATE\s+(?:TABLE\s+)?([a-z_]+)/g,
+  /\bCOPY\s+([a-z_]+)\b[^;`]*?\bFROM\s+STDIN/g,
+];
+
+const lineAt = (text: string, index: number) => text.slice(0, index).split('\n').length;
+
+/** Every write statement of a source file, with the line it starts on. */
+function findWrites(file: string, text: string): Write[] {
+  const code = withoutComments(file, text);
+  return WRITES.flatMap((pattern) => [...code.matchAll(pattern)])
+    .sort((a, b) => a.index - b.index)
+    .map((match) => ({ table: match[1]!, line: lineAt(code, match.index), statement: match[0].replace(/\s+/g, ' ') }));
+}
+
+/** A tagged template on `sql` or `tx` (`sql\`…\``, `tx\`…\``, `services.sql\`…\``): a statement or a piece of one. */
+const STATEMENT = /\b(?:sql|tx)\s*`/g;
+
+/**
+ * Whether a file may hold statements: a feature's `queries.ts` and `*Queries.ts`, and `src/db/`,
+ * the schema's own machinery (the pool, migrations, backup and restore, settings, the bus), which
+ * belongs to no feature. Migrations are SQL files, not scanned for this.
+ */
+const mayHoldSql = (file: string) => /[qQ]ueries\.ts$/.test(file) || file.startsWith('src/db/');
+
+function writesOutsideOwners(owners: Owners, files: Record<string, string>): string[] {
+  return Object.entries(files).flatMap(([file, text]) => {
+    const folder = FOLDER_OF_FILE[file] ?? file;
+    return findWrites(file, text).flatMap(({ table, line, statement }) => {
+      const owner = owners.owner.get(table);
+      if (!owner) return [`${file}:${line}: ${statement}: ${table} has no owner in docs/architecture.md`];
+      if (folder.startsWith(owner) || (folder.startsWith(EVENTS) && owners.broughtByEvents.has(table))) return [];
+      return [`${file}:${line}: ${statement}: ${table} is written by ${owner} only`];
+    });
+  });
+}
+
+function statementsOutsideQueryFiles(files: Record<string, string>): string[] {
+  return Object.entries(files).flatMap(([file, text]) => {
+    if (mayHoldSql(file) || file.endsWith('.sql')) return [];
+    const code = withoutComments(file, text);
+    return [...code.matchAll(STATEMENT)].map((match) => `${file}:${lineAt(code, match.index)}: SQL outside a query file`);
+  });
+}
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const file = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return sourceFiles(file);
+    return entry.name.endsWith('.ts') ? [file] : [];
+  });
+}
+
+const owners = parseOwners(fs.readFileSync(ARCHITECTURE, 'utf8'));
+const sources = Object.fromEntries(
+  [...sourceFiles('src'), ...Object.keys(FOLDER_OF_FILE)].map((file) => [file, fs.readFileSync(path.join(ROOT, file), 'utf8')]),
+);
+
+describe('table owners', () => {
+  it('reads one owner for every table from the code map', () => {
+    assert.equal(owners.owner.get('credentials'), 'src/features/organizations/');
+    assert.equal(owners.owner.get('app_users'), 'src/features/profiles/');
+    assert.equal(owners.owner.get('schema_migrations'), 'src/db/');
+    assert.deepEqual([...owners.broughtByEvents].sort(), ['app_users', 'notify_outbox']);
+  });
+
+  it('finds no table written outside its owner', () => {
+    // Every table listed is written somewhere: a row of the map nothing writes is stale, and a
+    // scanner that stops seeing statements fails here too.
+    const written = new Set(Object.entries(sources).flatMap(([file, text]) => findWrites(file, text).map((write) => write.table)));
+    assert.deepEqual([...owners.owner.keys()].filter((table) => !written.has(table)), [], 'tables listed that nothing writes');
+    assert.deepEqual(writesOutsideOwners(owners, sources), []);
+  });
+
+  it('finds no SQL outside query files', () => {
+    assert.deepEqual(statementsOutsideQueryFiles(sources), []);
+  });
+
+  it('finds every kind of write, and no lock, upsert clause or comment', () => {
+    const text = [
+      '// Deletes the rows: DELETE FROM comments is prose.',
+      'sql`INSERT INTO api_keys AS k (id) VALUES (1) ON CONFLICT (id) DO UPDATE SET id = 2`;',
+      'sql`SELECT 1 FROM organizations FOR NO KEY UPDATE`; sql`SELECT 1 FROM projects FOR UPDATE`;',
+      'sql`UPDATE',
+      '  sessions SET x = 1`; sql`DELETE FROM credentials WHERE hash = $1`; tx`TRUNCATE TABLE events`;',
+      "tx.unsafe(`COPY events (id, title) FROM STDIN`); sql`WITH d AS (DELETE FROM invitations) SELECT 1`;",
+    ].join('\n');
+    assert.deepEqual(
+      findWrites('src/features/keys/queries.ts', text).map(({ table, line }) => `${line} ${table}`),
+      ['2 api_keys', '4 sessions', '5 credentials', '5 events', '6 events', '6 invitations'],
+    );
+    assert.deepEqual(findWrites('x.sql', '-- INSERT INTO events\nSELECT 1;'), []);
+  });
+
+  it("fails a write in another feature's folder, naming the file, the line and the owner", () => {
+    const fixture = { 'src/features/keys/queries.ts': 'import x;\n\nawait sql`DELETE FROM credentials WHERE hash = ${hash}`;\n' };
+    assert.deepEqual(writesOutsideOwners(owners, fixture), [
+      'src/features/keys/queries.ts:3: DELETE FROM credentials: credentials is written by src/features/organizations/ only',
+    ]);
+    assert.deepEqual(writesOutsideOwners(owners, { 'src/features/organizations/queries.ts': fixture['src/features/keys/queries.ts'] }), []);
+    assert.match(writesOutsideOwners(owners, { 'src/features/keys/queries.ts': 'sql`INSERT INTO nobodys_table (a) VALUES (1)`' })[0]!, /has no owner/);
+  });
+
+  it('lets the events feature alone write the rows an event brings', () => {
+    const text = 'sql`UPDATE app_users SET event_count = 0`';
+    assert.deepEqual(writesOutsideOwners(owners, { 'src/features/events/deleteQueries.ts': text }), []);
+    assert.equal(writesOutsideOwners(owners, { 'src/features/groups/queries.ts': text }).length, 1);
+    assert.deepEqual(writesOutsideOwners(owners, { 'migrations/repeatable/ingest_events.sql': 'INSERT INTO notify_outbox (a) VALUES (1);' }), []);
+  });
+
+  it('fails a statement in a verb, and passes query files and db/', () => {
+    const text = 'export async function f(tx) {\n  // the transaction is its `sql`\n  await tx`SELECT pg_advisory_xact_lock(1)`;\n}\n';
+    assert.deepEqual(statementsOutsideQueryFiles({ 'src/features/sessions/setUpInstallation.ts': text }), [
+      'src/features/sessions/setUpInstallation.ts:3: SQL outside a query file',
+    ]);
+    assert.deepEqual(statementsOutsideQueryFiles({ 'src/features/sessions/queries.ts': text, 'src/features/delivery/groupQueries.ts': text, 'src/db/settings.ts': text }), []);
+  });
+});
