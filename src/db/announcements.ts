@@ -1,7 +1,7 @@
 /**
  * Every announcement a write makes on the bus (db/bus.ts): its type and what it carries. The
  * one list; publishers and subscribers use these types, and the dashboard's list of live
- * message types is checked against it (test/dashboard/announcements.test.ts).
+ * message types is checked against it (test/web/announcements.test.ts).
  */
 
 /** Announced when an API key is revoked: every process evicts the key and closes its live streams. */

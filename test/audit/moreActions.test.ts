@@ -2,7 +2,7 @@
 // `eventlog user create` (who got in without an invitation) and a revoked invitation.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { PASSWORD, signInAs, uniqueEmail } from '../dashboard/signedIn.ts';
+import { PASSWORD, signInAs, uniqueEmail } from '../signedIn.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
 import { invite } from '../members/support.ts';
 import { cleanUp, externalEnv, jsonLine, runCli, tempDataDir } from '../storage/processes.ts';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MAX_ROLLED_UP_KEYS } from '../../src/features/charts/tagRollupReady.ts';
-import { signInAs } from '../dashboard/signedIn.ts';
+import { signInAs } from '../signedIn.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
 
 const t = useTestApp();

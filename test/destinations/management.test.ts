@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type TestOrg, useTestApp } from '../helpers.ts';
-import { signInAs } from '../dashboard/signedIn.ts';
+import { signInAs } from '../signedIn.ts';
 
 const t = useTestApp({ ALLOW_PRIVATE_WEBHOOK_URLS: '1' });
 

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { createLogger } from '../../src/logger.ts';
-import { PASSWORD, addUser, signInAs, uniqueEmail } from '../dashboard/signedIn.ts';
+import { PASSWORD, addUser, signInAs, uniqueEmail } from '../signedIn.ts';
 import { useTestApp } from '../helpers.ts';
 import { accept, invite, tokenOf } from '../members/support.ts';
 import { type SmtpTestServer, startSmtpServer } from './support.ts';

@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import { evaluateOrganization } from '../../src/features/alerts/evaluateOrganization.ts';
 import { DigestScheduler } from '../../src/features/digests/digestScheduler.ts';
 import { MailQueue } from '../../src/features/email/mailQueue.ts';
-import { type Browser, signInAs } from '../dashboard/signedIn.ts';
+import { type Browser, signInAs } from '../signedIn.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
 import { type SmtpTestServer, sleep, startSmtpServer, waitUntil } from './support.ts';
 

@@ -2,7 +2,7 @@
 // everything else works as before.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { signInAs, uniqueEmail } from '../dashboard/signedIn.ts';
+import { signInAs, uniqueEmail } from '../signedIn.ts';
 import { useTestApp } from '../helpers.ts';
 import { accept, invite, tokenOf } from '../members/support.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError, parseTrustProxy } from '../../src/config.ts';
-import { PASSWORD, addUser, uniqueEmail } from '../dashboard/signedIn.ts';
+import { PASSWORD, addUser, uniqueEmail } from '../signedIn.ts';
 import { useTestApp } from '../helpers.ts';
 
 // No TRUST_PROXY: the address is the socket's (app.inject's 127.0.0.1), whatever the headers say.

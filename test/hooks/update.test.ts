@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type TestOrg, useTestApp } from '../helpers.ts';
-import { signInAs } from '../dashboard/signedIn.ts';
+import { signInAs } from '../signedIn.ts';
 
 const t = useTestApp();
 

@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { createLogger } from '../../src/logger.ts';
 import { useTestApp } from '../helpers.ts';
-import { PASSWORD, sessionCookieOf, signInAs, uniqueEmail } from '../dashboard/signedIn.ts';
+import { PASSWORD, sessionCookieOf, signInAs, uniqueEmail } from '../signedIn.ts';
 import { accept, invite, joined, roleOf, tokenOf } from './support.ts';
 
 const t = useTestApp({ BASE_URL: 'https://events.example.test' });

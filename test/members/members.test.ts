@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { useTestApp } from '../helpers.ts';
-import { PASSWORD, signInAs } from '../dashboard/signedIn.ts';
+import { PASSWORD, signInAs } from '../signedIn.ts';
 import { joined, roleOf } from './support.ts';
 
 const t = useTestApp();

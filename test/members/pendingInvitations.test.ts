@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { useTestApp } from '../helpers.ts';
-import { signInAs, uniqueEmail } from '../dashboard/signedIn.ts';
+import { signInAs, uniqueEmail } from '../signedIn.ts';
 import { accept, invite, joined, tokenOf } from './support.ts';
 
 const t = useTestApp({ BASE_URL: 'https://events.example.test' });

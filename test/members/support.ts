@@ -1,5 +1,5 @@
 import type { Role } from '../../src/context.ts';
-import { type Browser, PASSWORD, browserFor, sessionCookieOf, uniqueEmail } from '../dashboard/signedIn.ts';
+import { type Browser, PASSWORD, browserFor, sessionCookieOf, uniqueEmail } from '../signedIn.ts';
 import type { Reply, TestApp } from '../helpers.ts';
 
 /** The token of an invitation url: its last path segment. */

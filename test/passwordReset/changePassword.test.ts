@@ -2,7 +2,7 @@
 // proven first, the session that asked stays, every other session of the member ends.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PASSWORD, signInAs } from '../dashboard/signedIn.ts';
+import { PASSWORD, signInAs } from '../signedIn.ts';
 import { useTestApp } from '../helpers.ts';
 
 const t = useTestApp();

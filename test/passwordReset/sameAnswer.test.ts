@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { performance } from 'node:perf_hooks';
-import { addUser, uniqueEmail } from '../dashboard/signedIn.ts';
+import { addUser, uniqueEmail } from '../signedIn.ts';
 import { useTestApp } from '../helpers.ts';
 import { type SmtpTestServer, startSmtpServer, waitUntil } from '../email/support.ts';
 import { ServerProcess, cleanUp, externalEnv, tempDataDir } from '../storage/processes.ts';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createKey } from '../../src/features/keys/createKey.ts';
 import { clientAddressKey } from '../../src/lib/clientAddressKey.ts';
-import { addUser } from '../dashboard/signedIn.ts';
+import { addUser } from '../signedIn.ts';
 import { useTestApp } from '../helpers.ts';
 
 const t = useTestApp();

@@ -7,7 +7,7 @@ import { migrate } from '../../src/db/migrate.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createServices } from '../../src/services.ts';
 import { createOwnDatabase } from '../ownDatabase.ts';
-import { sessionCookieOf } from './signedIn.ts';
+import { sessionCookieOf } from '../signedIn.ts';
 
 /**
  * First-run setup depends on the whole installation having no user, which the shared test

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { describe, it } from 'node:test';
 import { useTestApp } from '../helpers.ts';
-import { PASSWORD, addUser, browserFor, sessionCookieOf, signInAs, uniqueEmail } from './signedIn.ts';
+import { PASSWORD, addUser, browserFor, sessionCookieOf, signInAs, uniqueEmail } from '../signedIn.ts';
 
 // The tests stand in for clients behind a proxy on loopback, each with its own address.
 const t = useTestApp({ TRUST_PROXY: '127.0.0.1' });

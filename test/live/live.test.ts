@@ -4,7 +4,7 @@ import { before, describe, it } from 'node:test';
 import { type App, buildApp } from '../../src/app.ts';
 import type { Announcement } from '../../src/db/bus.ts';
 import { useTestApp } from '../helpers.ts';
-import { signInAs } from './signedIn.ts';
+import { signInAs } from '../signedIn.ts';
 
 const t = useTestApp();
 let base = '';

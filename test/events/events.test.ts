@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { signInAs } from '../dashboard/signedIn.ts';
+import { signInAs } from '../signedIn.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
 
 const t = useTestApp();

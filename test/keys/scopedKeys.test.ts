@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createKey } from '../../src/features/keys/createKey.ts';
 import { type Reply, type TestOrg, useTestApp } from '../helpers.ts';
-import { signInAs } from '../dashboard/signedIn.ts';
+import { signInAs } from '../signedIn.ts';
 
 /** extensions.md, "Scoped API keys": what a key with a scope may and may not do. */
 const t = useTestApp();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { useTestApp } from '../helpers.ts';
-import { signInAs } from './signedIn.ts';
+import { signInAs } from '../signedIn.ts';
 
 const t = useTestApp();
 const KEY = /^ev_[a-z0-9]{8}-[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{12}$/;

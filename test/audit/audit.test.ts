@@ -4,7 +4,7 @@ import { AuditPruner } from '../../src/features/audit/auditPruner.ts';
 import { createKey } from '../../src/features/keys/createKey.ts';
 import { createLogger } from '../../src/logger.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
-import { PASSWORD, signInAs } from '../dashboard/signedIn.ts';
+import { PASSWORD, signInAs } from '../signedIn.ts';
 
 /** extensions.md, "Audit log". */
 const t = useTestApp({ ALLOW_PRIVATE_WEBHOOK_URLS: '1' });
