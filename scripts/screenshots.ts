@@ -16,7 +16,7 @@ import { migrate } from '../src/db/migrate.ts';
 import { syncChartTimeZone } from '../src/features/charts/syncChartTimeZone.ts';
 import { createKey } from '../src/features/keys/createKey.ts';
 import { createOrganization } from '../src/features/organizations/createOrganization.ts';
-import { createUser } from '../src/features/users/createUser.ts';
+import { createUser } from '../src/features/accounts/createUser.ts';
 import { createLogger } from '../src/logger.ts';
 import { createServices } from '../src/services.ts';
 import { PASSWORD, ROOT, apiWithKey, ensureDashboardBuilt, freePort, missingBrowser, openBrowser, signIn } from '../test/browser/support.ts';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Reply, TestApp, TestOrg } from './helpers.ts';
-import { createUser } from '../src/features/users/createUser.ts';
+import { createUser } from '../src/features/accounts/createUser.ts';
 
 export const PASSWORD = 'correct horse battery';
 

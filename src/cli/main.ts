@@ -9,7 +9,7 @@ import { findKeyOrganization } from '../features/keys/queries.ts';
 import { revokeKey } from '../features/keys/revokeKey.ts';
 import { createOrganization } from '../features/organizations/createOrganization.ts';
 import { lookUpOrganization } from '../features/organizations/organizationRecord.ts';
-import { createUserAsOperator } from '../features/users/createUserAsOperator.ts';
+import { createUserAsOperator } from '../features/accounts/createUserAsOperator.ts';
 import { createLogger } from '../logger.ts';
 import { createServices } from '../services.ts';
 import { BackupUsageError, backupCommand, restoreCommand } from './backupCommands.ts';

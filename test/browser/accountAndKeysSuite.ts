@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
 import { createProject } from '../../src/features/projects/createProject.ts';
-import { createUser } from '../../src/features/users/createUser.ts';
+import { createUser } from '../../src/features/accounts/createUser.ts';
 import { OPERATOR } from '../../src/context.ts';
 import { useTestApp } from '../helpers.ts';
 import { axeViolations } from './pageChecks.ts';

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { AlertEngine } from '../../src/features/alerts/alertEngine.ts';
-import { createUser } from '../../src/features/users/createUser.ts';
+import { createUser } from '../../src/features/accounts/createUser.ts';
 import type { TestApp } from '../helpers.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
 import { PASSWORD, ensureDashboardBuilt, openBrowser } from './support.ts';

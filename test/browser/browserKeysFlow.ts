@@ -9,7 +9,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { before } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createUser } from '../../src/features/users/createUser.ts';
+import { createUser } from '../../src/features/accounts/createUser.ts';
 import type { TestApp } from '../helpers.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
 import { PASSWORD, ROOT, ensureDashboardBuilt, openBrowser, signIn } from './support.ts';

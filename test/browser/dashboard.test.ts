@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type BrowserContext, type Page, chromium } from 'playwright-core';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createUser } from '../../src/features/users/createUser.ts';
+import { createUser } from '../../src/features/accounts/createUser.ts';
 import { useTestApp } from '../helpers.ts';
 import { PASSWORD, ROOT, apiWithKey, ensureDashboardBuilt, freePort, launchOptions, missingBrowser } from './support.ts';
 

@@ -10,7 +10,7 @@ import os from 'node:os';
 import { type Page, chromium } from 'playwright-core';
 import { createKey } from '../../src/features/keys/createKey.ts';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createUser } from '../../src/features/users/createUser.ts';
+import { createUser } from '../../src/features/accounts/createUser.ts';
 import { useTestApp } from '../helpers.ts';
 import { type OpenBrowser, PASSWORD, ROOT, apiWithKey, ensureDashboardBuilt, freePort, launchOptions, missingBrowser, openBrowser, signIn } from './support.ts';
 

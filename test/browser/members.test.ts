@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createUser } from '../../src/features/users/createUser.ts';
+import { createUser } from '../../src/features/accounts/createUser.ts';
 import { useTestApp } from '../helpers.ts';
 import { PASSWORD, ensureDashboardBuilt, freePort, launchOptions, missingBrowser } from './support.ts';
 

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { inviteMember } from '../../src/features/members/inviteMember.ts';
-import { createUser } from '../../src/features/users/createUser.ts';
+import { createUser } from '../../src/features/accounts/createUser.ts';
 import { useOidcServer } from './oidcFlow.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
 import { PASSWORD, missingBrowser, openBrowser } from './support.ts';

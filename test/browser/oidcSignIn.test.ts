@@ -3,7 +3,7 @@
 // and the audit log records the sign-in.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createUser } from '../../src/features/users/createUser.ts';
+import { createUser } from '../../src/features/accounts/createUser.ts';
 import { assertRefusalLandsOnSignIn, signInWithProvider, useOidcServer } from './oidcFlow.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
 import { PASSWORD, missingBrowser, openBrowser } from './support.ts';

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { inviteMember } from '../../src/features/members/inviteMember.ts';
-import { createUser } from '../../src/features/users/createUser.ts';
+import { createUser } from '../../src/features/accounts/createUser.ts';
 import { assertRefusalLandsOnSignIn, signInWithProvider, useOidcServer } from './oidcFlow.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
 import { PASSWORD, ROOT, missingBrowser, openBrowser } from './support.ts';

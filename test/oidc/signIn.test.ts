@@ -5,7 +5,7 @@ import pino from 'pino';
 import { createLogger } from '../../src/logger.ts';
 import { after, before, describe, it } from 'node:test';
 import { inviteMember } from '../../src/features/members/inviteMember.ts';
-import { createUser } from '../../src/features/users/createUser.ts';
+import { createUser } from '../../src/features/accounts/createUser.ts';
 import { type Reply, useTestApp } from '../helpers.ts';
 import { sealChoice } from '../../src/features/oidc/choiceCookie.ts';
 import { CLIENT, type Person, signInAtProvider, startProvider } from './provider.ts';

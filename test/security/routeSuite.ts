@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before } from 'node:test';
 import { createKey } from '../../src/features/keys/createKey.ts';
 import { inviteMember } from '../../src/features/members/inviteMember.ts';
-import { createUser } from '../../src/features/users/createUser.ts';
+import { createUser } from '../../src/features/accounts/createUser.ts';
 import { type Reply, type TestOrg, useTestApp } from '../helpers.ts';
 
 /**

@@ -4,7 +4,7 @@ import { InvalidInput, NotFound } from '../../lib/errors.ts';
 import { findCredentialOrganization } from '../organizations/credentials.ts';
 import { lookUpOrganization } from '../organizations/organizationRecord.ts';
 import { type OpenedSession, openSession } from '../sessions/openSession.ts';
-import { createUser } from '../users/createUser.ts';
+import { createUser } from '../accounts/createUser.ts';
 import { UNUSABLE_INVITATION, hashInvitationToken, isWellFormedInvitationToken } from './invitationToken.ts';
 import { consumeInvitation } from './invitationWrites.ts';
 import { recordAudit } from '../audit/recordAudit.ts';

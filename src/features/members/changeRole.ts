@@ -2,7 +2,7 @@ import { withTransaction } from '../../db/client.ts';
 import type { Role, VerbArgs } from '../../context.ts';
 import { InvalidInput, NotFound } from '../../lib/errors.ts';
 import { type MemberObject, memberObject } from './listMembers.ts';
-import { changeAccountRole } from '../users/accountChanges.ts';
+import { changeAccountRole } from '../accounts/accountChanges.ts';
 import { countOwners, findMember, lockMembership } from './queries.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
 

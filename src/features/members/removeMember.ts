@@ -4,7 +4,7 @@ import { MEMBER_REMOVED } from '../../db/announcements.ts';
 import { InvalidInput, NotFound } from '../../lib/errors.ts';
 import { LAST_OWNER } from './changeRole.ts';
 import { endSessionsOfUser } from '../sessions/endSessions.ts';
-import { deleteAccount } from '../users/accountChanges.ts';
+import { deleteAccount } from '../accounts/accountChanges.ts';
 import { countOwners, findMember, lockMembership } from './queries.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
 

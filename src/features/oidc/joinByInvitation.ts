@@ -7,7 +7,7 @@ import { lookUpOrganization } from '../organizations/organizationRecord.ts';
 import { type OpenedSession, openSession } from '../sessions/openSession.ts';
 import { recordSignIn } from '../sessions/recordSignIn.ts';
 import { consumeInvitationById } from '../members/invitationWrites.ts';
-import { createUser } from '../users/createUser.ts';
+import { createUser } from '../accounts/createUser.ts';
 
 export const NOT_A_MEMBER = 'This account is not a member of any organization here; ask an owner to invite your email';
 

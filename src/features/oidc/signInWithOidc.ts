@@ -4,7 +4,7 @@ import { Forbidden } from '../../lib/errors.ts';
 import { lookUpOrganization } from '../organizations/organizationRecord.ts';
 import { type OpenedSession, openSession } from '../sessions/openSession.ts';
 import { recordSignIn } from '../sessions/recordSignIn.ts';
-import { findAccountByEmail } from '../users/accountLookups.ts';
+import { findAccountByEmail } from '../accounts/accountLookups.ts';
 import { NOT_A_MEMBER, joinByInvitation } from './joinByInvitation.ts';
 import type { OidcIdentity } from './oidcClient.ts';
 import { findPendingInvitations } from './queries.ts';

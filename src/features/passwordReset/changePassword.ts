@@ -4,10 +4,10 @@ import { Forbidden, InvalidInput, RateLimited } from '../../lib/errors.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
 import { hashFromSessionId } from '../sessions/sessionToken.ts';
 import { SignInThrottle } from '../sessions/signInThrottle.ts';
-import { checkNewPassword } from '../users/createUser.ts';
-import { hashPassword, verifyPassword } from '../users/password.ts';
+import { checkNewPassword } from '../accounts/createUser.ts';
+import { hashPassword, verifyPassword } from '../accounts/password.ts';
 import { endSessionsOfUser } from '../sessions/endSessions.ts';
-import { setAccountPassword } from '../users/accountChanges.ts';
+import { setAccountPassword } from '../accounts/accountChanges.ts';
 import { findPasswordHash } from './queries.ts';
 
 /**

@@ -4,11 +4,11 @@ import { MEMBER_REMOVED } from '../../db/announcements.ts';
 import { InvalidInput, RateLimited } from '../../lib/errors.ts';
 import { findCredentialOrganization } from '../organizations/credentials.ts';
 import { SignInThrottle } from '../sessions/signInThrottle.ts';
-import { checkNewPassword } from '../users/createUser.ts';
+import { checkNewPassword } from '../accounts/createUser.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
-import { hashPassword } from '../users/password.ts';
+import { hashPassword } from '../accounts/password.ts';
 import { endSessionsOfUser } from '../sessions/endSessions.ts';
-import { setAccountPassword } from '../users/accountChanges.ts';
+import { setAccountPassword } from '../accounts/accountChanges.ts';
 import { consumePasswordReset } from './resetLinks.ts';
 import { UNUSABLE_RESET, hashResetToken, isWellFormedResetToken } from './resetToken.ts';
 

@@ -5,7 +5,7 @@ import { queueMail } from '../email/queueMail.ts';
 import { requireEmail } from '../email/requireEmail.ts';
 import { lookUpOrganization } from '../organizations/organizationRecord.ts';
 import { SignInThrottle } from '../sessions/signInThrottle.ts';
-import { findAccountByEmail } from '../users/accountLookups.ts';
+import { findAccountByEmail } from '../accounts/accountLookups.ts';
 import { replacePasswordReset } from './resetLinks.ts';
 import { resetMail } from './resetMail.ts';
 import { RESET_LIFETIME_SECONDS, RESET_PATH, hashResetToken, newResetToken } from './resetToken.ts';

@@ -2,8 +2,8 @@ import { withTransaction } from '../../db/client.ts';
 import type { InstallationCtx } from '../../context.ts';
 import { Conflict } from '../../lib/errors.ts';
 import { createOrganization } from '../organizations/createOrganization.ts';
-import { createUser } from '../users/createUser.ts';
-import { anyAccountExists } from '../users/accountLookups.ts';
+import { createUser } from '../accounts/createUser.ts';
+import { anyAccountExists } from '../accounts/accountLookups.ts';
 import { type OpenedSession, openSession } from './openSession.ts';
 import { lockFirstRunSetup } from './queries.ts';
 
