@@ -1,60 +1,11 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, it } from 'node:test';
+import { EVENTS, FOLDER_OF_FILE, type Owners, lineAt, parseOwners, readCodeMap, readSources, withoutComments } from './codeMap.ts';
 
 // docs/architecture.md, "Who owns which table" (decision 220): each table is written by its owning
 // feature only, and SQL is written in query files only. These read the sources' text, so a write
 // that slips into another feature's folder, or a statement into a verb, fails here with its file
-// and line. Reads are not checked: a feature may read another's table where the code map allows it
-// (the read models, and the joins a statement of the owner needs).
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const ARCHITECTURE = path.join(ROOT, 'docs/architecture.md');
-const EVENTS = 'src/features/events/';
-/** Source files outside src/ that belong to a feature: the ingest function is the events feature's code. */
-const FOLDER_OF_FILE: Record<string, string> = { 'migrations/repeatable/ingest_events.sql': EVENTS };
-
-interface Owners {
-  /** Table → the folder that writes it (`src/features/<f>/` or `src/db/`). */
-  owner: Map<string, string>;
-  /** Other owners' tables that the events feature writes beside the events ("Rows an event brings"). */
-  broughtByEvents: Set<string>;
-}
-
-/** The owners' table and the rows-an-event-brings list of the code map's section. */
-function parseOwners(markdown: string): Owners {
-  const section = markdown.split('\n## Who owns which table\n')[1]?.split('\n## ')[0];
-  assert.ok(section, 'docs/architecture.md has the section "Who owns which table"');
-  const owner = new Map<string, string>();
-  const broughtByEvents = new Set<string>();
-  for (const line of section.split('\n')) {
-    const cells = line.split('|').slice(1, -1);
-    if (cells.length >= 2 && cells[0]!.includes('`')) {
-      assert.equal(cells.length, 2, `two columns, table and owner: ${line}`);
-      const folder = /`([A-Za-z]+\/)`/.exec(cells[1]!)?.[1];
-      assert.ok(folder, `an owner folder in: ${line}`);
-      for (const [, table] of cells[0]!.matchAll(/`([a-z_]+)`/g)) {
-        assert.ok(!owner.has(table!), `${table} is listed once`);
-        owner.set(table!, folder === 'db/' ? 'src/db/' : `src/features/${folder}`);
-      }
-    }
-    const brought = /^- `([a-z_]+)` \(`[A-Za-z]+\/`\)/.exec(line);
-    if (brought) broughtByEvents.add(brought[1]!);
-  }
-  return { owner, broughtByEvents };
-}
-
-/**
- * The text with its comments blanked out, lines kept: prose may name a statement. A block comment
- * opens a line and a line comment follows a space, as this code writes them, so a string such as
- * '/app/*' or 'https://' is no comment.
- */
-function withoutComments(file: string, text: string): string {
-  const blank = (comment: string) => comment.replace(/[^\n]/g, ' ');
-  const code = text.replace(/^[ \t]*\/\*[\s\S]*?\*\//gm, blank).replace(/(^|\s)\/\/(?=\s|$).*$/gm, (all, before: string) => before + blank(all.slice(before.length)));
-  return file.endsWith('.sql') ? code.replace(/--.*$/gm, blank) : code;
-}
-
+// and line. Reads across features are checked by crossFeatureReads.test.ts.
 interface Write {
   table: string;
   line: number;
@@ -72,8 +23,6 @@ const WRITES = [
   /\bTRUNCATE\s+(?:TABLE\s+)?([a-z_]+)/g,
   /\bCOPY\s+([a-z_]+)\b[^;`]*?\bFROM\s+STDIN/g,
 ];
-
-const lineAt = (text: string, index: number) => text.slice(0, index).split('\n').length;
 
 /** Every write statement of a source file, with the line it starts on. */
 function findWrites(file: string, text: string): Write[] {
@@ -113,18 +62,8 @@ function statementsOutsideQueryFiles(files: Record<string, string>): string[] {
   });
 }
 
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const file = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) return sourceFiles(file);
-    return entry.name.endsWith('.ts') ? [file] : [];
-  });
-}
-
-const owners = parseOwners(fs.readFileSync(ARCHITECTURE, 'utf8'));
-const sources = Object.fromEntries(
-  [...sourceFiles('src'), ...Object.keys(FOLDER_OF_FILE)].map((file) => [file, fs.readFileSync(path.join(ROOT, file), 'utf8')]),
-);
+const owners = parseOwners(readCodeMap());
+const sources = readSources();
 
 describe('table owners', () => {
   it('reads one owner for every table from the code map', () => {
