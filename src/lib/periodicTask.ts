@@ -5,9 +5,9 @@ export interface BackgroundJob {
   stop(): Promise<void>;
 }
 
-interface PeriodicTaskOptions {
+interface PeriodicTaskOptions<T> {
   /** One pass of the work. A pass never overlaps the next: the next is scheduled when it ends. */
-  run: () => Promise<unknown>;
+  run: () => Promise<T>;
   /**
    * The wait after a pass before the next one. A function when the pass itself learns when it is
    * next needed (the search indexer's sweep, the alert engine's due times).
@@ -27,7 +27,7 @@ interface PeriodicTaskOptions {
  * keeps the process alive, and `stop` waits for the pass in flight; `stopping` lets a long pass
  * end early at a batch boundary.
  */
-export class PeriodicTask implements BackgroundJob {
+export class PeriodicTask<T = unknown> implements BackgroundJob {
   private timer: NodeJS.Timeout | undefined;
   /** When the armed timer fires (Infinity: none armed). */
   private timerAt = Infinity;
@@ -38,7 +38,7 @@ export class PeriodicTask implements BackgroundJob {
   /** Times work becomes due (wakeIn); each is kept until a pass starts after it. */
   private dueTimes: number[] = [];
 
-  constructor(private readonly options: PeriodicTaskOptions) {}
+  constructor(private readonly options: PeriodicTaskOptions<T>) {}
 
   /** Stop was asked after a start: a long pass should end at its next batch boundary. */
   get stopping(): boolean {
@@ -87,6 +87,27 @@ export class PeriodicTask implements BackgroundJob {
     if (!this.running && at < this.timerAt) this.arm(at);
   }
 
+  /**
+   * One pass now, outside the schedule (tests; a pass asked for by hand), answering its result or
+   * throwing its error: it starts after the pass in flight and a scheduled pass waits for it, so
+   * passes never overlap. Works whether or not the schedule is started.
+   */
+  async runNow(): Promise<T> {
+    while (this.running) await this.running;
+    const pass = this.options.run();
+    const startedAt = Date.now();
+    this.running = pass
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => {
+        this.running = undefined;
+        this.armAfterPass(startedAt);
+      });
+    return pass;
+  }
+
   private arm(at: number): void {
     if (this.state !== 'started') return;
     clearTimeout(this.timer);
@@ -98,6 +119,11 @@ export class PeriodicTask implements BackgroundJob {
   private runPass(): void {
     this.timer = undefined;
     this.timerAt = Infinity;
+    if (this.running) {
+      // A pass run by hand is in flight: this one follows it.
+      this.afterRunningMs = 0;
+      return;
+    }
     const startedAt = Date.now();
     this.running = this.options
       .run()

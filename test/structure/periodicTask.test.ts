@@ -112,4 +112,35 @@ describe('PeriodicTask', () => {
     await stopping;
     assert.equal(stopped, true);
   });
+
+  it('a pass run by hand answers its result, and neither it nor a scheduled pass runs beside the other', async (t) => {
+    const { task, passes, advance, finish } = countingTask(t, 1000, { held: true });
+    task.start();
+    await advance(10);
+    assert.equal(passes.length, 1, 'the first scheduled pass is in flight');
+    let byHandDone = false;
+    const byHand = task.runNow().then(() => (byHandDone = true));
+    await advance(10);
+    assert.equal(passes.length, 1, 'the pass by hand waits for the one in flight');
+    finish();
+    await advance(10);
+    assert.equal(passes.length, 2, 'then it runs');
+    await advance(3000);
+    assert.equal(passes.length, 2, 'the schedule waits for it');
+    finish();
+    await byHand;
+    assert.equal(byHandDone, true);
+    await advance(1010);
+    assert.equal(passes.length, 3, 'the schedule goes on an interval after it');
+    finish();
+    await task.stop();
+  });
+
+  it('a pass run by hand works without a schedule and throws what its pass throws', async () => {
+    let calls = 0;
+    const task = new PeriodicTask({ run: () => (++calls === 1 ? Promise.resolve(41 + calls) : Promise.reject(new Error('broken'))), intervalMs: 1000, onError: () => {} });
+    assert.equal(await task.runNow(), 42);
+    await assert.rejects(task.runNow(), /broken/);
+    await task.stop();
+  });
 });

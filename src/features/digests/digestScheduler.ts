@@ -28,15 +28,14 @@ interface SchedulerDeps {
  * before the commit leaves the digest due for the next pass; after it, the mail is queued.
  */
 export class DigestScheduler implements BackgroundJob {
-  private readonly task: PeriodicTask;
-  private pass: Promise<void> | null = null;
+  private readonly task: PeriodicTask<number>;
   private stopped = false;
 
   constructor(
     private readonly deps: SchedulerDeps,
     intervalMs = 60_000,
   ) {
-    this.task = new PeriodicTask({ run: () => this.runOnce(), intervalMs, onError: (err) => deps.log.error({ err }, 'digests: a pass failed') });
+    this.task = new PeriodicTask({ run: () => this.pass(), intervalMs, onError: (err) => deps.log.error({ err }, 'digests: a pass failed') });
   }
 
   start(): void {
@@ -46,28 +45,26 @@ export class DigestScheduler implements BackgroundJob {
   async stop(): Promise<void> {
     this.stopped = true;
     await this.task.stop();
-    await this.pass;
   }
 
-  /** One pass (tests call it directly). Answers how many digests this process enqueued. */
-  async runOnce(): Promise<number> {
-    if (this.pass) await this.pass;
+  /** One pass (tests call it directly), never beside a scheduled one. Answers how many digests this process enqueued. */
+  runOnce(): Promise<number> {
+    return this.task.runNow();
+  }
+
+  private async pass(): Promise<number> {
     let enqueued = 0;
-    this.pass = (async () => {
-      try {
-        for (;;) {
-          const due = await findDueDigests(this.deps.sql, BATCH);
-          let claimed = 0;
-          for (const digest of due) if (!this.stopped && (await this.enqueue(digest))) claimed++;
-          enqueued += claimed;
-          if (due.length < BATCH || claimed === 0 || this.stopped) break;
-        }
-      } catch (error) {
-        this.deps.log.error({ err: error }, 'digests: a pass failed; the next one retries');
+    try {
+      for (;;) {
+        const due = await findDueDigests(this.deps.sql, BATCH);
+        let claimed = 0;
+        for (const digest of due) if (!this.stopped && (await this.enqueue(digest))) claimed++;
+        enqueued += claimed;
+        if (due.length < BATCH || claimed === 0 || this.stopped) break;
       }
-    })();
-    await this.pass;
-    this.pass = null;
+    } catch (error) {
+      this.deps.log.error({ err: error }, 'digests: a pass failed; the next one retries');
+    }
     if (enqueued > 0) this.deps.enqueued();
     return enqueued;
   }
