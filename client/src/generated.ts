@@ -1239,6 +1239,8 @@ export type ListUsersQuery = {
   search?: string;
   /** lastSeen (default): most recently seen first; firstSeen: newest users first; events: most events first; lastActive: newest event first (identify calls aside), each user with lastActive. Ties by userId descending; never-seen users last */
   sort?: "lastSeen" | "firstSeen" | "events" | "lastActive";
+  /** A group's id: only its users, in the same order (an unknown group is 404) */
+  group?: string;
   cursor?: string;
   /** Integer; clamped to 1-100; default 50 */
   limit?: string;
@@ -1482,7 +1484,7 @@ export type ProjectActivityResponse = Array<{
     count: number;
   }>;
   lastEventAt: string | null;
-  /** Its enabled alerts that are firing now, oldest first */
+  /** Its enabled alerts that are firing now and not muted, oldest first */
   firingAlerts: Array<{
     id: string;
     name: string;

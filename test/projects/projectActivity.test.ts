@@ -71,4 +71,29 @@ describe('GET /api/projects/activity', () => {
     const after = new Map((await org.get('/api/projects/activity')).body.map((p: { projectId: string }) => [p.projectId, p]));
     assert.deepEqual((after.get(watched) as { firingAlerts: unknown }).firingAlerts, [], 'a disabled alert is not shown as firing');
   });
+
+  it('leaves out a firing alert while it is muted, as the firing banner does', async () => {
+    const org = await t.org();
+    const project = await org.project('watched');
+    const create = async (name: string, category: string) =>
+      (await org.post(`/api/projects/${project}/alerts`, { name, filter: { category }, condition: { count: 'atLeast', threshold: 1, windowSeconds: 60 } })).body.id as string;
+    const loud = await create('Errors', 'errors');
+    const noisy = await create('Crawlers', 'crawlers');
+    for (const category of ['errors', 'crawlers']) assert.equal((await org.post('/api/events', { project, category, title: 'boom' })).status, 201);
+    await evaluateOrganization(t.services.sql, org.id, t.services.config.timeZone);
+    const firingOf = async () => ((await org.get('/api/projects/activity')).body as Array<{ projectId: string; firingAlerts: Array<{ id: string }> }>).find((p) => p.projectId === project)!.firingAlerts.map((a) => a.id);
+    assert.deepEqual((await firingOf()).sort(), [loud, noisy].sort());
+
+    const mute = (id: string, until: number | null) => org.post(`/api/alerts/${id}/mute`, { until });
+    assert.equal((await mute(noisy, Math.floor(Date.now() / 1000) + 3600)).status, 200);
+    assert.equal((await org.get(`/api/alerts/${noisy}`)).body.state, 'firing', 'a muted alert still fires');
+    assert.deepEqual(await firingOf(), [loud], 'a muted alert is not listed as firing');
+    assert.equal((await mute(loud, Math.floor(Date.now() / 1000) + 60)).status, 200);
+    assert.deepEqual(await firingOf(), [], 'every firing alert muted: none listed');
+
+    assert.equal((await mute(noisy, null)).status, 200);
+    assert.deepEqual(await firingOf(), [noisy], 'unmuted, it is listed again');
+    assert.equal((await mute(loud, Math.floor(Date.now() / 1000) - 60)).status, 200);
+    assert.deepEqual((await firingOf()).sort(), [loud, noisy].sort(), 'a mute that has ended hides nothing');
+  });
 });

@@ -89,7 +89,6 @@ export const patch = <T>(path: string, body?: unknown, options?: RequestOptions)
 export const post = <T>(path: string, body?: unknown, options?: RequestOptions) =>
   request<T>('POST', path, { ...options, body });
 export const put = <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, { ...options, body });
-export const del = <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, options);
 
 export type CallOptions = Pick<RequestOptions, 'signal' | 'quiet401'>;
 

@@ -178,11 +178,15 @@ export async function scheduleNow(sql: Db, organizationId: string, now: Date): P
     ON CONFLICT (organization_id) DO UPDATE SET active = true, due_at = excluded.due_at`;
 }
 
-/** The organization's firing alerts, oldest firing first (the projects page shows them). */
-export function listFiringAlerts(sql: Db, organizationId: string): Promise<Array<{ projectId: string; id: string; name: string }>> {
+/**
+ * The organization's firing alerts that are not muted at `now`, oldest firing first (the projects
+ * page shows them). A mute ending at `now` or before is over, as the engine's `isMuted` judges it.
+ */
+export function listFiringAlerts(sql: Db, organizationId: string, now: Date): Promise<Array<{ projectId: string; id: string; name: string }>> {
   return sql<Array<{ projectId: string; id: string; name: string }>>`
     SELECT a.project_id AS "projectId", a.id, a.name FROM alerts a
     WHERE a.organization_id = ${organizationId} AND a.enabled AND a.state = 'firing'
+      AND (a.muted_until IS NULL OR a.muted_until <= ${now})
     ORDER BY a.state_since, a.id`;
 }
 

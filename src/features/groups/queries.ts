@@ -74,12 +74,12 @@ export async function findGroup(sql: Db, key: GroupKey): Promise<GroupRow | unde
   return row;
 }
 
-/** The group's users' ids, in id order, at most `limit`. */
-export async function selectMemberIds(sql: Db, key: GroupKey, limit: number): Promise<string[]> {
+/** The group's users' ids, in id order, at most `limit` (null: all of them). */
+export async function selectMemberIds(sql: Db, key: GroupKey, limit: number | null): Promise<string[]> {
   const rows = await sql<{ userId: string }[]>`
     SELECT m.user_id AS "userId" FROM app_group_members m
     WHERE m.organization_id = ${key.organizationId} AND m.project_id = ${key.projectId} AND m.group_id = ${key.groupId}
-    ORDER BY m.user_id LIMIT ${limit}`;
+    ORDER BY m.user_id ${limit === null ? sql`` : sql`LIMIT ${limit}`}`;
   return rows.map((row) => row.userId);
 }
 

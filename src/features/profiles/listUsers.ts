@@ -3,6 +3,7 @@ import type { VerbArgs } from '../../context.ts';
 import { InvalidInput } from '../../lib/errors.ts';
 import { microsToIso } from '../../lib/time.ts';
 import { likePattern, pageSize } from '../events/listEvents.ts';
+import { groupUserIds } from '../groups/groupUserIds.ts';
 import { requireProject } from '../projects/requireProject.ts';
 import { type AppUserRow, selectUsers } from './queries.ts';
 import type { ListUsersQuery, UserPage } from './schemas.ts';
@@ -14,11 +15,16 @@ export async function listUsers({ ctx, input }: VerbArgs<Static<typeof ListUsers
   await requireProject(ctx, input.project);
   const limit = pageSize(input.limit);
   const sort: UserSort = input.sort ?? 'lastSeen';
+  if (input.group === '') throw new InvalidInput('group must not be empty');
+  // A group's users, as the groups feature lists them (an unknown group is 404, as in the feed).
+  const userIds = input.group === undefined ? undefined : await groupUserIds(ctx, input.project, input.group);
+  if (userIds?.length === 0) return { users: [], nextCursor: null };
   const rows = await selectUsers(ctx.services.sql, {
     organizationId: ctx.organizationId,
     projectId: input.project,
     sort,
     pattern: input.search ? likePattern(input.search) : undefined,
+    userIds,
     after: decodeUserCursor(input.cursor, sort),
     limit: limit + 1,
   });

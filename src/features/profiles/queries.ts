@@ -66,6 +66,8 @@ interface UserListQuery {
   sort: UserSort;
   /** ILIKE pattern, already escaped. */
   pattern?: string;
+  /** Only these users (a group's, as the groups feature lists them). */
+  userIds?: string[];
   /** The last user of the previous page (its key read in `sort`'s order). */
   after?: UserCursor;
   limit: number;
@@ -97,8 +99,8 @@ function orderOf(sql: Db, sort: UserSort, after: UserCursor | undefined) {
 }
 
 /**
- * A page of users in one of the list's orders (last seen, first seen, most events; newest or
- * most first, then by id); users never seen come last in the time orders.
+ * A page of users in one of the list's orders (last seen, first seen, most events, last active;
+ * newest or most first, then by id); users never seen come last in the time orders.
  */
 export function selectUsers(sql: Db, q: UserListQuery): Promise<Array<AppUserRow & { eventCountKey: string }>> {
   const order = orderOf(sql, q.sort, q.after);
@@ -106,6 +108,7 @@ export function selectUsers(sql: Db, q: UserListQuery): Promise<Array<AppUserRow
     SELECT ${userColumns(sql)}, u.event_count::text AS "eventCountKey" FROM app_users u
     WHERE u.organization_id = ${q.organizationId} AND u.project_id = ${q.projectId}
     ${q.after ? sql`AND (${order.key}, u.user_id) < (${order.after!}, ${q.after.userId})` : sql``}
+    ${q.userIds === undefined ? sql`` : sql`AND u.user_id = ANY(${q.userIds}::text[])`}
     ${q.pattern === undefined ? sql`` : sql`AND (u.user_id ILIKE ${q.pattern}
       OR EXISTS (SELECT 1 FROM json_each_text(u.properties) p WHERE p.value ILIKE ${q.pattern}))`}
     ORDER BY ${order.key} DESC, u.user_id DESC LIMIT ${q.limit}`;

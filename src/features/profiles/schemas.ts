@@ -34,6 +34,7 @@ export const ListUsersQuery = Type.Object({
         'lastSeen (default): most recently seen first; firstSeen: newest users first; events: most events first; lastActive: newest event first (identify calls aside), each user with lastActive. Ties by userId descending; never-seen users last',
     }),
   ),
+  group: Type.Optional(Type.String({ description: "A group's id: only its users, in the same order (an unknown group is 404)" })),
   cursor: Type.Optional(Type.String()),
   limit: Type.Optional(Type.String({ description: 'Integer; clamped to 1-100; default 50' })),
 });

@@ -47,7 +47,7 @@ export type ProjectActivityResponse = Array<{
     count: number;
   }>;
   lastEventAt: string | null;
-  /** Its enabled alerts that are firing now, oldest first */
+  /** Its enabled alerts that are firing now and not muted, oldest first */
   firingAlerts: Array<{
     id: string;
     name: string;

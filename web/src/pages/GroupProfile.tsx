@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useLocation } from 'wouter';
-import { del, get, withQuery } from '../api.ts';
+import { initials } from '../components/person.ts';
 import { DateAndTime, RelativeTime } from '../components/Time.tsx';
 import { useToast } from '../components/Toasts.tsx';
+import * as api from '../generated/index.ts';
 import { useLive } from '../live.tsx';
 import type { AppUser, EventPage, GroupDetail, UserActivity } from '../types.ts';
 import { groupTitle } from './Groups.tsx';
@@ -11,7 +12,10 @@ import { ActivityChart } from './users/ActivityChart.tsx';
 import './groups/groups.css';
 import './users/users.css';
 
-/** Members shown with when they were last seen and their events; the rest are counted. */
+/**
+ * Members shown, most recently active first, with their last event and their events count; the
+ * rest are counted. Activity is the newest event: an identify call is not (decision 197).
+ */
 const MEMBERS_WITH_DETAILS = 50;
 const DAYS = 30;
 
@@ -38,21 +42,18 @@ export function GroupProfilePage({ projectId, groupId }: { projectId: string; gr
 
   const load = useCallback(async () => {
     try {
-      const [detail, charts, events] = await Promise.all([
-        get<{ group: GroupDetail }>(withQuery(`/api/groups/${encodeURIComponent(groupId)}`, { project: projectId })),
-        get<Record<string, Array<{ day: string; count: number }>>>(withQuery('/api/charts', { project: projectId, group: groupId, days: String(DAYS) })),
-        get<EventPage>(withQuery('/api/events', { project: projectId, group: groupId, limit: '20' })),
+      const [detail, charts, events, users] = await Promise.all([
+        api.getGroup({ path: { groupId }, query: { project: projectId } }),
+        api.getCharts({ query: { project: projectId, group: groupId, days: String(DAYS) } }),
+        api.listEvents({ query: { project: projectId, group: groupId, limit: '20' } }),
+        api.listUsers({ query: { project: projectId, group: groupId, sort: 'lastActive', limit: String(MEMBERS_WITH_DETAILS) } }),
       ]);
       const counts = new Map<string, number>();
       for (const series of Object.values(charts)) for (const { day, count } of series) counts.set(day, (counts.get(day) ?? 0) + count);
-      const users = await Promise.all(
-        detail.group.userIds.slice(0, MEMBERS_WITH_DETAILS).map((userId) => get<AppUser>(withQuery(`/api/users/${encodeURIComponent(userId)}`, { project: projectId }))),
-      );
-      users.sort((a, b) => (b.lastSeen ?? '').localeCompare(a.lastSeen ?? ''));
       setGroup(detail.group);
       setActivity(lastDays(counts));
       setRecent(events);
-      setMembers(users);
+      setMembers(users.users);
     } catch (error) {
       toast.error(error, 'Could not load the group');
     }
@@ -66,7 +67,7 @@ export function GroupProfilePage({ projectId, groupId }: { projectId: string; gr
   const remove = async () => {
     if (!window.confirm(`Delete the group “${groupId}”? Its users and their events stay.`)) return;
     try {
-      await del(withQuery(`/api/groups/${encodeURIComponent(groupId)}`, { project: projectId }));
+      await api.deleteGroup({ path: { groupId }, query: { project: projectId } });
       toast.success('Group deleted');
       navigate('/groups');
     } catch (error) {
@@ -96,7 +97,7 @@ export function GroupProfilePage({ projectId, groupId }: { projectId: string; gr
             <dd>
               <DateAndTime iso={group.firstSeenAt} />
             </dd>
-            <dt>Last seen</dt>
+            <dt>Last active</dt>
             <dd>{group.lastSeenAt ? <DateAndTime iso={group.lastSeenAt} /> : <span className="muted">no events yet</span>}</dd>
           </dl>
           {activity && <ActivityChart activity={activity} />}
@@ -129,9 +130,20 @@ export function GroupProfilePage({ projectId, groupId }: { projectId: string; gr
         <ul className="group-members" aria-label="Users of the group">
           {members.map((user) => (
             <li key={user.userId}>
-              <Link href={`/users/${encodeURIComponent(user.userId)}`}>{userTitle(user)}</Link>
-              <span className="muted small">
-                last seen {user.lastSeen ? <RelativeTime iso={user.lastSeen} /> : 'never'} · {user.eventCount.toLocaleString()} {user.eventCount === 1 ? 'event' : 'events'}
+              <span className="user-list-name">
+                <span className="avatar avatar-small" aria-hidden="true" data-testid="user-initials">
+                  {initials(userTitle(user))}
+                </span>
+                <Link href={`/users/${encodeURIComponent(user.userId)}`}>{userTitle(user)}</Link>
+              </span>
+              <span className="muted small" data-testid="member-facts">
+                {user.lastActive ? (
+                  <>
+                    last active <RelativeTime iso={user.lastActive} /> · {user.eventCount.toLocaleString()} {user.eventCount === 1 ? 'event' : 'events'}
+                  </>
+                ) : (
+                  'no events yet'
+                )}
               </span>
             </li>
           ))}

@@ -5,8 +5,10 @@ import { RelativeTime } from '../components/Time.tsx';
 import type { Group, GroupPage } from '../types.ts';
 import './groups/groups.css';
 
+// The group's lastSeenAt is the newest event of its users (identify calls are not activity), so
+// the page says "last active", as the Users page does (decision 197).
 const SORTS = [
-  ['lastSeen', 'Last seen'],
+  ['lastSeen', 'Last active'],
   ['users', 'Most users'],
   ['name', 'Name'],
 ] as const;
@@ -91,7 +93,7 @@ export function GroupsPage({ projectId }: { projectId: string }) {
               <tr>
                 <th scope="col">Group</th>
                 <th scope="col">Users</th>
-                <th scope="col">Last seen</th>
+                <th scope="col">Last active</th>
                 {columns.map((column) => (
                   <th key={column} scope="col">
                     {column}
@@ -109,7 +111,7 @@ export function GroupsPage({ projectId }: { projectId: string }) {
                     {groupTitle(group) !== group.id && <div className="muted small">{group.id}</div>}
                   </td>
                   <td>{group.users.toLocaleString()}</td>
-                  <td>{group.lastSeenAt ? <RelativeTime iso={group.lastSeenAt} /> : <span className="muted">no events</span>}</td>
+                  <td>{group.lastSeenAt ? <RelativeTime iso={group.lastSeenAt} /> : <span className="muted">no events yet</span>}</td>
                   {columns.map((column) => (
                     <td key={column}>{valueText(group.properties[column])}</td>
                   ))}
