@@ -57,6 +57,7 @@ DECLARE
   v_rolls_up_tags boolean;
   first_id integer;
   ords integer[];
+  v_plan_cache_mode text;
 BEGIN
   SELECT coalesce(o.monthly_event_cap, p_max_id),
          coalesce((SELECT c.last_id FROM id_counters c WHERE c.organization_id = p_org AND c.kind = 'event'), 0)
@@ -77,6 +78,16 @@ BEGIN
   IF v_wanted = 0 THEN RETURN NULL; END IF;
   IF v_last_seen + v_wanted > p_max_id THEN RAISE EXCEPTION 'ids' USING ERRCODE = 'EL001'; END IF;
   IF p_usage = 'capped' AND v_wanted > v_cap THEN RAISE EXCEPTION 'cap' USING ERRCODE = 'EL002'; END IF;
+
+  -- On Citus the statements below are planned at every call (decision 227): Citus 13.2 keeps the
+  -- generic plan of a single-shard INSERT with a parameter for the organization, but plans its
+  -- shard's query again at every call and adds it to that plan, which grows for the life of the
+  -- connection (about 110 kB a call) and costs more with every call. Its INSERT ... SELECTs are
+  -- planned at every call anyway. Set for this call only; an exception undoes it with the rest.
+  IF to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
+    v_plan_cache_mode := current_setting('plan_cache_mode');
+    PERFORM set_config('plan_cache_mode', 'force_custom_plan', true);
+  END IF;
 
   IF p_usage <> 'none' THEN
     INSERT INTO organization_usage AS u (organization_id, month, events, cap)
@@ -163,6 +174,7 @@ BEGIN
     ON CONFLICT (organization_id, project_id, tag_key, day, category, value_hash) DO UPDATE SET count = d.count + excluded.count;
   END IF;
 
+  IF v_plan_cache_mode IS NOT NULL THEN PERFORM set_config('plan_cache_mode', v_plan_cache_mode, true); END IF;
   RETURN json_build_object('firstId', first_id, 'nowMicros', v_now::text, 'ords', ords);
 END
 $$;
