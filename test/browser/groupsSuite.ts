@@ -1,5 +1,5 @@
-// The Groups page and a group's page in a real browser, at one window size per file
-// (groups.test.ts at 1440×900, groupsPhone.test.ts at 390×844): search, sorting, property
+// The Groups page and a group's page in a real browser, at 1440×900 and 390×844
+// (both in groups.test.ts): search, sorting, property
 // columns, a group's users and events, the feed's group chip and a user's groups, each page
 // checked with axe and for sideways scrolling.
 import assert from 'node:assert/strict';
@@ -9,12 +9,11 @@ import { OPERATOR } from '../../src/context.ts';
 import { createKey } from '../../src/features/keys/createKey.ts';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
 import { createUser } from '../../src/features/accounts/createUser.ts';
-import { useTestApp } from '../helpers.ts';
+import type { TestApp } from '../helpers.ts';
 import { axeViolations } from './pageChecks.ts';
-import { type OpenBrowser, PASSWORD, apiWithKey, ensureDashboardBuilt, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type OpenBrowser, PASSWORD, apiWithKey, ensureDashboardBuilt, listenOnce, missingBrowser, openBrowser, signIn } from './support.ts';
 
-export function groupsSuite(size: string, viewport: { width: number; height: number }): void {
-  const t = useTestApp();
+export function groupsSuite(t: TestApp, size: string, viewport: { width: number; height: number }): void {
 
   describe(`the Groups pages (${size})`, { skip: missingBrowser }, () => {
     let browser: OpenBrowser;
@@ -28,9 +27,7 @@ export function groupsSuite(size: string, viewport: { width: number; height: num
 
     before(async () => {
       ensureDashboardBuilt();
-      await t.app.listen({ port: 0, host: '127.0.0.1' });
-      const address = t.app.server.address();
-      base = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
+      base = await listenOnce(t.app);
       const organization = await createOrganization({ ctx: t.operator, input: { name: 'Groups Org' } });
       const email = `groups-${Date.now()}@example.com`;
       await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });

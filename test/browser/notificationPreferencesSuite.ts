@@ -1,5 +1,5 @@
 // Notification preferences in the dashboard (extensions.md, "Notification preferences"), at one
-// window size per file (notificationPreferences.test.ts, notificationPreferencesPhone.test.ts):
+// window size in turn, both in notificationPreferences.test.ts:
 // quiet hours set on the Account page's week grid, with the window in words; a snooze from the
 // top bar's menu, shown there until it is turned off; axe-clean throughout.
 import assert from 'node:assert/strict';
@@ -9,13 +9,11 @@ import { OPERATOR } from '../../src/context.ts';
 import { createKey } from '../../src/features/keys/createKey.ts';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
 import { createUser } from '../../src/features/accounts/createUser.ts';
-import { useTestApp } from '../helpers.ts';
+import type { TestApp } from '../helpers.ts';
 import { axeViolations } from './pageChecks.ts';
-import { type OpenBrowser, PASSWORD, apiWithKey, ensureDashboardBuilt, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type OpenBrowser, PASSWORD, apiWithKey, ensureDashboardBuilt, listenOnce, missingBrowser, openBrowser, signIn } from './support.ts';
 
-export function notificationPreferencesSuite(size: 'desktop' | 'phone', viewport: { width: number; height: number }): void {
-  const t = useTestApp();
-
+export function notificationPreferencesSuite(t: TestApp, size: 'desktop' | 'phone', viewport: { width: number; height: number }): void {
   describe(`notification preferences in the dashboard (${size})`, { skip: missingBrowser }, () => {
     let browser: OpenBrowser;
     let page: Page;
@@ -37,9 +35,7 @@ export function notificationPreferencesSuite(size: 'desktop' | 'phone', viewport
 
     before(async () => {
       ensureDashboardBuilt();
-      await t.app.listen({ port: 0, host: '127.0.0.1' });
-      const address = t.app.server.address();
-      base = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
+      base = await listenOnce(t.app);
       organizationId = (await createOrganization({ ctx: t.operator, input: { name: 'Quiet Org' } })).id;
       const email = `quiet-${Date.now()}@example.com`;
       userId = (await createUser({ ctx: t.operator, input: { organizationId, email, password: PASSWORD } })).id;

@@ -50,6 +50,16 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The test app's address on a loopback port, listening from the first call on: the desktop and the
+ * phone suites of one file share one server.
+ */
+export async function listenOnce(app: { listen(options: { port: number; host: string }): Promise<unknown>; server: net.Server }): Promise<string> {
+  if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  return `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
+}
+
 /** Builds web/dist when a fresh checkout has none yet. */
 export function ensureDashboardBuilt(): void {
   if (fs.existsSync(path.join(ROOT, 'web/dist/index.html'))) return;
