@@ -5,48 +5,39 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { OPERATOR } from '../../src/context.ts';
-import { createKey } from '../../src/features/keys/createKey.ts';
-import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createUser } from '../../src/features/accounts/createUser.ts';
 import type { TestApp } from '../helpers.ts';
 import { axeViolations } from './pageChecks.ts';
-import { type OpenBrowser, PASSWORD, apiWithKey, ensureDashboardBuilt, listenOnce, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
+import { missingBrowser } from './support.ts';
 
 export function groupsSuite(t: TestApp, size: string, viewport: { width: number; height: number }): void {
-
   describe(`the Groups pages (${size})`, { skip: missingBrowser }, () => {
-    let browser: OpenBrowser;
+    let browser: SignedInBrowser;
     let page: Page;
     let base = '';
-    let apiKey = '';
     let projectId = '';
-    const api = apiWithKey(() => base, () => apiKey);
     const names = () => page.locator('.group-table .group-link').allTextContents();
     const noSidewaysScroll = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
     before(async () => {
-      ensureDashboardBuilt();
-      base = await listenOnce(t.app);
-      const organization = await createOrganization({ ctx: t.operator, input: { name: 'Groups Org' } });
-      const email = `groups-${Date.now()}@example.com`;
-      await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
-      apiKey = (await createKey({ ctx: { services: t.services, organizationId: organization.id, actor: OPERATOR }, input: { name: 'Setup' } })).key;
-      projectId = (await api('POST', '/api/projects', { name: 'Shop' })).body.id;
-      const now = Math.floor(Date.now() / 1000);
-      for (const [group, user, properties] of [
-        ['acme', 'ann', { name: 'Acme Inc', plan: 'pro', seats: 12 }],
-        ['acme', 'bob', {}],
-        ['globex', 'cid', { name: 'Globex', plan: 'free' }],
-      ] as const) {
-        assert.equal((await api('POST', '/api/group', { project: projectId, group_id: group, user_id: user, properties })).status, 200);
-      }
-      await api('POST', '/api/events', { project: projectId, category: 'billing', title: 'Ann paid', user_id: 'ann', created_at: now - 600 });
-      await api('POST', '/api/events', { project: projectId, category: 'signups', title: 'Cid signed up', user_id: 'cid', created_at: now - 60 });
-      browser = await openBrowser({ viewport, timeoutMs: 15_000 });
-      page = browser.page;
-      await page.emulateMedia({ reducedMotion: 'reduce' });
-      await signIn(page, base, email);
+      browser = await openSignedIn(t, {
+        organization: 'Groups Org',
+        viewport,
+        seed: async (api) => {
+          projectId = (await api('POST', '/api/projects', { name: 'Shop' })).body.id;
+          const now = Math.floor(Date.now() / 1000);
+          for (const [group, user, properties] of [
+            ['acme', 'ann', { name: 'Acme Inc', plan: 'pro', seats: 12 }],
+            ['acme', 'bob', {}],
+            ['globex', 'cid', { name: 'Globex', plan: 'free' }],
+          ] as const) {
+            assert.equal((await api('POST', '/api/group', { project: projectId, group_id: group, user_id: user, properties })).status, 200);
+          }
+          await api('POST', '/api/events', { project: projectId, category: 'billing', title: 'Ann paid', user_id: 'ann', created_at: now - 600 });
+          await api('POST', '/api/events', { project: projectId, category: 'signups', title: 'Cid signed up', user_id: 'cid', created_at: now - 60 });
+        },
+      });
+      ({ base, page } = browser);
     });
     after(async () => {
       await browser?.close();
