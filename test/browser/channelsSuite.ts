@@ -8,14 +8,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { OPERATOR } from '../../src/context.ts';
-import { createKey } from '../../src/features/keys/createKey.ts';
-import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createUser } from '../../src/features/accounts/createUser.ts';
 import { type Receiver, startReceiver } from '../destinations/support.ts';
 import type { TestApp } from '../helpers.ts';
 import { axeViolations } from './pageChecks.ts';
-import { type OpenBrowser, PASSWORD, ROOT, apiWithKey, ensureDashboardBuilt, listenOnce, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
+import { ROOT, missingBrowser } from './support.ts';
 
 const TELEGRAM_ANSWER = '{"ok":true,"result":{"message_id":4242,"chat":{"id":-100123}}}';
 const NTFY_ANSWER = '{"id":"n7Yq2","event":"message","topic":"deploys"}';
@@ -24,14 +21,13 @@ const NTFY_TOKEN = 'tk_NTFY-SECRET-TOKEN';
 
 export function channelsSuite(t: TestApp, size: string, viewport: { width: number; height: number }): void {
   describe(`channel destinations in the browser (${size})`, { skip: missingBrowser }, () => {
-    let browser: OpenBrowser;
+    let browser: SignedInBrowser;
     let page: Page;
     let base = '';
-    let apiKey = '';
     let projectId = '';
     let telegram: Receiver;
     let ntfy: Receiver;
-    const api = apiWithKey(() => base, () => apiKey);
+    let api: SignedInBrowser['api'];
 
     /** axe in both themes on the page as it is now, and no sideways scrolling. */
     async function checkPage(where: string): Promise<void> {
@@ -43,19 +39,16 @@ export function channelsSuite(t: TestApp, size: string, viewport: { width: numbe
     }
 
     before(async () => {
-      ensureDashboardBuilt();
       telegram = await startReceiver([{ status: 200, headers: { 'content-type': 'application/json' }, body: TELEGRAM_ANSWER }]);
       ntfy = await startReceiver([{ status: 200, headers: { 'content-type': 'application/json' }, body: NTFY_ANSWER }]);
-      base = await listenOnce(t.app);
-      const organization = await createOrganization({ ctx: t.operator, input: { name: 'Channels Org' } });
-      const email = `channels-${Date.now()}@example.com`;
-      await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
-      apiKey = (await createKey({ ctx: { services: t.services, organizationId: organization.id, actor: OPERATOR }, input: { name: 'Setup' } })).key;
-      projectId = (await api('POST', '/api/projects', { name: 'Shop <Main>' })).body.id;
-      browser = await openBrowser({ viewport, timeoutMs: 15_000 });
-      page = browser.page;
-      await page.emulateMedia({ reducedMotion: 'reduce' });
-      await signIn(page, base, email);
+      browser = await openSignedIn(t, {
+        organization: 'Channels Org',
+        viewport,
+        seed: async (api) => {
+          projectId = (await api('POST', '/api/projects', { name: 'Shop <Main>' })).body.id;
+        },
+      });
+      ({ base, page, api } = browser);
     });
     after(async () => {
       await browser?.close();

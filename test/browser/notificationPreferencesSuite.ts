@@ -5,23 +5,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { OPERATOR } from '../../src/context.ts';
-import { createKey } from '../../src/features/keys/createKey.ts';
-import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createUser } from '../../src/features/accounts/createUser.ts';
 import type { TestApp } from '../helpers.ts';
 import { axeViolations } from './pageChecks.ts';
-import { type OpenBrowser, PASSWORD, apiWithKey, ensureDashboardBuilt, listenOnce, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
+import { missingBrowser } from './support.ts';
 
 export function notificationPreferencesSuite(t: TestApp, size: 'desktop' | 'phone', viewport: { width: number; height: number }): void {
   describe(`notification preferences in the dashboard (${size})`, { skip: missingBrowser }, () => {
-    let browser: OpenBrowser;
+    let browser: SignedInBrowser;
     let page: Page;
     let base = '';
-    let apiKey = '';
     let organizationId = '';
     let userId = '';
-    const api = apiWithKey(() => base, () => apiKey);
     const stored = async () => {
       const [row] = await t.services.sql<{ quietHours: unknown; snoozedUntil: Date | null }[]>`
         SELECT quiet_hours AS "quietHours", snoozed_until AS "snoozedUntil" FROM notification_preferences
@@ -34,17 +29,14 @@ export function notificationPreferencesSuite(t: TestApp, size: 'desktop' | 'phon
     };
 
     before(async () => {
-      ensureDashboardBuilt();
-      base = await listenOnce(t.app);
-      organizationId = (await createOrganization({ ctx: t.operator, input: { name: 'Quiet Org' } })).id;
-      const email = `quiet-${Date.now()}@example.com`;
-      userId = (await createUser({ ctx: t.operator, input: { organizationId, email, password: PASSWORD } })).id;
-      apiKey = (await createKey({ ctx: { services: t.services, organizationId, actor: OPERATOR }, input: { name: 'Setup' } })).key;
-      assert.equal((await api('POST', '/api/projects', { name: 'Shop' })).status, 201);
-      browser = await openBrowser({ viewport, timeoutMs: 15_000 });
-      page = browser.page;
-      await page.emulateMedia({ reducedMotion: 'reduce' });
-      await signIn(page, base, email);
+      browser = await openSignedIn(t, {
+        organization: 'Quiet Org',
+        viewport,
+        seed: async (api) => {
+          assert.equal((await api('POST', '/api/projects', { name: 'Shop' })).status, 201);
+        },
+      });
+      ({ base, page, organizationId, userId } = browser);
     });
     after(async () => {
       await browser?.close();
