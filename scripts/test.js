@@ -6,8 +6,9 @@
 // coordinator's database. The container lane runs test/container/ (and only those files) against
 // the image built from the sources, where podman and the base images are present
 // (scripts/containerLane.js). Extra arguments are test files to run instead of all, and
-// `--store NAME` (repeatable) runs only those stores or lanes. The spec reporter prints to the terminal; a TAP copy of
-// each pass feeds the closing summary.
+// `--store NAME` (repeatable) runs only those stores or lanes. The pass with the browser files starts one Chromium
+// for them all (decision 226). The spec reporter prints to the terminal; a TAP copy of each pass feeds the closing
+// summary.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -20,6 +21,7 @@ register();
 const { startEmbeddedCluster } = await import('../src/db/embedded.ts');
 const { createClient } = await import('../src/db/client.ts');
 const { migrate } = await import('../src/db/migrate.ts');
+const { CHROMIUM, CHROMIUM_ARGS } = await import('../test/browser/support.ts');
 
 const root = path.resolve(import.meta.dirname, '..');
 const STORES = ['embedded', 'external', 'citus', 'container'];
@@ -65,6 +67,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     // Stop the tests, then fall through to the cleanup below, so no PostgreSQL is left behind.
     stopping = true;
     running?.kill(signal);
+    if (!running) void stopChromium();
   });
 }
 
@@ -89,9 +92,37 @@ const filesFor = (store) => {
  */
 const concurrency = Number(process.env.TEST_CONCURRENCY) || Math.max(2, os.availableParallelism());
 
+let chromiumServer;
+
+/**
+ * One Chromium for a pass's browser files (decision 226): each test process connects to it and
+ * opens contexts of its own, instead of starting a browser per test. None without Debian's chromium
+ * (the browser files then skip).
+ */
+async function startChromium(passFiles) {
+  if (!passFiles.some(isBrowserTest) || !fs.existsSync(CHROMIUM)) return {};
+  const { chromium } = await import('playwright-core');
+  chromiumServer = await chromium.launchServer({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  return { EVENTLOG_CHROMIUM_WS: chromiumServer.wsEndpoint() };
+}
+
+async function stopChromium() {
+  const server = chromiumServer;
+  chromiumServer = undefined;
+  await server?.close().catch(() => {});
+}
+
 /** Runs the test files on one store; resolves with the exit status and the TAP totals. */
-function runPass(store, databaseUrl, extraEnv = {}) {
+async function runPass(store, databaseUrl, extraEnv = {}) {
   const passFiles = filesFor(store);
+  try {
+    return await runFiles(store, passFiles, databaseUrl, { ...extraEnv, ...(await startChromium(passFiles)) });
+  } finally {
+    await stopChromium();
+  }
+}
+
+function runFiles(store, passFiles, databaseUrl, extraEnv) {
   const left = store === 'container' ? 0 : files.filter(isBrowserTest).length - passFiles.filter(isBrowserTest).length;
   const where = browserStore ? `on the ${browserStore} store` : 'on the embedded or external store only';
   console.log(`\n# store: ${store} (${passFiles.length} test files${left ? `; the ${left} browser test files run ${where}` : ''})\n`);
@@ -100,12 +131,13 @@ function runPass(store, databaseUrl, extraEnv = {}) {
   const started = Date.now();
   return new Promise((resolve) => {
     // The timeout applies to each file as a whole too: the browser files take about 60 s on a quiet
-    // machine and over 120 s on a loaded one, so it leaves them room; a hung test still ends.
+    // machine and over 120 s on a loaded one, and one that runs a page at desktop and phone size
+    // twice that, so it leaves them room; a hung test still ends.
     running = spawn(
       process.execPath,
       [
         // A container test waits on image and volume copies, minutes on a loaded machine.
-        '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, `--test-timeout=${store === 'container' ? 900_000 : 300_000}`,
+        '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, `--test-timeout=${store === 'container' ? 900_000 : passFiles.some(isBrowserTest) ? 600_000 : 300_000}`,
         '--test-reporter=spec', '--test-reporter-destination=stdout',
         `--test-reporter=${path.join(root, 'scripts', 'tapWithFileTimes.js')}`, `--test-reporter-destination=${tapFile}`,
         ...passFiles,

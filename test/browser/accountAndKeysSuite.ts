@@ -1,6 +1,6 @@
 // "Your account" and "API keys" as a person trusts them (issue "the dashboard's 23 defects",
-// points 1, 3, 18, 20 and the theme of 23), one window size per file (accountAndKeys.test.ts,
-// accountAndKeysPhone.test.ts), axe-clean in the light and the dark theme: the digest's radios
+// points 1, 3, 18, 20 and the theme of 23), at desktop and phone size in one file
+// (accountAndKeys.test.ts), axe-clean in the light and the dark theme: the digest's radios
 // in a row beside their labels and its buttons apart; a theme chosen here wins over the system's;
 // a searchable time-zone field with the browser's zone first; the password changed while signed
 // in; a key form that starts afresh after each key and says the scope before creating it; an
@@ -12,16 +12,14 @@ import { createOrganization } from '../../src/features/organizations/createOrgan
 import { createProject } from '../../src/features/projects/createProject.ts';
 import { createUser } from '../../src/features/accounts/createUser.ts';
 import { OPERATOR } from '../../src/context.ts';
-import { useTestApp } from '../helpers.ts';
+import type { TestApp } from '../helpers.ts';
 import { axeViolations } from './pageChecks.ts';
-import { type OpenBrowser, PASSWORD, ensureDashboardBuilt, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type OpenBrowser, PASSWORD, ensureDashboardBuilt, listenOnce, missingBrowser, openBrowser, signIn } from './support.ts';
 
 type Box = { x: number; y: number; width: number; height: number };
 const middle = (box: Box) => box.y + box.height / 2;
 
-export function accountAndKeysSuite(size: 'desktop' | 'phone', viewport: { width: number; height: number }): void {
-  const t = useTestApp();
-
+export function accountAndKeysSuite(t: TestApp, size: 'desktop' | 'phone', viewport: { width: number; height: number }): void {
   describe(`"Your account" and "API keys" (${size})`, { skip: missingBrowser }, () => {
     let browser: OpenBrowser;
     let page: Page;
@@ -31,9 +29,7 @@ export function accountAndKeysSuite(size: 'desktop' | 'phone', viewport: { width
 
     before(async () => {
       ensureDashboardBuilt();
-      await t.app.listen({ port: 0, host: '127.0.0.1' });
-      const address = t.app.server.address();
-      base = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
+      base = await listenOnce(t.app);
       const organization = await createOrganization({ ctx: t.operator, input: { name: 'Account Org' } });
       email = `account-${size}-${Date.now()}@example.com`;
       await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });

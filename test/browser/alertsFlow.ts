@@ -1,6 +1,6 @@
-// The Alerts tab's browser flow, run at desktop width (alerts.test.ts) and phone width
-// (alertsPhone.test.ts): an alert made from the feed's filters, watched as it fires (the banner
-// on every tab) and resolves, muted, its history read. Each file runs the engine in-process.
+// The Alerts tab's browser flow, run at desktop width and phone width
+// (both in alerts.test.ts): an alert made from the feed's filters, watched as it fires (the banner
+// on every tab) and resolves, muted, its history read. The file runs the engine in-process.
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { AlertEngine } from '../../src/features/alerts/alertEngine.ts';

@@ -1,5 +1,5 @@
-// The Audit log page's browser flow, run at desktop width (auditLog.test.ts) and phone width
-// (auditLogPhone.test.ts): an owner invites a person and removes them on the Members page, then
+// The Audit log page's browser flow, run at desktop width and phone width
+// (both in auditLog.test.ts): an owner invites a person and removes them on the Members page, then
 // reads both in the Audit log (actor, action, target, IP), filters by action and by actor, and
 // loads an older page. Every page visited passes axe-core.
 import assert from 'node:assert/strict';

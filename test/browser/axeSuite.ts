@@ -9,14 +9,13 @@ import { OPERATOR } from '../../src/context.ts';
 import { createKey } from '../../src/features/keys/createKey.ts';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
 import { createUser } from '../../src/features/accounts/createUser.ts';
-import { useTestApp } from '../helpers.ts';
+import type { TestApp } from '../helpers.ts';
 import { axeViolations, watchCsp } from './pageChecks.ts';
-import { type OpenBrowser, PASSWORD, apiWithKey, ensureDashboardBuilt, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type OpenBrowser, PASSWORD, apiWithKey, ensureDashboardBuilt, listenOnce, missingBrowser, openBrowser, signIn } from './support.ts';
 
 const VIEWPORTS = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const;
 
-export function axeSuite(viewportName: keyof typeof VIEWPORTS, theme: 'light' | 'dark'): void {
-  const t = useTestApp();
+export function axeSuite(t: TestApp, viewportName: keyof typeof VIEWPORTS, theme: 'light' | 'dark'): void {
   describe(`axe-core and the CSP on every page (${viewportName}, ${theme})`, { skip: missingBrowser }, () => {
     let browser: OpenBrowser;
     let page: Page;
@@ -29,9 +28,7 @@ export function axeSuite(viewportName: keyof typeof VIEWPORTS, theme: 'light' | 
 
     before(async () => {
       ensureDashboardBuilt();
-      await t.app.listen({ port: 0, host: '127.0.0.1' });
-      const address = t.app.server.address();
-      base = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
+      base = await listenOnce(t.app);
       const organization = await createOrganization({ ctx: t.operator, input: { name: 'Axe Org', monthlyEventCap: 1000 } });
       email = `axe-${Date.now()}@example.com`;
       await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });

@@ -1,5 +1,5 @@
-// Browser keys end to end, run at desktop width (browserKeys.test.ts) and phone width
-// (browserKeysPhone.test.ts): an owner creates an ingest key for one project and one origin on the
+// Browser keys end to end, run at desktop width and phone width
+// (both in browserKeys.test.ts): an owner creates an ingest key for one project and one origin on the
 // API keys page, the dialog's fetch snippet is pasted into a page served on that origin (another
 // loopback port) and its event appears in the feed; the same page on an origin the key does not
 // list is refused by the browser (the server answers 403 without CORS headers).

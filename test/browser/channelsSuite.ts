@@ -1,5 +1,5 @@
-// Channel destinations in a real browser, at one window size per file (channels.test.ts at
-// 1440×900, channelsPhone.test.ts at 390×844), in light and dark: the form's message preview
+// Channel destinations in a real browser, at 1440×900 and 390×844 in one
+// file (channels.test.ts), in light and dark: the form's message preview
 // (a grouped one too), a Telegram and a grouped ntfy destination created through the form and
 // pointed at local fake services, Test on each, the service's answer in the attempt log, the
 // credentials masked on the page, and axe clean at every step.
@@ -8,33 +8,26 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { OPERATOR } from '../../src/context.ts';
-import { createKey } from '../../src/features/keys/createKey.ts';
-import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createUser } from '../../src/features/accounts/createUser.ts';
 import { type Receiver, startReceiver } from '../destinations/support.ts';
-import { useTestApp } from '../helpers.ts';
+import type { TestApp } from '../helpers.ts';
 import { axeViolations } from './pageChecks.ts';
-import { type OpenBrowser, PASSWORD, ROOT, apiWithKey, ensureDashboardBuilt, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
+import { ROOT, missingBrowser } from './support.ts';
 
 const TELEGRAM_ANSWER = '{"ok":true,"result":{"message_id":4242,"chat":{"id":-100123}}}';
 const NTFY_ANSWER = '{"id":"n7Yq2","event":"message","topic":"deploys"}';
 const BOT_TOKEN = '123456:BOT-SECRET-TOKEN';
 const NTFY_TOKEN = 'tk_NTFY-SECRET-TOKEN';
 
-export function channelsSuite(size: string, viewport: { width: number; height: number }): void {
-  // Loopback receivers stand for the services: private addresses are allowed for the test.
-  const t = useTestApp({ ALLOW_PRIVATE_WEBHOOK_URLS: '1' });
-
+export function channelsSuite(t: TestApp, size: string, viewport: { width: number; height: number }): void {
   describe(`channel destinations in the browser (${size})`, { skip: missingBrowser }, () => {
-    let browser: OpenBrowser;
+    let browser: SignedInBrowser;
     let page: Page;
     let base = '';
-    let apiKey = '';
     let projectId = '';
     let telegram: Receiver;
     let ntfy: Receiver;
-    const api = apiWithKey(() => base, () => apiKey);
+    let api: SignedInBrowser['api'];
 
     /** axe in both themes on the page as it is now, and no sideways scrolling. */
     async function checkPage(where: string): Promise<void> {
@@ -46,21 +39,16 @@ export function channelsSuite(size: string, viewport: { width: number; height: n
     }
 
     before(async () => {
-      ensureDashboardBuilt();
       telegram = await startReceiver([{ status: 200, headers: { 'content-type': 'application/json' }, body: TELEGRAM_ANSWER }]);
       ntfy = await startReceiver([{ status: 200, headers: { 'content-type': 'application/json' }, body: NTFY_ANSWER }]);
-      await t.app.listen({ port: 0, host: '127.0.0.1' });
-      const address = t.app.server.address();
-      base = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
-      const organization = await createOrganization({ ctx: t.operator, input: { name: 'Channels Org' } });
-      const email = `channels-${Date.now()}@example.com`;
-      await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
-      apiKey = (await createKey({ ctx: { services: t.services, organizationId: organization.id, actor: OPERATOR }, input: { name: 'Setup' } })).key;
-      projectId = (await api('POST', '/api/projects', { name: 'Shop <Main>' })).body.id;
-      browser = await openBrowser({ viewport, timeoutMs: 15_000 });
-      page = browser.page;
-      await page.emulateMedia({ reducedMotion: 'reduce' });
-      await signIn(page, base, email);
+      browser = await openSignedIn(t, {
+        organization: 'Channels Org',
+        viewport,
+        seed: async (api) => {
+          projectId = (await api('POST', '/api/projects', { name: 'Shop <Main>' })).body.id;
+        },
+      });
+      ({ base, page, api } = browser);
     });
     after(async () => {
       await browser?.close();

@@ -4,14 +4,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type BrowserContext, type Page, chromium } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
 import { createUser } from '../../src/features/accounts/createUser.ts';
 import { useTestApp } from '../helpers.ts';
-import { PASSWORD, ROOT, apiWithKey, ensureDashboardBuilt, freePort, launchOptions, missingBrowser } from './support.ts';
+import { type OpenBrowser, PASSWORD, ROOT, apiWithKey, ensureDashboardBuilt, freePort, missingBrowser, openBrowser } from './support.ts';
 
 const SHOTS = path.join(ROOT, 'test-results');
 
@@ -48,14 +47,13 @@ async function shot(page: Page, name: string, { fullPage = false } = {}) {
 }
 
 describe('dashboard in a browser', { skip: missingBrowser }, () => {
+  let browser: OpenBrowser;
   let context: BrowserContext;
   let page: Page;
-  let userDataDir: string;
   let email: string;
   let apiKey = '';
   let projectId = '';
   const receiver = startReceiver();
-  const pageErrors: string[] = [];
 
   /** The API as a script would call it, with the key made through the UI (or a fallback one). */
   const api = apiWithKey(() => base, () => apiKey);
@@ -69,16 +67,9 @@ describe('dashboard in a browser', { skip: missingBrowser }, () => {
     email = `browser-${Date.now()}@example.com`;
     await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
 
-    userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eventlog-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      ...launchOptions(),
-      viewport: { width: 1280, height: 860 },
-      acceptDownloads: true,
-    });
+    browser = await openBrowser({ viewport: { width: 1280, height: 860 } });
+    ({ context, page } = browser);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.setDefaultTimeout(8000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
     if (process.env.DEBUG_BROWSER) {
       page.on('console', (message) => console.error('[browser]', message.type(), message.text()));
       page.on('response', (response) => console.error('[browser]', response.status(), response.url()));
@@ -86,9 +77,8 @@ describe('dashboard in a browser', { skip: missingBrowser }, () => {
   });
 
   after(async () => {
-    await context?.close();
+    await browser?.close();
     await receiver.close();
-    if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
   });
 
   it('offers first-run setup when the server says so, and shows the server error in words', async () => {
@@ -328,7 +318,7 @@ describe('dashboard in a browser', { skip: missingBrowser }, () => {
     await card.getByText('[click](javascript:window.__xss=3)').waitFor();
     await card.getByText('[object Object]').waitFor();
     assert.equal(await card.getByRole('link', { name: 'ok' }).getAttribute('target'), '_blank');
-    assert.deepEqual(pageErrors, []);
+    assert.deepEqual(browser.pageErrors, []);
   });
 
   it('opens at the event a notification links to, and marks it', async () => {
@@ -475,7 +465,7 @@ describe('dashboard in a browser', { skip: missingBrowser }, () => {
   it('exports every project and imports the file back with a report', async () => {
     await page.getByRole('link', { name: 'Export & import' }).click();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download export' }).click()]);
-    const file = path.join(userDataDir, 'export.json');
+    const file = path.join(browser.userDataDir, 'export.json');
     await download.saveAs(file);
     const document = JSON.parse(fs.readFileSync(file, 'utf8'));
     assert.equal(document.version, 1);

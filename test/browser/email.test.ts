@@ -3,13 +3,13 @@
 // digest settings saved in "Your account" and a preview received.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
 import { createUser } from '../../src/features/accounts/createUser.ts';
 import { startSmtpServer } from '../email/support.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
 import { useTestApp } from '../helpers.ts';
-import { PASSWORD, ensureDashboardBuilt, freePort, launchOptions, missingBrowser } from './support.ts';
+import { type OpenBrowser, PASSWORD, ensureDashboardBuilt, freePort, missingBrowser, openBrowser } from './support.ts';
 
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
@@ -25,7 +25,7 @@ function linkIn(text: string | undefined, path: string): string {
 }
 
 describe('email in a browser', { skip: missingBrowser }, () => {
-  let browser: Browser;
+  let browser: OpenBrowser;
   let page: Page;
   const ownerEmail = `owner-${Date.now()}@example.com`;
   const invitedEmail = `invited-${Date.now()}@example.com`;
@@ -36,9 +36,8 @@ describe('email in a browser', { skip: missingBrowser }, () => {
     t.services.mailQueue.start();
     const organization = await createOrganization({ ctx: t.operator, input: { name: 'Mail Org', monthlyEventCap: null } });
     await createUser({ ctx: t.operator, input: { organizationId: organization.id, email: ownerEmail, password: PASSWORD } });
-    browser = await chromium.launch(launchOptions());
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
-    page.setDefaultTimeout(8000);
+    browser = await openBrowser({ viewport: { width: 1280, height: 860 } });
+    page = browser.page;
   });
 
   after(async () => {
@@ -92,9 +91,9 @@ describe('email in a browser', { skip: missingBrowser }, () => {
 
     const [mail] = await smtp.waitForMailTo(invitedEmail);
     const link = linkIn(mail?.parsed.text, '/app/accept/');
-    const other = await browser.newContext();
-    const invited = await other.newPage();
-    invited.setDefaultTimeout(8000);
+    // The invited person's own browser.
+    const other = await openBrowser();
+    const invited = other.page;
     await invited.goto(link);
     await invited.getByRole('heading', { name: /^Join / }).waitFor();
     await invited.getByLabel('Password').fill('an invited password');

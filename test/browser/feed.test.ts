@@ -1,4 +1,5 @@
-// The live feed at desktop size, light and dark, and on a touch screen (test/browser/feedSuite.ts).
+// The live feed at desktop size and on a phone, light and dark, and on a touch screen: one server
+// for all (test/browser/feedSuite.ts).
 import { feedSuite } from './feedSuite.ts';
 
-await feedSuite(['desktop'], true);
+await feedSuite(['desktop', 'phone'], true);

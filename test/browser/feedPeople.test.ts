@@ -1,4 +1,8 @@
-// People and small things in the feed at desktop size (1440×900); the phone's is feedPeoplePhone.test.ts.
+// People and small things in the feed at desktop size (1440×900) and on a phone (390×844): one server for both, each size
+// in a browser context of its own, signed in on its own.
+import { useTestApp } from '../helpers.ts';
 import { feedPeopleSuite } from './feedPeopleSuite.ts';
 
-feedPeopleSuite('desktop', { width: 1440, height: 900 });
+const t = useTestApp();
+feedPeopleSuite(t, 'desktop', { width: 1440, height: 900 });
+feedPeopleSuite(t, 'phone', { width: 390, height: 844 });

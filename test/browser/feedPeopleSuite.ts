@@ -1,5 +1,5 @@
 // The feed's cards as people trust them (issue "the dashboard's 23 defects", points 6, 7, 22 and
-// leftovers of 23), one window size per file (feedPeople.test.ts, feedPeoplePhone.test.ts), axe-clean
+// leftovers of 23), desktop and phone size in feedPeople.test.ts, axe-clean
 // in light and dark: a user shown by name with initials, the time never under the hover toolbar,
 // a category initial for an event without an icon, "1:09 PM" without a leading zero, "Favorites
 // only" a toggle button, "Alert me…" a pill, not a link; the only owner not offered "Remove"; the
@@ -11,13 +11,11 @@ import { OPERATOR } from '../../src/context.ts';
 import { createKey } from '../../src/features/keys/createKey.ts';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
 import { createUser } from '../../src/features/accounts/createUser.ts';
-import { useTestApp } from '../helpers.ts';
+import type { TestApp } from '../helpers.ts';
 import { axeViolations } from './pageChecks.ts';
-import { type OpenBrowser, PASSWORD, apiWithKey, ensureDashboardBuilt, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type OpenBrowser, PASSWORD, apiWithKey, ensureDashboardBuilt, listenOnce, missingBrowser, openBrowser, signIn } from './support.ts';
 
-export function feedPeopleSuite(size: 'desktop' | 'phone', viewport: { width: number; height: number }): void {
-  const t = useTestApp();
-
+export function feedPeopleSuite(t: TestApp, size: 'desktop' | 'phone', viewport: { width: number; height: number }): void {
   describe(`people and small things in the feed (${size})`, { skip: missingBrowser }, () => {
     let browser: OpenBrowser;
     let page: Page;
@@ -29,9 +27,7 @@ export function feedPeopleSuite(size: 'desktop' | 'phone', viewport: { width: nu
 
     before(async () => {
       ensureDashboardBuilt();
-      await t.app.listen({ port: 0, host: '127.0.0.1' });
-      const address = t.app.server.address();
-      base = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
+      base = await listenOnce(t.app);
       const organization = await createOrganization({ ctx: t.operator, input: { name: 'Feed People Org' } });
       const email = `feed-people-${size}-${Date.now()}@example.com`;
       await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });

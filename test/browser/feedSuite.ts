@@ -6,13 +6,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import os from 'node:os';
-import { type Page, chromium } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { createKey } from '../../src/features/keys/createKey.ts';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
 import { createUser } from '../../src/features/accounts/createUser.ts';
 import { useTestApp } from '../helpers.ts';
-import { type OpenBrowser, PASSWORD, ROOT, apiWithKey, ensureDashboardBuilt, freePort, launchOptions, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type OpenBrowser, PASSWORD, ROOT, apiWithKey, ensureDashboardBuilt, freePort, missingBrowser, openBrowser, signIn } from './support.ts';
 
 const SHOTS = path.join(ROOT, 'test-results');
 const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const;
@@ -67,11 +66,9 @@ export async function feedSuite(sizes: Array<keyof typeof SIZES>, withTouch: boo
     if (withTouch) it('on a touch screen (no hover), a row\'s actions are behind "…"', async () => {
       const project = (await api('POST', '/api/projects', { name: 'Feed touch' })).body.id as string;
       assert.equal((await api('POST', '/api/events', { project, category: 'orders', title: 'Touched order' })).status, 201);
-      const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eventlog-chromium-'));
-      const context = await chromium.launchPersistentContext(userDataDir, { ...launchOptions(), viewport: SIZES.phone, isMobile: true, hasTouch: true });
+      const touchScreen = await openBrowser({ viewport: SIZES.phone, isMobile: true, hasTouch: true, timeoutMs: 10_000 });
       try {
-        const phone = context.pages()[0] ?? (await context.newPage());
-        phone.setDefaultTimeout(10_000);
+        const phone = touchScreen.page;
         await signIn(phone, base, email);
         await phone.goto(`${base}/app/p/${project}`);
         const touched = phone.locator('article.event', { has: phone.getByRole('heading', { name: 'Touched order' }) });
@@ -85,8 +82,7 @@ export async function feedSuite(sizes: Array<keyof typeof SIZES>, withTouch: boo
         assert.equal((await api('GET', `/api/events?project=${project}&favorited=true`)).body.events.length, 1);
         await phone.screenshot({ path: path.join(SHOTS, 'feed-phone-touch.png') });
       } finally {
-        await context.close();
-        fs.rmSync(userDataDir, { recursive: true, force: true });
+        await touchScreen.close();
       }
     });
 

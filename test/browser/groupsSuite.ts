@@ -1,58 +1,46 @@
-// The Groups page and a group's page in a real browser, at one window size per file
-// (groups.test.ts at 1440×900, groupsPhone.test.ts at 390×844): search, sorting, property
+// The Groups page and a group's page in a real browser, at 1440×900 and 390×844
+// (both in groups.test.ts): search, sorting, property
 // columns, a group's users and events, the feed's group chip and a user's groups, each page
 // checked with axe and for sideways scrolling. Activity is the newest event (decision 197): the
 // pages say "last active", and a group's users are ordered by it, which an identify does not move.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { OPERATOR } from '../../src/context.ts';
-import { createKey } from '../../src/features/keys/createKey.ts';
-import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createUser } from '../../src/features/accounts/createUser.ts';
-import { useTestApp } from '../helpers.ts';
+import type { TestApp } from '../helpers.ts';
 import { axeViolations } from './pageChecks.ts';
-import { type OpenBrowser, PASSWORD, apiWithKey, ensureDashboardBuilt, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
+import { missingBrowser } from './support.ts';
 
-export function groupsSuite(size: string, viewport: { width: number; height: number }): void {
-  const t = useTestApp();
-
+export function groupsSuite(t: TestApp, size: string, viewport: { width: number; height: number }): void {
   describe(`the Groups pages (${size})`, { skip: missingBrowser }, () => {
-    let browser: OpenBrowser;
+    let browser: SignedInBrowser;
     let page: Page;
     let base = '';
-    let apiKey = '';
     let projectId = '';
-    const api = apiWithKey(() => base, () => apiKey);
     const names = () => page.locator('.group-table .group-link').allTextContents();
     const noSidewaysScroll = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
     before(async () => {
-      ensureDashboardBuilt();
-      await t.app.listen({ port: 0, host: '127.0.0.1' });
-      const address = t.app.server.address();
-      base = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
-      const organization = await createOrganization({ ctx: t.operator, input: { name: 'Groups Org' } });
-      const email = `groups-${Date.now()}@example.com`;
-      await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
-      apiKey = (await createKey({ ctx: { services: t.services, organizationId: organization.id, actor: OPERATOR }, input: { name: 'Setup' } })).key;
-      projectId = (await api('POST', '/api/projects', { name: 'Shop' })).body.id;
-      const now = Math.floor(Date.now() / 1000);
-      for (const [group, user, properties] of [
-        ['acme', 'ann', { name: 'Acme Inc', plan: 'pro', seats: 12 }],
-        ['acme', 'bob', {}],
-        ['acme', 'dee', {}],
-        ['globex', 'cid', { name: 'Globex', plan: 'free' }],
-      ] as const) {
-        assert.equal((await api('POST', '/api/group', { project: projectId, group_id: group, user_id: user, properties })).status, 200);
-      }
-      await api('POST', '/api/events', { project: projectId, category: 'billing', title: 'Ann paid', user_id: 'ann', created_at: now - 600 });
-      await api('POST', '/api/events', { project: projectId, category: 'logins', title: 'Bob logged in', user_id: 'bob', created_at: now - 1200 });
-      await api('POST', '/api/events', { project: projectId, category: 'signups', title: 'Cid signed up', user_id: 'cid', created_at: now - 60 });
-      browser = await openBrowser({ viewport, timeoutMs: 15_000 });
-      page = browser.page;
-      await page.emulateMedia({ reducedMotion: 'reduce' });
-      await signIn(page, base, email);
+      browser = await openSignedIn(t, {
+        organization: 'Groups Org',
+        viewport,
+        seed: async (api) => {
+          projectId = (await api('POST', '/api/projects', { name: 'Shop' })).body.id;
+          const now = Math.floor(Date.now() / 1000);
+          for (const [group, user, properties] of [
+            ['acme', 'ann', { name: 'Acme Inc', plan: 'pro', seats: 12 }],
+            ['acme', 'bob', {}],
+            ['acme', 'dee', {}],
+            ['globex', 'cid', { name: 'Globex', plan: 'free' }],
+          ] as const) {
+            assert.equal((await api('POST', '/api/group', { project: projectId, group_id: group, user_id: user, properties })).status, 200);
+          }
+          await api('POST', '/api/events', { project: projectId, category: 'billing', title: 'Ann paid', user_id: 'ann', created_at: now - 600 });
+          await api('POST', '/api/events', { project: projectId, category: 'logins', title: 'Bob logged in', user_id: 'bob', created_at: now - 1200 });
+          await api('POST', '/api/events', { project: projectId, category: 'signups', title: 'Cid signed up', user_id: 'cid', created_at: now - 60 });
+        },
+      });
+      ({ base, page } = browser);
     });
     after(async () => {
       await browser?.close();
@@ -110,7 +98,7 @@ export function groupsSuite(size: string, viewport: { width: number; height: num
       assert.equal(await page.locator('main').getByText(/last seen/i).count(), 0, 'the newest event is not called "last seen"');
 
       // Bob, the older member, is identified now (a sync of properties): he is named, not moved.
-      assert.equal((await api('POST', '/api/identify', { project: projectId, user_id: 'bob', properties: { name: 'Bob Stone' } })).status, 200);
+      assert.equal((await browser.api('POST', '/api/identify', { project: projectId, user_id: 'bob', properties: { name: 'Bob Stone' } })).status, 200);
       await page.reload();
       await members.getByRole('link', { name: 'Bob Stone' }).waitFor();
       assert.deepEqual(await memberNames(), ['ann', 'Bob Stone', 'dee']);

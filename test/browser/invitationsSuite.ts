@@ -1,5 +1,5 @@
 // Invitations as a new owner and a new member meet them (issue "Hardening and polish", dashboard
-// defects 2 and 7), at one window size per file (invitations.test.ts, invitationsPhone.test.ts):
+// defects 2 and 7), at desktop and phone size (both in invitations.test.ts):
 // the dialog shows the new link in full with a copy button and the day it stops working; the
 // Members page lists pending invitations with Resend and Revoke; the accept page says which
 // organization, email and role a link joins, and says plainly when a link cannot be used.
@@ -10,23 +10,26 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
 import { createUser } from '../../src/features/accounts/createUser.ts';
-import { useTestApp } from '../helpers.ts';
+import { type TestApp, useTestApp } from '../helpers.ts';
 import { axeViolations } from './pageChecks.ts';
 import { type OpenBrowser, PASSWORD, ROOT, ensureDashboardBuilt, freePort, missingBrowser, openBrowser } from './support.ts';
 
 const SHOTS = path.join(ROOT, 'test-results');
 const DATE = /\b\d{1,2} (January|February|March|April|May|June|July|August|September|October|November|December) \d{4}\b/;
 
-export async function invitationsSuite(size: string, viewport: { width: number; height: number }): Promise<void> {
+/** A server whose BASE_URL (in the invitation links) is known before it listens. */
+export async function useInvitationServer(): Promise<{ t: TestApp; port: number; base: string }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const t = useTestApp({ BASE_URL: base });
+  return { t: useTestApp({ BASE_URL: base }), port, base };
+}
 
+export function invitationsSuite({ t, port, base }: { t: TestApp; port: number; base: string }, size: string, viewport: { width: number; height: number }): void {
   describe(`invitations in a browser (${size})`, { skip: missingBrowser }, () => {
     let owner: OpenBrowser;
     let invited: OpenBrowser;
     let page: Page;
-    const stamp = Date.now();
+    const stamp = `${size}-${Date.now()}`;
     const memberEmail = `invited-${stamp}@example.com`;
     const revokedEmail = `revoked-${stamp}@example.com`;
     let firstUrl = '';
@@ -45,7 +48,7 @@ export async function invitationsSuite(size: string, viewport: { width: number; 
 
     before(async () => {
       ensureDashboardBuilt();
-      await t.app.listen({ port, host: '127.0.0.1' });
+      if (!t.app.server.listening) await t.app.listen({ port, host: '127.0.0.1' });
       const organization = await createOrganization({ ctx: t.operator, input: { name: `Invite Org ${size}` } });
       const ownerEmail = `owner-${stamp}@example.com`;
       await createUser({ ctx: t.operator, input: { organizationId: organization.id, email: ownerEmail, password: PASSWORD } });

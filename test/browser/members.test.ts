@@ -3,11 +3,11 @@
 // refused; then the owner removes them and their open dashboard is signed out.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
 import { createUser } from '../../src/features/accounts/createUser.ts';
 import { useTestApp } from '../helpers.ts';
-import { PASSWORD, ensureDashboardBuilt, freePort, launchOptions, missingBrowser } from './support.ts';
+import { type OpenBrowser, PASSWORD, ensureDashboardBuilt, freePort, missingBrowser, openBrowser } from './support.ts';
 
 // Invitation links are printed with BASE_URL, so the server must know its address before it starts.
 const port = await freePort();
@@ -15,9 +15,8 @@ const base = `http://127.0.0.1:${port}`;
 const t = useTestApp({ BASE_URL: base });
 
 describe('members in a browser', { skip: missingBrowser }, () => {
-  let browser: Browser;
-  let ownerContext: BrowserContext;
-  let memberContext: BrowserContext;
+  let ownerBrowser: OpenBrowser | undefined;
+  let memberBrowser: OpenBrowser | undefined;
   let owner: Page;
   let member: Page;
   let organizationId = '';
@@ -32,17 +31,15 @@ describe('members in a browser', { skip: missingBrowser }, () => {
     organizationId = organization.id;
     await createUser({ ctx: t.operator, input: { organizationId, email: ownerEmail, password: PASSWORD } });
     // One browser, two people: each context has its own cookies.
-    browser = await chromium.launch(launchOptions());
-    ownerContext = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-    memberContext = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-    owner = await ownerContext.newPage();
-    member = await memberContext.newPage();
-    owner.setDefaultTimeout(8000);
-    member.setDefaultTimeout(8000);
+    ownerBrowser = await openBrowser({ viewport: { width: 1280, height: 860 } });
+    memberBrowser = await openBrowser({ viewport: { width: 1280, height: 860 } });
+    owner = ownerBrowser.page;
+    member = memberBrowser.page;
   });
 
   after(async () => {
-    await browser?.close();
+    await ownerBrowser?.close();
+    await memberBrowser?.close();
   });
 
   it('shows the owner the organization: name, id and this month against the cap', async () => {

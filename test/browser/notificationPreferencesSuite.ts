@@ -1,29 +1,22 @@
 // Notification preferences in the dashboard (extensions.md, "Notification preferences"), at one
-// window size per file (notificationPreferences.test.ts, notificationPreferencesPhone.test.ts):
+// window size in turn, both in notificationPreferences.test.ts:
 // quiet hours set on the Account page's week grid, with the window in words; a snooze from the
 // top bar's menu, shown there until it is turned off; axe-clean throughout.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { OPERATOR } from '../../src/context.ts';
-import { createKey } from '../../src/features/keys/createKey.ts';
-import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createUser } from '../../src/features/accounts/createUser.ts';
-import { useTestApp } from '../helpers.ts';
+import type { TestApp } from '../helpers.ts';
 import { axeViolations } from './pageChecks.ts';
-import { type OpenBrowser, PASSWORD, apiWithKey, ensureDashboardBuilt, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
+import { missingBrowser } from './support.ts';
 
-export function notificationPreferencesSuite(size: 'desktop' | 'phone', viewport: { width: number; height: number }): void {
-  const t = useTestApp();
-
+export function notificationPreferencesSuite(t: TestApp, size: 'desktop' | 'phone', viewport: { width: number; height: number }): void {
   describe(`notification preferences in the dashboard (${size})`, { skip: missingBrowser }, () => {
-    let browser: OpenBrowser;
+    let browser: SignedInBrowser;
     let page: Page;
     let base = '';
-    let apiKey = '';
     let organizationId = '';
     let userId = '';
-    const api = apiWithKey(() => base, () => apiKey);
     const stored = async () => {
       const [row] = await t.services.sql<{ quietHours: unknown; snoozedUntil: Date | null }[]>`
         SELECT quiet_hours AS "quietHours", snoozed_until AS "snoozedUntil" FROM notification_preferences
@@ -36,19 +29,14 @@ export function notificationPreferencesSuite(size: 'desktop' | 'phone', viewport
     };
 
     before(async () => {
-      ensureDashboardBuilt();
-      await t.app.listen({ port: 0, host: '127.0.0.1' });
-      const address = t.app.server.address();
-      base = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
-      organizationId = (await createOrganization({ ctx: t.operator, input: { name: 'Quiet Org' } })).id;
-      const email = `quiet-${Date.now()}@example.com`;
-      userId = (await createUser({ ctx: t.operator, input: { organizationId, email, password: PASSWORD } })).id;
-      apiKey = (await createKey({ ctx: { services: t.services, organizationId, actor: OPERATOR }, input: { name: 'Setup' } })).key;
-      assert.equal((await api('POST', '/api/projects', { name: 'Shop' })).status, 201);
-      browser = await openBrowser({ viewport, timeoutMs: 15_000 });
-      page = browser.page;
-      await page.emulateMedia({ reducedMotion: 'reduce' });
-      await signIn(page, base, email);
+      browser = await openSignedIn(t, {
+        organization: 'Quiet Org',
+        viewport,
+        seed: async (api) => {
+          assert.equal((await api('POST', '/api/projects', { name: 'Shop' })).status, 201);
+        },
+      });
+      ({ base, page, organizationId, userId } = browser);
     });
     after(async () => {
       await browser?.close();

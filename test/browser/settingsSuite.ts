@@ -1,5 +1,5 @@
 // The project's Settings page as a new user meets it (issue "Hardening and polish", dashboard
-// defect 6), at one window size per file (settingsPolish.test.ts, settingsPolishPhone.test.ts),
+// defect 6), at desktop and phone size (both in settingsPolish.test.ts),
 // light and dark: section links (a column beside the sections on a desktop, one compact block on
 // a phone) that work by keyboard and by address (#hooks...); hooks and destinations renamed in
 // their rows (a destination's URL too); a destination's categories chosen among the project's
@@ -13,15 +13,13 @@ import { OPERATOR } from '../../src/context.ts';
 import { createKey } from '../../src/features/keys/createKey.ts';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
 import { createUser } from '../../src/features/accounts/createUser.ts';
-import { useTestApp } from '../helpers.ts';
+import type { TestApp } from '../helpers.ts';
 import { axeViolations } from './pageChecks.ts';
-import { type OpenBrowser, PASSWORD, ROOT, apiWithKey, ensureDashboardBuilt, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type OpenBrowser, PASSWORD, ROOT, apiWithKey, ensureDashboardBuilt, listenOnce, missingBrowser, openBrowser, signIn } from './support.ts';
 
 const SECTIONS = ['General', 'Incoming webhooks', 'Outgoing webhooks', 'Push notifications', 'Delete project'];
 
-export function settingsSuite(size: 'desktop' | 'phone', viewport: { width: number; height: number }): void {
-  const t = useTestApp({ ALLOW_PRIVATE_WEBHOOK_URLS: '1' });
-
+export function settingsSuite(t: TestApp, size: 'desktop' | 'phone', viewport: { width: number; height: number }): void {
   describe(`the Settings page (${size})`, { skip: missingBrowser }, () => {
     let browser: OpenBrowser;
     let page: Page;
@@ -39,9 +37,7 @@ export function settingsSuite(size: 'desktop' | 'phone', viewport: { width: numb
 
     before(async () => {
       ensureDashboardBuilt();
-      await t.app.listen({ port: 0, host: '127.0.0.1' });
-      const address = t.app.server.address();
-      base = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
+      base = await listenOnce(t.app);
       const organization = await createOrganization({ ctx: t.operator, input: { name: 'Settings Polish Org' } });
       const email = `settings-polish-${Date.now()}@example.com`;
       await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { type BrowserContext, type LaunchOptions, type Page, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, type BrowserContextOptions, type LaunchOptions, type Page, chromium } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -32,7 +32,7 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-export const launchOptions = (extraArgs: string[] = []): LaunchOptions => ({
+const launchOptions = (extraArgs: string[] = []): LaunchOptions => ({
   executablePath: CHROMIUM,
   headless: true,
   args: [...CHROMIUM_ARGS, ...extraArgs],
@@ -50,6 +50,16 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The test app's address on a loopback port, listening from the first call on: the desktop and the
+ * phone suites of one file share one server.
+ */
+export async function listenOnce(app: { listen(options: { port: number; host: string }): Promise<unknown>; server: net.Server }): Promise<string> {
+  if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  return `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
+}
+
 /** Builds web/dist when a fresh checkout has none yet. */
 export function ensureDashboardBuilt(): void {
   if (fs.existsSync(path.join(ROOT, 'web/dist/index.html'))) return;
@@ -60,25 +70,74 @@ export function ensureDashboardBuilt(): void {
 export interface OpenBrowser {
   context: BrowserContext;
   page: Page;
-  /** The profile folder (downloads land here too). */
+  /** A folder of this browser's own, for files a test downloads or uploads. */
   userDataDir: string;
   /** Uncaught errors of the dashboard's pages; a test expects none. */
   pageErrors: string[];
   close(): Promise<void>;
 }
 
-/** One browser profile of its own with one page, the way a person's browser is. */
+/**
+ * The Chromium this test process shares: the one `npm test` runs for the whole pass (its address in
+ * EVENTLOG_CHROMIUM_WS, decision 226), or, for a file run alone, one launched here. Each borrower
+ * opens a context of its own in it (cookies and storage apart, as in a profile of its own); when
+ * the last one is returned the connection closes, so the process can end.
+ */
+let shared: { browser: Promise<Browser>; borrowers: number } | undefined;
+
+async function borrowBrowser(): Promise<Browser> {
+  if (!shared) {
+    const server = process.env.EVENTLOG_CHROMIUM_WS;
+    shared = { browser: server ? chromium.connect(server) : chromium.launch(launchOptions()), borrowers: 0 };
+  }
+  const current = shared;
+  current.borrowers++;
+  try {
+    return await current.browser;
+  } catch (error) {
+    if (shared === current) shared = undefined;
+    throw error;
+  }
+}
+
+async function returnBrowser(): Promise<void> {
+  if (!shared || --shared.borrowers > 0) return;
+  const { browser } = shared;
+  shared = undefined;
+  // On a connected browser, close() disconnects and leaves the run's Chromium running.
+  await (await browser).close();
+}
+
+/**
+ * One person's browser with one page: a fresh context of the shared Chromium, isolated like a
+ * profile of its own. Flags of Chromium's own (`args`) need a Chromium of their own, launched here.
+ */
 export async function openBrowser(
-  options: { args?: string[]; locale?: string; viewport?: { width: number; height: number }; timeoutMs?: number } = {},
+  options: { args?: string[]; locale?: string; viewport?: { width: number; height: number }; timeoutMs?: number } & Pick<
+    BrowserContextOptions,
+    'isMobile' | 'hasTouch'
+  > = {},
 ): Promise<OpenBrowser> {
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eventlog-chromium-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    ...launchOptions(options.args),
-    ...(options.locale ? { locale: options.locale } : {}),
-    viewport: options.viewport ?? { width: 1280, height: 860 },
-  });
+  const { args, locale, viewport, timeoutMs, ...device } = options;
+  const contextOptions: BrowserContextOptions = { ...(locale ? { locale } : {}), viewport: viewport ?? { width: 1280, height: 860 }, ...device };
+  let context: BrowserContext;
+  let release: () => Promise<void>;
+  if (args?.length) {
+    context = await chromium.launchPersistentContext(userDataDir, { ...launchOptions(args), ...contextOptions });
+    release = async () => {};
+  } else {
+    const browser = await borrowBrowser();
+    try {
+      context = await browser.newContext(contextOptions);
+    } catch (error) {
+      await returnBrowser();
+      throw error;
+    }
+    release = returnBrowser;
+  }
   const page = context.pages()[0] ?? (await context.newPage());
-  page.setDefaultTimeout(options.timeoutMs ?? 8000);
+  page.setDefaultTimeout(timeoutMs ?? 8000);
   const pageErrors: string[] = [];
   page.on('pageerror', (error) => pageErrors.push(error.message));
   return {
@@ -87,8 +146,12 @@ export async function openBrowser(
     userDataDir,
     pageErrors,
     async close() {
-      await context.close();
-      fs.rmSync(userDataDir, { recursive: true, force: true });
+      try {
+        await context.close();
+      } finally {
+        await release();
+        fs.rmSync(userDataDir, { recursive: true, force: true });
+      }
     },
   };
 }

@@ -1,4 +1,8 @@
-// The Users page at desktop size (1440×900); the phone's is usersPolishPhone.test.ts.
+// The Users page at desktop size (1440×900) and on a phone (390×844): one server for both, each size
+// in a browser context of its own, signed in on its own.
+import { useTestApp } from '../helpers.ts';
 import { usersSuite } from './usersSuite.ts';
 
-usersSuite('desktop', { width: 1440, height: 900 });
+const t = useTestApp();
+usersSuite(t, 'desktop', { width: 1440, height: 900 });
+usersSuite(t, 'phone', { width: 390, height: 844 });

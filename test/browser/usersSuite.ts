@@ -1,5 +1,5 @@
 // The Users page as a new user meets it (issue "Hardening and polish", dashboard defect 5), at one
-// window size per file (usersPolish.test.ts, usersPolishPhone.test.ts): a search without a match
+// window size in turn (both in usersPolish.test.ts): a search without a match
 // says so (not "No users yet"), the search is kept in the address, users are titled by their
 // `name` property when they have one, and a profile gives exact first-seen and last-active dates
 // (the newest event, not the newest identify: decision 197). Then:
@@ -15,17 +15,15 @@ import { OPERATOR } from '../../src/context.ts';
 import { createKey } from '../../src/features/keys/createKey.ts';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
 import { createUser } from '../../src/features/accounts/createUser.ts';
-import { useTestApp } from '../helpers.ts';
+import type { TestApp } from '../helpers.ts';
 import { axeViolations } from './pageChecks.ts';
-import { type OpenBrowser, PASSWORD, ROOT, apiWithKey, ensureDashboardBuilt, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type OpenBrowser, PASSWORD, ROOT, apiWithKey, ensureDashboardBuilt, listenOnce, missingBrowser, openBrowser, signIn } from './support.ts';
 
 const DATE_TIME = /\b\d{1,2} (January|February|March|April|May|June|July|August|September|October|November|December) \d{4}, \d{1,2}:\d{2}:\d{2}/;
 
 const LONG_VALUE = `https://example.com/${'a-very-long-path-segment-without-spaces-'.repeat(6)}end`;
 
-export function usersSuite(size: string, viewport: { width: number; height: number }): void {
-  const t = useTestApp();
-
+export function usersSuite(t: TestApp, size: string, viewport: { width: number; height: number }): void {
   describe(`the Users page (${size})`, { skip: missingBrowser }, () => {
     let browser: OpenBrowser;
     let page: Page;
@@ -38,9 +36,7 @@ export function usersSuite(size: string, viewport: { width: number; height: numb
 
     before(async () => {
       ensureDashboardBuilt();
-      await t.app.listen({ port: 0, host: '127.0.0.1' });
-      const address = t.app.server.address();
-      base = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
+      base = await listenOnce(t.app);
       const organization = await createOrganization({ ctx: t.operator, input: { name: 'Users Polish Org' } });
       const email = `users-polish-${Date.now()}@example.com`;
       await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
