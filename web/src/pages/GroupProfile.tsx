@@ -1,10 +1,10 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Link, useLocation } from 'wouter';
-import { del, get, withQuery } from '../api.ts';
 import { DateAndTime, RelativeTime } from '../components/Time.tsx';
 import { useToast } from '../components/Toasts.tsx';
-import { useLive } from '../live.tsx';
-import type { AppUser, EventPage, GroupDetail, UserActivity } from '../types.ts';
+import { useResource } from '../components/useResource.ts';
+import * as api from '../generated/index.ts';
+import type { UserActivity } from '../types.ts';
 import { groupTitle } from './Groups.tsx';
 import { userTitle } from './Users.tsx';
 import { ActivityChart } from './users/ActivityChart.tsx';
@@ -31,42 +31,38 @@ function lastDays(counts: Map<string, number>): UserActivity {
 export function GroupProfilePage({ projectId, groupId }: { projectId: string; groupId: string }) {
   const toast = useToast();
   const [, navigate] = useLocation();
-  const [group, setGroup] = useState<GroupDetail | null>(null);
-  const [members, setMembers] = useState<AppUser[] | null>(null);
-  const [activity, setActivity] = useState<UserActivity | null>(null);
-  const [recent, setRecent] = useState<EventPage | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      const [detail, charts, events] = await Promise.all([
-        get<{ group: GroupDetail }>(withQuery(`/api/groups/${encodeURIComponent(groupId)}`, { project: projectId })),
-        get<Record<string, Array<{ day: string; count: number }>>>(withQuery('/api/charts', { project: projectId, group: groupId, days: String(DAYS) })),
-        get<EventPage>(withQuery('/api/events', { project: projectId, group: groupId, limit: '20' })),
+  // Any change in the project may touch this group's users: every live message counts.
+  const { data, error } = useResource(
+    async (signal) => {
+      const query = { project: projectId };
+      const [detail, charts, recent] = await Promise.all([
+        api.getGroup({ path: { groupId }, query }, { signal }),
+        api.getCharts({ query: { ...query, group: groupId, days: String(DAYS) } }, { signal }),
+        api.listEvents({ query: { ...query, group: groupId, limit: '20' } }, { signal }),
       ]);
       const counts = new Map<string, number>();
       for (const series of Object.values(charts)) for (const { day, count } of series) counts.set(day, (counts.get(day) ?? 0) + count);
-      const users = await Promise.all(
-        detail.group.userIds.slice(0, MEMBERS_WITH_DETAILS).map((userId) => get<AppUser>(withQuery(`/api/users/${encodeURIComponent(userId)}`, { project: projectId }))),
+      const members = await Promise.all(
+        detail.group.userIds.slice(0, MEMBERS_WITH_DETAILS).map((userId) => api.getUser({ path: { userId }, query }, { signal })),
       );
-      users.sort((a, b) => (b.lastSeen ?? '').localeCompare(a.lastSeen ?? ''));
-      setGroup(detail.group);
-      setActivity(lastDays(counts));
-      setRecent(events);
-      setMembers(users);
-    } catch (error) {
-      toast.error(error, 'Could not load the group');
-    }
-  }, [projectId, groupId, toast]);
-
+      members.sort((a, b) => (b.lastSeen ?? '').localeCompare(a.lastSeen ?? ''));
+      return { group: detail.group, activity: lastDays(counts), recent, members };
+    },
+    [projectId, groupId],
+    { live: () => true },
+  );
   useEffect(() => {
-    void load();
-  }, [load]);
-  useLive(() => void load());
+    if (error) toast.error(error, 'Could not load the group');
+  }, [error, toast]);
+  const group = data?.group ?? null;
+  const members = data?.members ?? null;
+  const activity = data?.activity ?? null;
+  const recent = data?.recent ?? null;
 
   const remove = async () => {
     if (!window.confirm(`Delete the group “${groupId}”? Its users and their events stay.`)) return;
     try {
-      await del(withQuery(`/api/groups/${encodeURIComponent(groupId)}`, { project: projectId }));
+      await api.deleteGroup({ path: { groupId }, query: { project: projectId } });
       toast.success('Group deleted');
       navigate('/groups');
     } catch (error) {
