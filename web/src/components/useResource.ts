@@ -10,7 +10,7 @@ import type { LiveMessage } from '../types.ts';
  */
 const LIVE_SETTLE_MS = 1000;
 
-export interface Resource<T> {
+interface Resource<T> {
   /** Null until the first answer; kept while a later load is on its way, so a page does not blink. */
   data: T | null;
   /** What went wrong with the last load, in words; null after a good one. */
