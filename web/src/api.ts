@@ -105,15 +105,18 @@ export function call<T>(
 ): Promise<T> {
   const values = (args.path ?? {}) as Record<string, string | number>;
   const filled = template.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(String(values[name])));
-  const url = args.query ? withQuery(filled, args.query as Record<string, string | number | undefined | null>) : filled;
+  const url = args.query ? withQuery(filled, args.query as Record<string, QueryValue>) : filled;
   return request<T>(method as Method, url, { ...options, ...(args.body === undefined ? {} : { body: args.body }) });
 }
 
-/** Builds `path?a=b` leaving out empty values. */
-export function withQuery(path: string, query: Record<string, string | number | undefined | null>): string {
+type QueryValue = string | number | undefined | null | ReadonlyArray<string>;
+
+/** Builds `path?a=b` leaving out empty values; an array repeats its key (`tag=a&tag=b`). */
+export function withQuery(path: string, query: Record<string, QueryValue>): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+    if (Array.isArray(value)) for (const item of value as ReadonlyArray<string>) params.append(key, item);
+    else if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
   }
   const text = params.toString();
   return text ? `${path}?${text}` : path;

@@ -3,8 +3,8 @@
  * server's OpenAPI document (web/src/generated/, `npm run client:types`; lint fails while they are
  * stale), so a route schema that changes shows up here as a type error, not as a blank page.
  */
-import type { GetAlertResponse, ListAlertHistoryResponse, PreviewAlertFilterResponse } from './generated/alerts.ts';
-import type { CreateKeyResponse, ListKeysResponse, RevokeKeyResponse } from './generated/apiKeys.ts';
+import type { GetAlertResponse, ListAlertHistoryResponse } from './generated/alerts.ts';
+import type { CreateKeyResponse, ListKeysResponse } from './generated/apiKeys.ts';
 import type { ListAuditResponse } from './generated/auditLog.ts';
 import type { GetChartsResponse } from './generated/charts.ts';
 import type { GetSessionResponse, GetSetupStatusResponse } from './generated/dashboardSession.ts';
@@ -31,7 +31,7 @@ import type {
 } from './generated/outgoingWebhooks.ts';
 import type { CreateProjectResponse, ListProjectsResponse, ProjectActivityResponse } from './generated/projects.ts';
 import type { GetVapidPublicKeyResponse } from './generated/pushNotifications.ts';
-import type { GetUserActivityResponse, GetUserResponse, ListUsersResponse } from './generated/users.ts';
+import type { GetUserActivityResponse, GetUserResponse } from './generated/users.ts';
 
 export type Session = GetSessionResponse;
 export type SetupStatus = GetSetupStatusResponse;
@@ -45,7 +45,6 @@ export type FunnelResult = QueryFunnelResponse;
 
 /** A person of the application, by `user_id` (not a dashboard account). */
 export type AppUser = GetUserResponse;
-export type UserPage = ListUsersResponse;
 export type UserActivity = GetUserActivityResponse;
 
 export type EventItem = GetEventResponse;
@@ -58,7 +57,6 @@ export type ChartSeries = GetChartsResponse;
 
 export type ApiKey = ListKeysResponse[number];
 export type CreatedKey = CreateKeyResponse;
-export type RevokedKey = RevokeKeyResponse;
 
 export type AuditPage = ListAuditResponse;
 export type AuditEntry = AuditPage['entries'][number];
@@ -76,7 +74,6 @@ export type ImportReport = ImportOrganizationResponse;
 
 export type Alert = GetAlertResponse;
 export type AlertHistoryPage = ListAlertHistoryResponse;
-export type AlertPreview = PreviewAlertFilterResponse;
 export type VapidPublicKey = GetVapidPublicKeyResponse;
 
 export type OrganizationInfo = GetOrganizationResponse;
@@ -100,11 +97,8 @@ export interface LiveMessage {
 /** A member's digest choice (GET/PUT /api/me/digest). */
 export type DigestSettings = GetDigestResponse;
 
-import type { GetGroupResponse, ListGroupsResponse, ListUserGroupsResponse } from './generated/groups.ts';
+import type { ListGroupsResponse } from './generated/groups.ts';
 export type Group = ListGroupsResponse['groups'][number];
-export type GroupPage = ListGroupsResponse;
-export type GroupDetail = GetGroupResponse['group'];
-export type UserGroups = ListUserGroupsResponse;
 
 export type NotificationPreferences = GetNotificationPreferencesResponse;
 export type QuietHours = NonNullable<NotificationPreferences['quietHours']>;

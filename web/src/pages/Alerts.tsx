@@ -1,9 +1,11 @@
 import { useState } from 'react';
 import { useSearchParams } from 'wouter';
-import { post } from '../api.ts';
 import { ConfirmDialog } from '../components/Dialog.tsx';
+import { ErrorBanner } from '../components/ErrorBanner.tsx';
+import { PageHeader } from '../components/PageHeader.tsx';
 import { Skeleton } from '../components/Skeleton.tsx';
 import { useToast } from '../components/Toasts.tsx';
+import * as api from '../generated/index.ts';
 import type { Alert } from '../types.ts';
 import { AlertForm } from './alerts/AlertForm.tsx';
 import type { AlertSeed } from './alerts/alertFormWords.ts';
@@ -44,7 +46,7 @@ export function AlertsPage({ projectId }: { projectId: string }) {
   const remove = async () => {
     if (!deleting) return;
     try {
-      await post(`/api/alerts/${encodeURIComponent(deleting.id)}/delete`);
+      await api.deleteAlert({ path: { alertId: deleting.id } });
       setData((list) => list?.filter((a) => a.id !== deleting.id) ?? null);
       toast.success('Alert deleted');
       setDeleting(null);
@@ -55,24 +57,16 @@ export function AlertsPage({ projectId }: { projectId: string }) {
 
   return (
     <main className="page alerts-page">
-      <div className="page-header">
-        <h1>Alerts</h1>
-        <button type="button" className="button button-primary" onClick={() => setEditing('new')}>
-          New alert
-        </button>
-      </div>
-      <p className="muted">
-        An alert fires when the count of matching events in a sliding window crosses its threshold, and resolves when it no longer does.
-        Each change creates a notify event, so destinations and push notifications hear of it.
-      </p>
-      {error && (
-        <div className="banner banner-error" role="alert">
-          <span>Could not load alerts: {error}</span>
-          <button type="button" className="button button-small" onClick={() => void reload()}>
-            Try again
+      <PageHeader
+        title="Alerts"
+        actions={
+          <button type="button" className="button button-primary" onClick={() => setEditing('new')}>
+            New alert
           </button>
-        </div>
-      )}
+        }
+        subtitle="An alert fires when the count of matching events in a sliding window crosses its threshold, and resolves when it no longer does. Each change creates a notify event, so destinations and push notifications hear of it."
+      />
+      <ErrorBanner what="Could not load alerts" error={error} onRetry={reload} />
       {linkedGone && (
         <div className="banner banner-warning" role="status" data-testid="alert-link-gone">
           <span>The alert this link named is no longer in this project: it was deleted, or the link is for another project.</span>

@@ -1,12 +1,14 @@
 import { useState } from 'react';
-import { post } from '../api.ts';
 import { ConfirmDialog, Dialog } from '../components/Dialog.tsx';
+import { ErrorBanner } from '../components/ErrorBanner.tsx';
+import { PageHeader } from '../components/PageHeader.tsx';
 import { Secret } from '../components/Secret.tsx';
 import { Skeleton } from '../components/Skeleton.tsx';
 import { useToast } from '../components/Toasts.tsx';
+import { useResource } from '../components/useResource.ts';
+import * as api from '../generated/index.ts';
 import { useProjects } from '../projects.tsx';
-import type { ApiKey, CreatedKey, RevokedKey } from '../types.ts';
-import { useLoaded } from '../useLoaded.ts';
+import type { ApiKey, CreatedKey } from '../types.ts';
 import { BrowserSnippet } from './apiKeys/BrowserSnippet.tsx';
 import { CreateKeyForm } from './apiKeys/CreateKeyForm.tsx';
 import { KeysTable } from './apiKeys/KeysTable.tsx';
@@ -15,14 +17,14 @@ import './apiKeys/apiKeys.css';
 export function ApiKeysPage() {
   const toast = useToast();
   const { projects } = useProjects();
-  const { data: keys, error, reload: load, setData: setKeys } = useLoaded<ApiKey[]>('/api/keys');
+  const { data: keys, error, reload: load, setData: setKeys } = useResource((signal) => api.listKeys({ signal }), []);
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
 
   const revoke = async () => {
     if (!revoking) return;
     try {
-      const result = await post<RevokedKey>(`/api/keys/${encodeURIComponent(revoking.id)}/revoke`);
+      const result = await api.revokeKey({ path: { keyId: revoking.id } });
       setKeys((list) => list?.map((key) => (key.id === result.id ? { ...key, revokedAt: result.revokedAt } : key)) ?? null);
       toast.success(`Key ${revoking.name ?? `${revoking.prefix}…`} revoked`);
       setRevoking(null);
@@ -33,18 +35,17 @@ export function ApiKeysPage() {
 
   return (
     <main className="page page-narrow">
-      <h1>API keys</h1>
-      <p className="muted">
-        Keys authenticate every call to the JSON API with <code>Authorization: Bearer ev_…</code>. A key is shown once, when it is
-        created. A lost key cannot be recovered: revoke it and create a new one.
-      </p>
+      <PageHeader
+        title="API keys"
+        subtitle={
+          <>
+            Keys authenticate every call to the JSON API with <code>Authorization: Bearer ev_…</code>. A key is shown once, when it is
+            created. A lost key cannot be recovered: revoke it and create a new one.
+          </>
+        }
+      />
       {error ? (
-        <div className="banner banner-error" role="alert">
-          <span>Could not load keys: {error}</span>
-          <button type="button" className="button button-small" onClick={() => void load()}>
-            Try again
-          </button>
-        </div>
+        <ErrorBanner what="Could not load keys" error={error} onRetry={load} />
       ) : (
         <CreateKeyForm
           projects={projects}

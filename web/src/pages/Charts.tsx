@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { describeError, get, withQuery } from '../api.ts';
+import { useEffect, useMemo, useState } from 'react';
+import { ErrorBanner } from '../components/ErrorBanner.tsx';
+import { PageHeader } from '../components/PageHeader.tsx';
 import { useToast } from '../components/Toasts.tsx';
-import { useLive } from '../live.tsx';
+import { useResource } from '../components/useResource.ts';
+import * as api from '../generated/index.ts';
 import { useDarkTheme } from '../theme.ts';
-import type { CategoryCount, ChartSeries } from '../types.ts';
-import { BreakdownControls, breakdownParams, useBreakdown } from './charts/BreakdownControls.tsx';
+import { BreakdownControls, breakdownQuery, useBreakdown } from './charts/BreakdownControls.tsx';
 import { CategoryPicker } from './charts/CategoryPicker.tsx';
 import { CategoryTotals } from './charts/CategoryTotals.tsx';
 import { ChartLegend } from './charts/ChartLegend.tsx';
@@ -14,7 +15,6 @@ import { StackedBars } from './charts/StackedBars.tsx';
 import './charts/charts.css';
 
 const WINDOWS = [7, 30, 90, 365] as const;
-const LIVE_REFRESH_MS = 3000;
 
 /** Whether a media query matches now, following its changes. */
 function useMedia(query: string): boolean {
@@ -35,51 +35,26 @@ export default function ChartsPage({ projectId }: { projectId: string }) {
   const narrow = useMedia('(max-width: 600px)');
   const [days, setDays] = useState<number>(30);
   const [category, setCategory] = useState('');
-  const [categories, setCategories] = useState<CategoryCount[]>([]);
-  const [series, setSeries] = useState<ChartSeries | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [hidden, setHidden] = useState<Set<string>>(new Set());
   const [breakdown, updateBreakdown] = useBreakdown();
-  const extra = breakdownParams(breakdown).toString();
+  const extra = JSON.stringify(breakdownQuery(breakdown));
 
+  const { data: categories, error: categoriesError } = useResource((signal) => api.listCategories({ query: { project: projectId } }, { signal }), [projectId]);
   useEffect(() => {
-    get<CategoryCount[]>(withQuery('/api/categories', { project: projectId })).then(setCategories, (failure: unknown) =>
-      toast.error(failure, 'Could not load categories'),
-    );
-  }, [projectId, toast]);
+    if (categoriesError) toast.error(categoriesError, 'Could not load categories');
+  }, [categoriesError, toast]);
 
-  // Answers can arrive out of order when the window and the category change quickly: only the
-  // answer to the latest request is drawn.
-  const latest = useRef(0);
-  const load = useCallback(async () => {
-    const request = ++latest.current;
-    try {
-      const path = withQuery('/api/charts', { project: projectId, days, category });
-      const next = await get<ChartSeries>(extra ? `${path}&${extra}` : path);
-      if (request !== latest.current) return;
-      setSeries(next);
-      setError(null);
-    } catch (failure) {
-      if (request !== latest.current) return;
-      setError(describeError(failure));
-      toast.error(failure, 'Could not load the chart');
-    }
-  }, [projectId, days, category, extra, toast]);
-
+  // The window and the category can change faster than the server answers: the resource draws
+  // only the answer to the latest request.
+  const { data: series, error } = useResource(
+    (signal) =>
+      api.getCharts({ query: { project: projectId, days: String(days), category: category || undefined, ...(JSON.parse(extra) as ReturnType<typeof breakdownQuery>) } }, { signal }),
+    [projectId, days, category, extra],
+    { live: (message) => message.type.startsWith('event.') || message.type === 'import.completed' },
+  );
   useEffect(() => {
-    void load();
-  }, [load]);
-
-  const liveTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(liveTimer.current), []);
-  useLive((message) => {
-    if (!message.type.startsWith('event.') && message.type !== 'import.completed') return;
-    if (liveTimer.current) return;
-    liveTimer.current = setTimeout(() => {
-      liveTimer.current = undefined;
-      void load();
-    }, LIVE_REFRESH_MS);
-  });
+    if (error) toast.error(error, 'Could not load the chart');
+  }, [error, toast]);
 
   const stacks = useMemo(() => (series ? buildStacks(series, dayAxis(days, series)) : null), [series, days]);
   // Bars thinner than a few pixels read as a smear: long windows are drawn per week.
@@ -96,26 +71,28 @@ export default function ChartsPage({ projectId }: { projectId: string }) {
 
   return (
     <main className="page charts-page">
-      <div className="page-head">
-        <h1>Charts</h1>
-        <div className="chart-controls">
-          <div className="chart-windows" role="group" aria-label="Time window">
-            {WINDOWS.map((value) => (
-              <button key={value} type="button" aria-pressed={days === value} className={days === value ? 'active' : ''} onClick={() => setDays(value)}>
-                {value === 365 ? '1 year' : `${value} days`}
-              </button>
-            ))}
+      <PageHeader
+        title="Charts"
+        actions={
+          <div className="chart-controls">
+            <div className="chart-windows" role="group" aria-label="Time window">
+              {WINDOWS.map((value) => (
+                <button key={value} type="button" aria-pressed={days === value} className={days === value ? 'active' : ''} onClick={() => setDays(value)}>
+                  {value === 365 ? '1 year' : `${value} days`}
+                </button>
+              ))}
+            </div>
+            <CategoryPicker
+              categories={categories ?? []}
+              value={category}
+              onChange={(next) => {
+                setCategory(next);
+                setHidden(new Set());
+              }}
+            />
           </div>
-          <CategoryPicker
-            categories={categories}
-            value={category}
-            onChange={(next) => {
-              setCategory(next);
-              setHidden(new Set());
-            }}
-          />
-        </div>
-      </div>
+        }
+      />
       <BreakdownControls
         projectId={projectId}
         breakdown={breakdown}
@@ -124,11 +101,7 @@ export default function ChartsPage({ projectId }: { projectId: string }) {
           setHidden(new Set());
         }}
       />
-      {error && (
-        <div className="banner banner-error" role="alert">
-          Could not load the chart: {error}
-        </div>
-      )}
+      <ErrorBanner what="Could not load the chart" error={error} />
       <section className="card chart-card" aria-label={`Events per ${unit}`}>
         {stacks && (
           <dl className="chart-summary">

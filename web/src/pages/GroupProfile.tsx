@@ -1,11 +1,11 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Link, useLocation } from 'wouter';
 import { initials } from '../components/person.ts';
 import { DateAndTime, RelativeTime } from '../components/Time.tsx';
 import { useToast } from '../components/Toasts.tsx';
+import { useResource } from '../components/useResource.ts';
 import * as api from '../generated/index.ts';
-import { useLive } from '../live.tsx';
-import type { AppUser, EventPage, GroupDetail, UserActivity } from '../types.ts';
+import type { UserActivity } from '../types.ts';
 import { groupTitle } from './Groups.tsx';
 import { userTitle } from './Users.tsx';
 import { ActivityChart } from './users/ActivityChart.tsx';
@@ -35,34 +35,30 @@ function lastDays(counts: Map<string, number>): UserActivity {
 export function GroupProfilePage({ projectId, groupId }: { projectId: string; groupId: string }) {
   const toast = useToast();
   const [, navigate] = useLocation();
-  const [group, setGroup] = useState<GroupDetail | null>(null);
-  const [members, setMembers] = useState<AppUser[] | null>(null);
-  const [activity, setActivity] = useState<UserActivity | null>(null);
-  const [recent, setRecent] = useState<EventPage | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      const [detail, charts, events, users] = await Promise.all([
-        api.getGroup({ path: { groupId }, query: { project: projectId } }),
-        api.getCharts({ query: { project: projectId, group: groupId, days: String(DAYS) } }),
-        api.listEvents({ query: { project: projectId, group: groupId, limit: '20' } }),
-        api.listUsers({ query: { project: projectId, group: groupId, sort: 'lastActive', limit: String(MEMBERS_WITH_DETAILS) } }),
+  // Any change in the project may touch this group's users: every live message counts.
+  const { data, error } = useResource(
+    async (signal) => {
+      const query = { project: projectId };
+      const [detail, charts, recent, users] = await Promise.all([
+        api.getGroup({ path: { groupId }, query }, { signal }),
+        api.getCharts({ query: { ...query, group: groupId, days: String(DAYS) } }, { signal }),
+        api.listEvents({ query: { ...query, group: groupId, limit: '20' } }, { signal }),
+        api.listUsers({ query: { ...query, group: groupId, sort: 'lastActive', limit: String(MEMBERS_WITH_DETAILS) } }, { signal }),
       ]);
       const counts = new Map<string, number>();
       for (const series of Object.values(charts)) for (const { day, count } of series) counts.set(day, (counts.get(day) ?? 0) + count);
-      setGroup(detail.group);
-      setActivity(lastDays(counts));
-      setRecent(events);
-      setMembers(users.users);
-    } catch (error) {
-      toast.error(error, 'Could not load the group');
-    }
-  }, [projectId, groupId, toast]);
-
+      return { group: detail.group, activity: lastDays(counts), recent, members: users.users };
+    },
+    [projectId, groupId],
+    { live: () => true },
+  );
   useEffect(() => {
-    void load();
-  }, [load]);
-  useLive(() => void load());
+    if (error) toast.error(error, 'Could not load the group');
+  }, [error, toast]);
+  const group = data?.group ?? null;
+  const members = data?.members ?? null;
+  const activity = data?.activity ?? null;
+  const recent = data?.recent ?? null;
 
   const remove = async () => {
     if (!window.confirm(`Delete the group “${groupId}”? Its users and their events stay.`)) return;

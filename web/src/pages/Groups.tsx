@@ -1,8 +1,10 @@
 import { useMemo } from 'react';
 import { Link, useSearchParams } from 'wouter';
 import { useKeysetPages } from '../components/useKeysetPages.ts';
+import { PageHeader } from '../components/PageHeader.tsx';
 import { RelativeTime } from '../components/Time.tsx';
-import type { Group, GroupPage } from '../types.ts';
+import * as api from '../generated/index.ts';
+import type { Group } from '../types.ts';
 import './groups/groups.css';
 
 // The group's lastSeenAt is the newest event of its users (identify calls are not activity), so
@@ -41,7 +43,7 @@ export function GroupsPage({ projectId }: { projectId: string }) {
   };
   const query = { project: projectId, search: search || undefined, sort: sort === 'lastSeen' ? undefined : sort };
 
-  const { items: groups, nextCursor, more } = useKeysetPages<Group, GroupPage>('/api/groups', query, (page) => page.groups, 'groups');
+  const { items: groups, nextCursor, more } = useKeysetPages((paged, signal) => api.listGroups({ query: paged }, { signal }), query, (page) => page.groups, 'groups');
 
   // The columns offered: every property key of the groups shown, in the order first met.
   const keys = useMemo(() => [...new Set((groups ?? []).flatMap((group) => Object.keys(group.properties)))], [groups]);
@@ -49,7 +51,7 @@ export function GroupsPage({ projectId }: { projectId: string }) {
 
   return (
     <main className="page page-narrow">
-      <h1>Groups</h1>
+      <PageHeader title="Groups" />
       <div className="user-list-controls">
         <label className="field grow">
           <span>Search groups</span>

@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from 'react';
-import { post } from '../api.ts';
 import { Dialog } from '../components/Dialog.tsx';
 import { useToast } from '../components/Toasts.tsx';
 import type { Insight } from '../types.ts';
 import { displayValue } from './insights/insightValue.ts';
 import './insights/insights.css';
+import * as api from '../generated/index.ts';
 
 interface Props {
   projectId: string;
@@ -32,7 +32,7 @@ export function InsightEditor({ projectId, insight, onClose, onSaved }: Props) {
     event.preventDefault();
     setBusy(true);
     try {
-      await post('/api/insight', { project: projectId, title, value, icon: icon.trim() === '' ? null : icon });
+      await api.upsertInsight({ body: { project: projectId, title, value, icon: icon.trim() === '' ? null : icon } });
       toast.success(insight ? `Insight “${title}” updated` : `Insight “${title}” created`);
       onSaved();
       onClose();

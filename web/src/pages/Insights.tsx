@@ -1,67 +1,50 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { describeError, get, post, withQuery } from '../api.ts';
+import { useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '../components/Dialog.tsx';
+import { ErrorBanner } from '../components/ErrorBanner.tsx';
+import { PageHeader } from '../components/PageHeader.tsx';
 import { RelativeTime } from '../components/Time.tsx';
 import { useToast } from '../components/Toasts.tsx';
-import { RESYNC, useLive } from '../live.tsx';
+import { useResource } from '../components/useResource.ts';
+import * as api from '../generated/index.ts';
 import type { Insight } from '../types.ts';
 import { InsightEditor } from './InsightEditor.tsx';
 import { InsightValue } from './insights/InsightValue.tsx';
 
-const REFRESH_DELAY_MS = 250;
-
 export function InsightsPage({ projectId }: { projectId: string }) {
   const toast = useToast();
-  const [insights, setInsights] = useState<Insight[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [changed, setChanged] = useState<Set<number>>(new Set());
   const previous = useRef(new Map<number, string>());
   const [editing, setEditing] = useState<Insight | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Insight | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const load = useCallback(async () => {
-    try {
-      const list = await get<Insight[]>(withQuery('/api/insights', { project: projectId }));
+  const { data, error, reload: load, setData } = useResource(
+    async (signal) => {
+      const list = await api.listInsights({ query: { project: projectId } }, { signal });
       // Cards whose value moved since the last load flash once.
-      const moved = new Set<number>();
+      const changed = new Set<number>();
       for (const insight of list) {
         const before = previous.current.get(insight.id);
-        if (before !== undefined && before !== insight.updatedAt) moved.add(insight.id);
+        if (before !== undefined && before !== insight.updatedAt) changed.add(insight.id);
       }
       previous.current = new Map(list.map((insight) => [insight.id, insight.updatedAt]));
-      setChanged(moved);
-      setInsights(list);
-      setError(null);
-    } catch (failure) {
-      setError(describeError(failure));
-      toast.error(failure, 'Could not load insights');
-    }
-  }, [projectId, toast]);
-
+      return { insights: list, changed };
+    },
+    [projectId],
+    { live: (message) => message.type.startsWith('insight.') || message.type === 'import.completed' },
+  );
   useEffect(() => {
-    void load();
-  }, [load]);
-
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-  useLive((message) => {
-    if (!message.type.startsWith('insight.') && message.type !== 'import.completed' && message.type !== RESYNC) return;
-    // Throttled: a busy stream of updates refreshes a few times a second, never starves.
-    if (timer.current !== undefined) return;
-    timer.current = setTimeout(() => {
-      timer.current = undefined;
-      void load();
-    }, REFRESH_DELAY_MS);
-  });
+    if (error) toast.error(error, 'Could not load insights');
+  }, [error, toast]);
+  const insights = data?.insights ?? null;
+  const changed = data?.changed ?? new Set<number>();
 
   const remove = async () => {
     if (!deleting) return;
     setBusy(true);
     try {
-      await post(`/api/insight/${deleting.id}/delete`);
+      await api.deleteInsight({ path: { insightId: String(deleting.id) } });
       const id = deleting.id;
-      setInsights((list) => list?.filter((item) => item.id !== id) ?? null);
+      setData((shown) => shown && { ...shown, insights: shown.insights.filter((item) => item.id !== id) });
       toast.success(`Insight “${deleting.title}” deleted`);
       setDeleting(null);
     } catch (failure) {
@@ -73,20 +56,15 @@ export function InsightsPage({ projectId }: { projectId: string }) {
 
   return (
     <main className="page">
-      <div className="section-head">
-        <h1>Insights</h1>
-        <button type="button" className="button button-primary" onClick={() => setEditing('new')}>
-          New insight
-        </button>
-      </div>
-      {error && (
-        <div className="banner banner-error" role="alert">
-          <span>Could not load insights: {error}</span>
-          <button type="button" className="button button-small" onClick={() => void load()}>
-            Try again
+      <PageHeader
+        title="Insights"
+        actions={
+          <button type="button" className="button button-primary" onClick={() => setEditing('new')}>
+            New insight
           </button>
-        </div>
-      )}
+        }
+      />
+      <ErrorBanner what="Could not load insights" error={error} onRetry={load} />
       {insights === null && !error && <p className="muted">Loading insights…</p>}
       {insights?.length === 0 && (
         <div className="empty">

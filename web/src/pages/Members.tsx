@@ -1,5 +1,8 @@
 import { type FormEvent, useState } from 'react';
-import { post } from '../api.ts';
+import { ErrorBanner } from '../components/ErrorBanner.tsx';
+import { PageHeader } from '../components/PageHeader.tsx';
+import { useResource } from '../components/useResource.ts';
+import * as api from '../generated/index.ts';
 import { useFieldErrors } from '../components/FieldError.tsx';
 import { Skeleton } from '../components/Skeleton.tsx';
 import { ConfirmDialog } from '../components/Dialog.tsx';
@@ -7,7 +10,6 @@ import { RelativeTime } from '../components/Time.tsx';
 import { useToast } from '../components/Toasts.tsx';
 import { useSignedIn } from '../session.tsx';
 import type { Invitation, Member, PendingInvitation, Role } from '../types.ts';
-import { useLoaded } from '../useLoaded.ts';
 import { InvitationDialog } from './members/InvitationDialog.tsx';
 import { PendingInvitations } from './members/PendingInvitations.tsx';
 
@@ -15,13 +17,13 @@ import { PendingInvitations } from './members/PendingInvitations.tsx';
 export function MembersPage() {
   const toast = useToast();
   const session = useSignedIn();
-  const { data: members, error, setData: setMembers } = useLoaded<Member[]>('/api/members');
+  const { data: members, error, setData: setMembers } = useResource((signal) => api.listMembers({ signal }), []);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
   const [inviting, setInviting] = useState(false);
   const [invitation, setInvitation] = useState<Invitation | null>(null);
   const [removing, setRemoving] = useState<Member | null>(null);
-  const pending = useLoaded<PendingInvitation[]>('/api/invitations');
+  const pending = useResource((signal) => api.listInvitations({ signal }), []);
   const [revoking, setRevoking] = useState<PendingInvitation | null>(null);
   const fields = useFieldErrors({ email: ['email'] });
 
@@ -30,7 +32,7 @@ export function MembersPage() {
     setInviting(true);
     fields.clear();
     try {
-      setInvitation(await post<Invitation>('/api/invitations', { email, role }));
+      setInvitation(await api.createInvitation({ body: { email, role } }));
       setEmail('');
       void pending.reload();
     } catch (failure) {
@@ -42,7 +44,7 @@ export function MembersPage() {
 
   const changeRole = async (member: Member, next: Role) => {
     try {
-      const updated = await post<Member>(`/api/members/${encodeURIComponent(member.id)}/role`, { role: next });
+      const updated = await api.changeMemberRole({ path: { memberId: member.id }, body: { role: next } });
       setMembers((list) => list?.map((m) => (m.id === updated.id ? updated : m)) ?? null);
       toast.success(`${updated.email} is now ${updated.role === 'owner' ? 'an owner' : 'a member'}`);
       if (member.id === session.user.id) window.location.reload();
@@ -54,7 +56,7 @@ export function MembersPage() {
   const remove = async () => {
     if (!removing) return;
     try {
-      await post(`/api/members/${encodeURIComponent(removing.id)}/delete`);
+      await api.removeMember({ path: { memberId: removing.id } });
       setMembers((list) => list?.filter((m) => m.id !== removing.id) ?? null);
       toast.success(`${removing.email} was removed`);
       setRemoving(null);
@@ -65,7 +67,7 @@ export function MembersPage() {
 
   const resend = async (invitation: PendingInvitation) => {
     try {
-      setInvitation(await post<Invitation>(`/api/invitations/${encodeURIComponent(invitation.id)}/resend`));
+      setInvitation(await api.resendInvitation({ path: { invitationId: invitation.id } }));
       void pending.reload();
     } catch (failure) {
       toast.error(failure, 'Could not resend');
@@ -75,7 +77,7 @@ export function MembersPage() {
   const revoke = async () => {
     if (!revoking) return;
     try {
-      await post(`/api/invitations/${encodeURIComponent(revoking.id)}/revoke`);
+      await api.revokeInvitation({ path: { invitationId: revoking.id } });
       pending.setData((list) => list?.filter((i) => i.id !== revoking.id) ?? null);
       toast.success(`The invitation of ${revoking.email} was revoked`);
       setRevoking(null);
@@ -86,15 +88,11 @@ export function MembersPage() {
 
   return (
     <main className="page page-narrow">
-      <h1>Members</h1>
-      <p className="muted">
-        Owners can do everything. Members can do everything except manage API keys, members and invitations, and delete projects.
-      </p>
-      {error && (
-        <div className="banner banner-error" role="alert">
-          <span>Could not load members: {error}</span>
-        </div>
-      )}
+      <PageHeader
+        title="Members"
+        subtitle="Owners can do everything. Members can do everything except manage API keys, members and invitations, and delete projects."
+      />
+      <ErrorBanner what="Could not load members" error={error} />
       {!error && (
         <form className="invite-form" onSubmit={(e) => void invite(e)} aria-label="Invite a person">
           <label className="field">

@@ -1,5 +1,6 @@
 import { Link } from 'wouter';
 import { CopyButton } from '../components/CopyButton.tsx';
+import { PageHeader } from '../components/PageHeader.tsx';
 import { Skeleton } from '../components/Skeleton.tsx';
 import { useIsOwner, useOrganization } from '../organization.tsx';
 
@@ -11,7 +12,7 @@ export function OrganizationPage() {
   if (!info) {
     return (
       <main className="page page-narrow">
-        <h1>Organization</h1>
+        <PageHeader title="Organization" />
         <Skeleton rows={2} what="the organization" />
         <button type="button" className="button button-small" onClick={reload}>
           Try again
@@ -23,7 +24,7 @@ export function OrganizationPage() {
   const share = cap === null ? 0 : cap === 0 ? 1 : Math.min(1, info.usage.events / cap);
   return (
     <main className="page page-narrow">
-      <h1>Organization</h1>
+      <PageHeader title="Organization" />
       <dl className="facts">
         <dt>Name</dt>
         <dd data-testid="organization-name">{info.name}</dd>

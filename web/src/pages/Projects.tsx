@@ -1,12 +1,13 @@
-import { type FormEvent, useEffect, useState } from 'react';
-import { get } from '../api.ts';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useFieldErrors } from '../components/FieldError.tsx';
+import { PageHeader } from '../components/PageHeader.tsx';
 import { Skeleton } from '../components/Skeleton.tsx';
 import { RelativeTime } from '../components/Time.tsx';
 import { useToast } from '../components/Toasts.tsx';
+import { useResource } from '../components/useResource.ts';
+import * as api from '../generated/index.ts';
 import { useProjects } from '../projects.tsx';
-import type { ProjectActivity } from '../types.ts';
 import { ProjectActivitySummary } from './ProjectActivity.tsx';
 
 export function ProjectsPage() {
@@ -16,14 +17,13 @@ export function ProjectsPage() {
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
   const fields = useFieldErrors({ name: ['name'] });
-  const [activity, setActivity] = useState<Map<string, ProjectActivity>>(new Map());
+  // Read again when a project appears, so the new one has its (empty) activity too.
   const known = projects?.length ?? 0;
+  const { data: rows, error } = useResource((signal) => api.projectActivity({ signal }), [known]);
   useEffect(() => {
-    get<ProjectActivity[]>('/api/projects/activity').then(
-      (rows) => setActivity(new Map(rows.map((row) => [row.projectId, row]))),
-      (failure: unknown) => toast.error(failure, 'Could not load the projects\' activity'),
-    );
-  }, [known, toast]);
+    if (error) toast.error(error, 'Could not load the projects\' activity');
+  }, [error, toast]);
+  const activity = useMemo(() => new Map((rows ?? []).map((row) => [row.projectId, row])), [rows]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -43,7 +43,7 @@ export function ProjectsPage() {
 
   return (
     <main className="page page-narrow">
-      <h1>Projects</h1>
+      <PageHeader title="Projects" />
       <form className="card inline-form" onSubmit={(event) => void submit(event)}>
         <label className="field grow">
           <span>New project name</span>

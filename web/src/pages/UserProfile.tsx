@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
-import { get, post, withQuery } from '../api.ts';
+import { withQuery } from '../api.ts';
 import { copyText } from '../components/CopyButton.tsx';
 import { DateAndTime, RelativeTime } from '../components/Time.tsx';
 import { useToast } from '../components/Toasts.tsx';
-import { useLive } from '../live.tsx';
-import type { AppUser, EventItem, EventPage, UserActivity, UserGroups } from '../types.ts';
+import { useResource } from '../components/useResource.ts';
+import * as api from '../generated/index.ts';
+import type { EventItem } from '../types.ts';
 import { groupTitle } from './Groups.tsx';
 import { groupByDay } from './feed/dayLabel.ts';
 import { EventDetail } from './feed/EventDetail.tsx';
@@ -27,64 +28,63 @@ function Seen({ iso }: { iso: string | null }) {
   );
 }
 
-/** The user's events: a page of the feed filtered to them. */
-type Journey = EventPage;
-
 /** One user: properties, first seen and last active, and the journey (the feed filtered to them), live and paged. */
 export function UserProfilePage({ projectId, userId }: { projectId: string; userId: string }) {
   const toast = useToast();
   const [, navigate] = useLocation();
-  const [user, setUser] = useState<AppUser | null>(null);
-  const [journey, setJourney] = useState<Journey | null>(null);
-  const [activity, setActivity] = useState<UserActivity | null>(null);
-  const [groups, setGroups] = useState<UserGroups['groups']>([]);
-  // Pages shown; a ref, so that loading one more does not re-run `load` and fetch them all again.
+  // Pages shown; a ref, so that loading one more does not re-run the load and fetch them all again.
   const pages = useRef(1);
   const [detailId, setDetailId] = useState<number | null>(null);
 
   const journeyPage = useCallback(
-    (cursor: string | null) => get<Journey>(withQuery('/api/events', { project: projectId, user_id: userId, cursor: cursor ?? undefined })),
+    (cursor: string | null, signal?: AbortSignal) => api.listEvents({ query: { project: projectId, user_id: userId, cursor: cursor ?? undefined } }, { signal }),
     [projectId, userId],
   );
 
   // Reloads the profile and as many journey pages as are shown, so a live change keeps the scroll.
-  const load = useCallback(async () => {
-    try {
-      const userPath = `/api/users/${encodeURIComponent(userId)}`;
-      const [profile, days, first, memberships] = await Promise.all([
-        get<AppUser>(withQuery(userPath, { project: projectId })),
-        get<UserActivity>(withQuery(`${userPath}/activity`, { project: projectId })),
-        journeyPage(null),
-        get<UserGroups>(withQuery(`${userPath}/groups`, { project: projectId })),
+  // Any change in the project may be this user's, so every live message counts.
+  const { data, error, reload: load, setData } = useResource(
+    async (signal) => {
+      const path = { userId };
+      const query = { project: projectId };
+      const [profile, activity, first, memberships] = await Promise.all([
+        api.getUser({ path, query }, { signal }),
+        api.getUserActivity({ path, query }, { signal }),
+        journeyPage(null, signal),
+        api.listUserGroups({ path, query }, { signal }),
       ]);
-      let shown = first;
-      for (let page = 1; page < pages.current && shown.nextCursor; page++) {
-        const next = await journeyPage(shown.nextCursor);
-        shown = { events: [...shown.events, ...next.events], nextCursor: next.nextCursor };
+      let journey = first;
+      for (let page = 1; page < pages.current && journey.nextCursor; page++) {
+        const next = await journeyPage(journey.nextCursor, signal);
+        journey = { events: [...journey.events, ...next.events], nextCursor: next.nextCursor };
       }
-      setUser(profile);
-      setGroups(memberships.groups);
-      setActivity(days);
-      setJourney(shown);
-    } catch (error) {
-      toast.error(error, 'Could not load the user');
-    }
-  }, [projectId, userId, journeyPage, toast]);
+      return { user: profile, activity, journey, groups: memberships.groups };
+    },
+    [projectId, userId, journeyPage],
+    { live: () => true },
+  );
+  useEffect(() => {
+    if (error) toast.error(error, 'Could not load the user');
+  }, [error, toast]);
+  const user = data?.user ?? null;
+  const activity = data?.activity ?? null;
+  const journey = data?.journey ?? null;
+  const groups = data?.groups ?? [];
 
   const loadMore = async () => {
     if (!journey?.nextCursor) return;
     try {
       const next = await journeyPage(journey.nextCursor);
-      setJourney({ events: [...journey.events, ...next.events], nextCursor: next.nextCursor });
+      setData((shown) => shown && { ...shown, journey: { events: [...journey.events, ...next.events], nextCursor: next.nextCursor } });
       pages.current += 1;
     } catch (error) {
       toast.error(error, 'Could not load more events');
     }
   };
 
-  const act = async (path: string) => {
+  const act = async (change: Promise<unknown>) => {
     try {
-      await post(path);
+      await change;
       await load();
     } catch (error) {
       toast.error(error, 'Could not change the event');
@@ -93,7 +93,7 @@ export function UserProfilePage({ projectId, userId }: { projectId: string; user
   const remove = (event: EventItem) => {
     if (!window.confirm(`Delete “${event.title}”? This cannot be undone.`)) return;
     setDetailId(null);
-    void act(`/api/events/${event.id}/delete`);
+    void act(api.deleteEvent({ path: { eventId: String(event.id) } }));
   };
   const copyLink = (event: EventItem) =>
     copyText(eventLink(event)).then(
@@ -102,11 +102,6 @@ export function UserProfilePage({ projectId, userId }: { projectId: string; user
     );
   const filterFeed = (params: Record<string, string>) => navigate(withQuery('/', { user_id: userId, ...params }));
 
-  useEffect(() => {
-    void load();
-  }, [load]);
-  // Any change in the project may be this user's: reload the journey as shown.
-  useLive(() => void load());
 
   const events = journey?.events ?? null;
   const detail = events?.find((event) => event.id === detailId) ?? null;
@@ -182,7 +177,7 @@ export function UserProfilePage({ projectId, userId }: { projectId: string; user
                   selected={event.id === detailId}
                   tabbable
                   onOpen={(opened) => setDetailId(opened.id)}
-                  onFavorite={(changed) => void act(`/api/events/${changed.id}/favorite`)}
+                  onFavorite={(changed) => void act(api.toggleFavorite({ path: { eventId: String(changed.id) } }))}
                   onDelete={remove}
                   onCopyLink={(linked) => void copyLink(linked)}
                   onTag={(key, value) => filterFeed(value !== null && typeof value === 'object' ? { search: tagSearchText(key, value) } : { tag: `${key}:${String(value)}` })}
@@ -198,7 +193,7 @@ export function UserProfilePage({ projectId, userId }: { projectId: string; user
           )}
         </div>
       )}
-      <EventDetail event={detail} onClose={() => setDetailId(null)} onFavorite={(event) => void act(`/api/events/${event.id}/favorite`)} onDelete={remove} />
+      <EventDetail event={detail} onClose={() => setDetailId(null)} onFavorite={(event) => void act(api.toggleFavorite({ path: { eventId: String(event.id) } }))} onDelete={remove} />
     </main>
   );
 }

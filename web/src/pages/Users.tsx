@@ -1,8 +1,10 @@
 import { Link, useSearchParams } from 'wouter';
 import { useKeysetPages } from '../components/useKeysetPages.ts';
 import { initials, personName } from '../components/person.ts';
+import { PageHeader } from '../components/PageHeader.tsx';
 import { RelativeTime } from '../components/Time.tsx';
-import type { AppUser, UserPage } from '../types.ts';
+import * as api from '../generated/index.ts';
+import type { AppUser } from '../types.ts';
 import './users/users.css';
 
 // "Last active" is the newest event: an identify call updates properties, it is not activity, so
@@ -28,11 +30,11 @@ export function UsersPage({ projectId }: { projectId: string }) {
   const setSearch = (text: string) => setQuery({ search: text, sort });
   const query = { project: projectId, search: search || undefined, sort };
 
-  const { items: users, nextCursor, more } = useKeysetPages<AppUser, UserPage>('/api/users', query, (page) => page.users, 'users');
+  const { items: users, nextCursor, more } = useKeysetPages((paged, signal) => api.listUsers({ query: paged }, { signal }), query, (page) => page.users, 'users');
 
   return (
     <main className="page page-narrow">
-      <h1>Users</h1>
+      <PageHeader title="Users" />
       <div className="user-list-controls">
         <label className="field grow">
           <span>Search users</span>

@@ -1,8 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Link } from 'wouter';
-import { post, withQuery } from '../../api.ts';
+import { withQuery } from '../../api.ts';
 import { DateAndTime, RelativeTime } from '../../components/Time.tsx';
-import type { Alert, AlertHistoryPage, AlertPreview } from '../../types.ts';
+import { useResource } from '../../components/useResource.ts';
+import * as api from '../../generated/index.ts';
+import type { Alert, AlertHistoryPage } from '../../types.ts';
 import { durationInWords } from './alertWords.ts';
 
 /** How often the count shown is read again: it is "now", so it must not grow stale. */
@@ -27,23 +29,20 @@ export function clockOrDate(iso: string, now = new Date()): string {
  * of a new alert, why there is none yet.
  */
 export function AlertCount({ projectId, alert }: { projectId: string; alert: Alert }) {
-  const [current, setCurrent] = useState<{ count: number; at: string } | null>(null);
   const filterKey = JSON.stringify([alert.filter, alert.condition.windowSeconds]);
+  // A failed recount keeps the last count shown: the alert's own count is still there to read.
+  const { data: current, reload } = useResource(
+    async (signal) => {
+      const [filter, windowSeconds] = JSON.parse(filterKey) as [Alert['filter'], number];
+      const result = await api.previewAlertFilter({ path: { projectId }, body: { filter, windowSeconds } }, { signal });
+      return { count: result.count, at: new Date().toISOString() };
+    },
+    [projectId, filterKey],
+  );
   useEffect(() => {
-    let live = true;
-    const [filter, windowSeconds] = JSON.parse(filterKey) as [Alert['filter'], number];
-    const read = () =>
-      post<AlertPreview>(`/api/projects/${encodeURIComponent(projectId)}/alerts/preview`, { filter, windowSeconds }).then(
-        (result) => live && setCurrent({ count: result.count, at: new Date().toISOString() }),
-        () => undefined,
-      );
-    void read();
-    const timer = setInterval(() => void read(), RECOUNT_MS);
-    return () => {
-      live = false;
-      clearInterval(timer);
-    };
-  }, [projectId, filterKey]);
+    const timer = setInterval(() => void reload(), RECOUNT_MS);
+    return () => clearInterval(timer);
+  }, [reload]);
   const window = durationInWords(alert.condition.windowSeconds);
   if (alert.count === null) {
     const firstCheck = new Date(Date.parse(alert.createdAt) + alert.condition.windowSeconds * 1000).toISOString();

@@ -1,8 +1,10 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import { describeError, patch, post } from '../../api.ts';
+import { describeError } from '../../api.ts';
 import { Dialog } from '../../components/Dialog.tsx';
+import { ErrorBanner } from '../../components/ErrorBanner.tsx';
+import * as api from '../../generated/index.ts';
 import { useKnownCategories } from '../settings/useKnownCategories.ts';
-import type { Alert, AlertPreview } from '../../types.ts';
+import type { Alert } from '../../types.ts';
 import { type AlertField, type AlertSeed, checkAlertForm, fieldOfRefusal, nameFromSeed } from './alertFormWords.ts';
 import { durationInWords } from './alertWords.ts';
 
@@ -95,7 +97,8 @@ export function AlertForm({ projectId, alert, seed, onSaved, onClose }: AlertFor
     if (!countable) return;
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      post<AlertPreview>(`/api/projects/${encodeURIComponent(projectId)}/alerts/preview`, { filter: (JSON.parse(previewKey) as [unknown, number])[0], windowSeconds }, { signal: controller.signal })
+      api
+        .previewAlertFilter({ path: { projectId }, body: { filter: (JSON.parse(previewKey) as [Alert['filter'], number])[0], windowSeconds } }, { signal: controller.signal })
         .then((result) => setPreview({ key: previewKey, count: result.count }))
         .catch(() => setPreview(null));
     }, 300);
@@ -114,8 +117,8 @@ export function AlertForm({ projectId, alert, seed, onSaved, onClose }: AlertFor
     setBusy(true);
     try {
       const saved = alert
-        ? await patch<Alert>(`/api/alerts/${encodeURIComponent(alert.id)}`, body)
-        : await post<Alert>(`/api/projects/${encodeURIComponent(projectId)}/alerts`, body);
+        ? await api.updateAlert({ path: { alertId: alert.id }, body })
+        : await api.createAlert({ path: { projectId }, body });
       onSaved(saved);
     } catch (failure) {
       const { field, words } = fieldOfRefusal(describeError(failure));
@@ -217,11 +220,7 @@ export function AlertForm({ projectId, alert, seed, onSaved, onClose }: AlertFor
             Dead man’s switch: fire when nothing arrives for an hour
           </button>
         </div>
-        {errors.form && (
-          <p className="span-2 banner banner-error" role="alert" data-testid="alert-form-error">
-            {errors.form}
-          </p>
-        )}
+        <ErrorBanner error={errors.form ?? null} className="span-2" testId="alert-form-error" />
         <label className="field">
           <span>Category of the alert's events</span>
           <input name="alertCategory" value={eventCategory} onChange={(e) => setEventCategory(e.target.value)} {...invalid('category')} />

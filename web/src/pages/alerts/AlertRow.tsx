@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
-import { get, patch, post } from '../../api.ts';
 import { RelativeTime, exactTime } from '../../components/Time.tsx';
 import { useToast } from '../../components/Toasts.tsx';
+import * as api from '../../generated/index.ts';
 import type { Alert, AlertHistoryPage } from '../../types.ts';
 import { AlertCount, AlertHistory, WithCode, clockOrDate } from './AlertFacts.tsx';
 import { conditionInWords, isMuted } from './alertWords.ts';
@@ -45,11 +45,11 @@ export function AlertRow({ projectId, alert, onChanged, onEdit, onDelete, linked
   const [history, setHistory] = useState<AlertHistoryPage | null>(null);
   const muted = isMuted(alert);
   const firing = alert.state === 'firing';
-  const url = `/api/alerts/${encodeURIComponent(alert.id)}`;
+  const path = { alertId: alert.id };
 
-  const act = async (path: string, body: unknown, failure: string) => {
+  const act = async (change: Promise<Alert>, failure: string) => {
     try {
-      onChanged(await post<Alert>(`${url}${path}`, body));
+      onChanged(await change);
     } catch (error) {
       toast.error(error, failure);
     }
@@ -57,11 +57,11 @@ export function AlertRow({ projectId, alert, onChanged, onEdit, onDelete, linked
   const mute = (choice: string) => {
     if (!choice) return;
     const until = choice === 'forever' ? FOREVER : Math.floor(Date.now() / 1000) + Number(choice);
-    void act('/mute', { until }, 'Could not mute the alert');
+    void act(api.muteAlert({ path, body: { until } }), 'Could not mute the alert');
   };
   const setEnabled = async (enabled: boolean) => {
     try {
-      onChanged(await patch<Alert>(url, { enabled }));
+      onChanged(await api.updateAlert({ path, body: { enabled } }));
     } catch (error) {
       toast.error(error, enabled ? 'Could not enable the alert' : 'Could not disable the alert');
     }
@@ -69,7 +69,7 @@ export function AlertRow({ projectId, alert, onChanged, onEdit, onDelete, linked
   const toggleHistory = async () => {
     if (history) return setHistory(null);
     try {
-      setHistory(await get<AlertHistoryPage>(`${url}/history?limit=20`));
+      setHistory(await api.listAlertHistory({ path, query: { limit: '20' } }));
     } catch (error) {
       toast.error(error, 'Could not load the history');
     }
@@ -107,7 +107,7 @@ export function AlertRow({ projectId, alert, onChanged, onEdit, onDelete, linked
           Edit
         </button>
         {muted ? (
-          <button type="button" className="button button-small" onClick={() => void act('/mute', { until: null }, 'Could not unmute the alert')}>
+          <button type="button" className="button button-small" onClick={() => void act(api.muteAlert({ path, body: { until: null } }), 'Could not unmute the alert')}>
             Unmute
           </button>
         ) : (

@@ -1,12 +1,9 @@
-import { useCallback, useEffect, useRef } from 'react';
-import { RESYNC, useLive } from '../../live.tsx';
-import type { Alert } from '../../types.ts';
-import { useLoaded } from '../../useLoaded.ts';
+import { useEffect } from 'react';
+import { useResource } from '../../components/useResource.ts';
+import * as api from '../../generated/index.ts';
 
 /** How often the alerts are read again while nothing is heard: a window can close without any event. */
 const REFRESH_MS = 5000;
-/** Events arriving in a burst are answered with one read this long after the first. */
-const SETTLE_MS = 1000;
 
 /**
  * The project's alerts, kept current: an alert's transition writes an event (announced on the
@@ -14,26 +11,13 @@ const SETTLE_MS = 1000;
  * refresh keep states within seconds of the server's.
  */
 export function useProjectAlerts(projectId: string) {
-  const loaded = useLoaded<Alert[]>(`/api/projects/${encodeURIComponent(projectId)}/alerts`);
-  const { reload } = loaded;
-  const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const soon = useCallback(() => {
-    if (pending.current) return;
-    pending.current = setTimeout(() => {
-      pending.current = null;
-      void reload();
-    }, SETTLE_MS);
-  }, [reload]);
-  useLive((message) => {
-    if (message.type === 'event.created' || message.type === RESYNC) soon();
+  const loaded = useResource((signal) => api.listAlerts({ path: { projectId } }, { signal }), [projectId], {
+    live: (message) => message.type === 'event.created',
   });
+  const { reload } = loaded;
   useEffect(() => {
     const timer = setInterval(() => void reload(), REFRESH_MS);
-    return () => {
-      clearInterval(timer);
-      if (pending.current) clearTimeout(pending.current);
-      pending.current = null;
-    };
+    return () => clearInterval(timer);
   }, [reload]);
   return loaded;
 }

@@ -1,6 +1,8 @@
 import { type FormEvent, useId, useState } from 'react';
-import { describeError, post } from '../../api.ts';
+import { describeError } from '../../api.ts';
+import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { useFieldErrors } from '../../components/FieldError.tsx';
+import * as api from '../../generated/index.ts';
 import type { CreatedKey, Project } from '../../types.ts';
 import { ACCESS_CHOICES, type KeyAccess, accessLabel, projectNames, readOrigins } from './keyScope.ts';
 
@@ -46,7 +48,7 @@ export function CreateKeyForm({ projects, onCreated }: CreateKeyFormProps) {
     setCreating(true);
     try {
       const body = { name: name.trim() || null, access, projects: everyProject ? null : chosen, origins: read.origins };
-      onCreated(await post<CreatedKey>('/api/keys', body));
+      onCreated(await api.createKey({ body }));
       // Nothing of this key carries over to the next one: a new key starts from the defaults.
       setName('');
       setAccess('full');
@@ -140,11 +142,7 @@ export function CreateKeyForm({ projects, onCreated }: CreateKeyFormProps) {
         <strong>{everyProject ? 'every project' : chosen.length ? projectNames(chosen, projects) : 'no project yet'}</strong>
         {access === 'ingest' && originsSummary(readOrigins(originsText))}.
       </p>
-      {refusal && (
-        <p className="banner banner-error" role="alert" data-testid="key-refused">
-          The key was not created: {refusal}
-        </p>
-      )}
+      <ErrorBanner what="The key was not created" error={refusal} testId="key-refused" />
       <div>
         <button type="submit" className="button button-primary" disabled={creating}>
           {creating ? 'Creating…' : 'Create API key'}

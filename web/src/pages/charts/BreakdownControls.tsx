@@ -37,11 +37,11 @@ export function useBreakdown(): [Breakdown, (change: Partial<Breakdown>) => void
 }
 
 /** The API parameters of a breakdown. */
-export function breakdownParams(breakdown: Breakdown): URLSearchParams {
-  const params = new URLSearchParams();
-  for (const tag of breakdown.tags) params.append('tag', tag);
-  if (breakdown.groupBy) params.set('groupBy', `tag:${breakdown.groupBy}`);
-  return params;
+export function breakdownQuery(breakdown: Breakdown): { tag?: string[]; groupBy?: string } {
+  return {
+    ...(breakdown.tags.length > 0 ? { tag: breakdown.tags } : {}),
+    ...(breakdown.groupBy ? { groupBy: `tag:${breakdown.groupBy}` } : {}),
+  };
 }
 
 /** "Break down by" a tag key, and tag filters added as `key:value` and shown as removable chips. */

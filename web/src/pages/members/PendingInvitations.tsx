@@ -1,4 +1,5 @@
 import './members.css';
+import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { LongDate } from '../../components/Time.tsx';
 import type { PendingInvitation } from '../../types.ts';
 
@@ -14,13 +15,7 @@ export function PendingInvitations({
   onResend: (invitation: PendingInvitation) => void;
   onRevoke: (invitation: PendingInvitation) => void;
 }) {
-  if (error) {
-    return (
-      <div className="banner banner-error" role="alert">
-        <span>Could not load invitations: {error}</span>
-      </div>
-    );
-  }
+  if (error) return <ErrorBanner what="Could not load invitations" error={error} />;
   if (!invitations) return null;
   return (
     <section aria-labelledby="pending-invitations">

@@ -1,3 +1,4 @@
+import * as api from '../../generated/index.ts';
 import type { Destination } from '../../types.ts';
 import { type EditField, RecordEdit } from './RecordEdit.tsx';
 
@@ -9,6 +10,6 @@ const FIELDS: ReadonlyArray<EditField<'name' | 'url'>> = [
 /** Renames a destination or points it at a new URL, in its row (PATCH /api/destinations/:id). */
 export function DestinationEdit(props: { destination: Destination; onSaved: (destination: Destination) => void; onCancel: () => void }) {
   const { destination, onSaved, onCancel } = props;
-  const path = `/api/destinations/${encodeURIComponent(destination.id)}`;
-  return <RecordEdit record={destination} fields={FIELDS} path={path} noun="Destination" testId="destination-edit" onSaved={onSaved} onCancel={onCancel} />;
+  const save = (body: api.UpdateDestinationBody) => api.updateDestination({ path: { destinationId: destination.id }, body });
+  return <RecordEdit record={destination} fields={FIELDS} save={save} noun="Destination" testId="destination-edit" onSaved={onSaved} onCancel={onCancel} />;
 }

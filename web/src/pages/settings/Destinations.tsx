@@ -1,9 +1,10 @@
 import { type FormEvent, useState } from 'react';
-import { post } from '../../api.ts';
 import { ConfirmDialog } from '../../components/Dialog.tsx';
+import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { useFieldErrors } from '../../components/FieldError.tsx';
 import { useToast } from '../../components/Toasts.tsx';
+import * as api from '../../generated/index.ts';
 import type { Destination, DestinationFormat, TestResult } from '../../types.ts';
 import { DeliveryLog } from './DeliveryLog.tsx';
 import { CategoriesPicker } from './CategoriesPicker.tsx';
@@ -31,10 +32,13 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
   const [tests, setTests] = useState<Record<string, TestResult>>({});
   const [logOf, setLogOf] = useState<Destination | null>(null);
 
-  const base = `/api/projects/${encodeURIComponent(projectId)}/destinations`;
   const known = useKnownCategories(projectId);
   const projectName = useProjects().projects?.find((project) => project.id === projectId)?.name ?? 'this project';
-  const { records: destinations, error, reload: load, add, replace, remove } = useLiveRecords<Destination>(base, 'destination');
+  const { records: destinations, error, reload: load, add, replace, remove } = useLiveRecords(
+    (signal) => api.listDestinations({ path: { projectId } }, { signal }),
+    projectId,
+    'destination',
+  );
 
   const create = async (event: FormEvent) => {
     event.preventDefault();
@@ -42,7 +46,10 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
     fields.clear();
     try {
       const groupWindowSeconds = Number(groupWindow) || 0;
-      const destination = await post<Destination>(base, { name, url, format, enabled, categories: categories.length > 0 ? categories : null, ...(groupWindowSeconds ? { groupWindowSeconds } : {}) });
+      const destination = await api.createDestination({
+        path: { projectId },
+        body: { name, url, format, enabled, categories: categories.length > 0 ? categories : null, ...(groupWindowSeconds ? { groupWindowSeconds } : {}) },
+      });
       add(destination);
       setName('');
       setUrl('');
@@ -57,7 +64,8 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
 
   const action = async (destination: Destination, verb: 'enable' | 'disable' | 'rotate-secret') => {
     try {
-      replace(await post<Destination>(`/api/destinations/${encodeURIComponent(destination.id)}/${verb}`));
+      const path = { destinationId: destination.id };
+      replace(await (verb === 'enable' ? api.enableDestination({ path }) : verb === 'disable' ? api.disableDestination({ path }) : api.rotateDestinationSecret({ path })));
       if (verb === 'rotate-secret') toast.success('Signing secret rotated: update the receiver with the new secret');
     } catch (failure) {
       toast.error(failure, `Could not ${verb === 'rotate-secret' ? 'rotate the secret' : verb} the destination`);
@@ -67,7 +75,7 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
   const test = async (destination: Destination) => {
     setTesting(destination.id);
     try {
-      const result = await post<TestResult>(`/api/destinations/${encodeURIComponent(destination.id)}/test`);
+      const result = await api.testDestination({ path: { destinationId: destination.id } });
       setTests((current) => ({ ...current, [destination.id]: result }));
       void load();
     } catch (failure) {
@@ -86,7 +94,7 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
       return;
     }
     try {
-      await post(`/api/destinations/${encodeURIComponent(destination.id)}/delete`);
+      await api.deleteDestination({ path: { destinationId: destination.id } });
       remove(destination.id);
       toast.success('Destination deleted');
       setPending(null);
@@ -179,14 +187,7 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
           </button>
         </div>
       </form>
-      {error && (
-        <div className="banner banner-error" role="alert">
-          <span>Could not load destinations: {error}</span>
-          <button type="button" className="button button-small" onClick={() => void load()}>
-            Try again
-          </button>
-        </div>
-      )}
+      <ErrorBanner what="Could not load destinations" error={error} onRetry={load} />
       {destinations === null && !error && <Skeleton rows={2} what="destinations" />}
       {destinations?.length === 0 && <p className="muted">No destinations yet.</p>}
       <ul className="row-list">

@@ -1,8 +1,6 @@
-import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'wouter';
-import { get } from '../../api.ts';
-import { RESYNC, useLive } from '../../live.tsx';
-import type { Destination } from '../../types.ts';
+import { useResource } from '../../components/useResource.ts';
+import * as api from '../../generated/index.ts';
 
 const AFTER_THE_TAB_MS = 300;
 
@@ -11,23 +9,18 @@ const AFTER_THE_TAB_MS = 300;
  * otherwise nobody notices until the notifications are missed. Links to the Settings rows.
  */
 export function DisabledDestinationsWarning({ projectId }: { projectId: string }) {
-  const [disabled, setDisabled] = useState<Destination[]>([]);
-  const load = useCallback(async () => {
-    try {
-      const list = await get<Destination[]>(`/api/projects/${encodeURIComponent(projectId)}/destinations`);
-      setDisabled(list.filter((destination) => destination.disabledReason !== null));
-    } catch {
-      // A warning that cannot load stays hidden; the Settings page shows the error itself.
-    }
-  }, [projectId]);
   // The tab's own data goes first: a project opens with its feed request right after the session.
-  useEffect(() => {
-    const timer = setTimeout(() => void load(), AFTER_THE_TAB_MS);
-    return () => clearTimeout(timer);
-  }, [load]);
-  useLive((message) => {
-    if (message.type.startsWith('destination.') || message.type === RESYNC) void load();
-  });
+  // A warning that cannot load stays hidden; the Settings page shows the error itself.
+  const { data } = useResource(
+    async (signal) => {
+      await new Promise((resolve) => setTimeout(resolve, AFTER_THE_TAB_MS));
+      signal.throwIfAborted();
+      return api.listDestinations({ path: { projectId } }, { signal });
+    },
+    [projectId],
+    { live: (message) => message.type.startsWith('destination.') },
+  );
+  const disabled = (data ?? []).filter((destination) => destination.disabledReason !== null);
 
   if (disabled.length === 0) return null;
   const names = disabled.map((destination) => `“${destination.name}”`).join(', ');

@@ -1,3 +1,4 @@
+import * as api from '../../generated/index.ts';
 import type { Hook } from '../../types.ts';
 import { type EditField, RecordEdit } from './RecordEdit.tsx';
 
@@ -8,6 +9,6 @@ const FIELDS: ReadonlyArray<EditField<'name' | 'category'>> = [
 
 /** Renames an incoming webhook or changes its default category, in its row; the URL stays. */
 export function HookEdit({ hook, onSaved, onCancel }: { hook: Hook; onSaved: (hook: Hook) => void; onCancel: () => void }) {
-  const path = `/api/hooks/${encodeURIComponent(hook.id)}`;
-  return <RecordEdit record={hook} fields={FIELDS} path={path} noun="Incoming webhook" testId="hook-edit" onSaved={onSaved} onCancel={onCancel} />;
+  const save = (body: api.UpdateHookBody) => api.updateHook({ path: { hookId: hook.id }, body });
+  return <RecordEdit record={hook} fields={FIELDS} save={save} noun="Incoming webhook" testId="hook-edit" onSaved={onSaved} onCancel={onCancel} />;
 }

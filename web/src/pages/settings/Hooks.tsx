@@ -1,17 +1,21 @@
 import { type FormEvent, useState } from 'react';
-import { post } from '../../api.ts';
 import { useFieldErrors } from '../../components/FieldError.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { ConfirmDialog } from '../../components/Dialog.tsx';
+import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { useToast } from '../../components/Toasts.tsx';
+import * as api from '../../generated/index.ts';
 import type { Hook } from '../../types.ts';
 import { HookRow } from './HookRow.tsx';
 import { useLiveRecords } from './useLiveRecords.ts';
 
 export function HooksSection({ projectId }: { projectId: string }) {
   const toast = useToast();
-  const hooksUrl = `/api/projects/${encodeURIComponent(projectId)}/hooks`;
-  const { records: hooks, error, reload: load, add, replace, remove: forget } = useLiveRecords<Hook>(hooksUrl, 'hook');
+  const { records: hooks, error, reload: load, add, replace, remove: forget } = useLiveRecords(
+    (signal) => api.listHooks({ path: { projectId } }, { signal }),
+    projectId,
+    'hook',
+  );
   const [name, setName] = useState('');
   const [category, setCategory] = useState('');
   const [template, setTemplate] = useState('');
@@ -24,7 +28,7 @@ export function HooksSection({ projectId }: { projectId: string }) {
     setBusy(true);
     fields.clear();
     try {
-      const hook = await post<Hook>(hooksUrl, { name, category, template: template || null });
+      const hook = await api.createHook({ path: { projectId }, body: { name, category, template: template || null } });
       add(hook);
       setName('');
       setCategory('');
@@ -39,7 +43,8 @@ export function HooksSection({ projectId }: { projectId: string }) {
 
   const toggle = async (hook: Hook) => {
     try {
-      replace(await post<Hook>(`/api/hooks/${encodeURIComponent(hook.id)}/${hook.enabled ? 'pause' : 'resume'}`));
+      const path = { hookId: hook.id };
+      replace(await (hook.enabled ? api.pauseHook({ path }) : api.resumeHook({ path })));
     } catch (failure) {
       toast.error(failure, hook.enabled ? 'Could not pause the webhook' : 'Could not resume the webhook');
     }
@@ -48,7 +53,7 @@ export function HooksSection({ projectId }: { projectId: string }) {
   const remove = async () => {
     if (!deleting) return;
     try {
-      await post(`/api/hooks/${encodeURIComponent(deleting.id)}/delete`);
+      await api.deleteHook({ path: { hookId: deleting.id } });
       forget(deleting.id);
       toast.success('Webhook deleted');
       setDeleting(null);
@@ -109,14 +114,7 @@ export function HooksSection({ projectId }: { projectId: string }) {
           {busy ? 'Creating…' : 'Create webhook'}
         </button>
       </form>
-      {error && (
-        <div className="banner banner-error" role="alert">
-          <span>Could not load webhooks: {error}</span>
-          <button type="button" className="button button-small" onClick={() => void load()}>
-            Try again
-          </button>
-        </div>
-      )}
+      <ErrorBanner what="Could not load webhooks" error={error} onRetry={load} />
       {hooks === null && !error && <Skeleton rows={2} what="webhooks" />}
       {hooks?.length === 0 && <p className="muted">No incoming webhooks yet.</p>}
       <ul className="row-list">

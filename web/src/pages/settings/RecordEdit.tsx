@@ -1,5 +1,4 @@
 import { type FormEvent, useState } from 'react';
-import { patch } from '../../api.ts';
 import { useFieldErrors } from '../../components/FieldError.tsx';
 import { useToast } from '../../components/Toasts.tsx';
 import { InlineEditActions, focusOnMount } from './InlineEdit.tsx';
@@ -17,8 +16,8 @@ export interface EditField<K extends string> {
 interface RecordEditProps<K extends string, T extends { id: string; name: string } & Record<K, string>> {
   record: T;
   fields: ReadonlyArray<EditField<K>>;
-  /** The PATCH route of the record. */
-  path: string;
+  /** Sends what changed (the record's generated update call). */
+  save: (change: Partial<Record<K, string>>) => Promise<T>;
   /** "Incoming webhook", "Destination": the toasts name the record with it. */
   noun: string;
   testId: string;
@@ -31,7 +30,7 @@ interface RecordEditProps<K extends string, T extends { id: string; name: string
  * nothing changed cancels, Escape cancels, and a refused field shows its error beside it.
  */
 export function RecordEdit<K extends string, T extends { id: string; name: string } & Record<K, string>>(props: RecordEditProps<K, T>) {
-  const { record, fields, path, noun, testId, onSaved, onCancel } = props;
+  const { record, fields, save: send, noun, testId, onSaved, onCancel } = props;
   const toast = useToast();
   const [values, setValues] = useState(() => Object.fromEntries(fields.map((field) => [field.key, String(record[field.key])])) as Record<K, string>);
   const [busy, setBusy] = useState(false);
@@ -39,12 +38,12 @@ export function RecordEdit<K extends string, T extends { id: string; name: strin
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
-    const change = Object.fromEntries(fields.filter((field) => values[field.key] !== record[field.key]).map((field) => [field.key, values[field.key]]));
+    const change = Object.fromEntries(fields.filter((field) => values[field.key] !== record[field.key]).map((field) => [field.key, values[field.key]])) as Partial<Record<K, string>>;
     if (Object.keys(change).length === 0) return onCancel();
     setBusy(true);
     errors.clear();
     try {
-      const updated = await patch<T>(path, change);
+      const updated = await send(change);
       toast.success(`${noun} “${updated.name}” saved`);
       onSaved(updated);
     } catch (failure) {

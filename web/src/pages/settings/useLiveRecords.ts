@@ -1,6 +1,5 @@
 import { useCallback } from 'react';
-import { RESYNC, useLive } from '../../live.tsx';
-import { useLoaded } from '../../useLoaded.ts';
+import { useResource } from '../../components/useResource.ts';
 
 /**
  * A settings list (a project's hooks, its destinations): loaded when the section mounts, loaded
@@ -8,12 +7,8 @@ import { useLoaded } from '../../useLoaded.ts';
  * tab, the API) or asks for a resync, and patched in place by the section's own writes, whose
  * replies carry the record.
  */
-export function useLiveRecords<T extends { id: string }>(url: string, kind: string) {
-  const { data: records, error, reload, setData } = useLoaded<T[]>(url);
-
-  useLive((message) => {
-    if (message.type.startsWith(`${kind}.`) || message.type === RESYNC) void reload();
-  });
+export function useLiveRecords<T extends { id: string }>(load: (signal: AbortSignal) => Promise<T[]>, projectId: string, kind: string) {
+  const { data: records, error, reload, setData } = useResource(load, [projectId], { live: (message) => message.type.startsWith(`${kind}.`) });
 
   const add = useCallback((record: T) => setData((list) => [...(list ?? []), record]), [setData]);
   const replace = useCallback(
