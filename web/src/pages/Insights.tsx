@@ -7,6 +7,7 @@ import { RESYNC, useLive } from '../live.tsx';
 import type { Insight } from '../types.ts';
 import { InsightEditor } from './InsightEditor.tsx';
 import { InsightValue } from './insights/InsightValue.tsx';
+import './insights/insights.css';
 
 const REFRESH_DELAY_MS = 250;
 

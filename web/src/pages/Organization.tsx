@@ -2,6 +2,7 @@ import { Link } from 'wouter';
 import { CopyButton } from '../components/CopyButton.tsx';
 import { Skeleton } from '../components/Skeleton.tsx';
 import { useIsOwner, useOrganization } from '../organization.tsx';
+import './organization/organization.css';
 
 const format = (n: number) => n.toLocaleString('en-US');
 
