@@ -3,6 +3,7 @@ import { ApiError, describeError } from '../api.ts';
 import * as api from '../generated/index.ts';
 import type { ListInvitationChoicesResponse } from '../generated/sessions.ts';
 import { APP_BASE } from '../paths.ts';
+import './chooseInvitation/chooseInvitation.css';
 
 type Choices = { status: 'loading' } | { status: 'ready'; choices: ListInvitationChoicesResponse } | { status: 'failed'; message: string; expired: boolean };
 

@@ -9,6 +9,7 @@ import * as api from '../generated/index.ts';
 import type { Insight } from '../types.ts';
 import { InsightEditor } from './InsightEditor.tsx';
 import { InsightValue } from './insights/InsightValue.tsx';
+import './insights/insights.css';
 
 export function InsightsPage({ projectId }: { projectId: string }) {
   const toast = useToast();

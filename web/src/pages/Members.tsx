@@ -12,6 +12,7 @@ import { useSignedIn } from '../session.tsx';
 import type { Invitation, Member, PendingInvitation, Role } from '../types.ts';
 import { InvitationDialog } from './members/InvitationDialog.tsx';
 import { PendingInvitations } from './members/PendingInvitations.tsx';
+import './members/members.css';
 
 /** Owners only: the server answers a member with 403, which this page shows as it is. */
 export function MembersPage() {

@@ -3,6 +3,7 @@ import { CopyButton } from '../components/CopyButton.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
 import { Skeleton } from '../components/Skeleton.tsx';
 import { useIsOwner, useOrganization } from '../organization.tsx';
+import './organization/organization.css';
 
 const format = (n: number) => n.toLocaleString('en-US');
 

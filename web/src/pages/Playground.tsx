@@ -5,6 +5,7 @@ import { CopyButton } from '../components/CopyButton.tsx';
 import { useToast } from '../components/Toasts.tsx';
 import type { EventItem } from '../types.ts';
 import { appPath } from '../paths.ts';
+import './playground/playground.css';
 
 interface Form {
   category: string;

@@ -1,6 +1,7 @@
 import { Link } from 'wouter';
 import { RelativeTime } from '../components/Time.tsx';
 import type { ProjectActivity } from '../types.ts';
+import './projects/projects.css';
 
 const WIDTH = 112;
 const HEIGHT = 28;

@@ -5,6 +5,7 @@ import { useToast } from '../components/Toasts.tsx';
 import { useProjects } from '../projects.tsx';
 import type { ImportReport } from '../types.ts';
 import { count } from '../components/wording.ts';
+import './transfer/transfer.css';
 
 /** POSTs the file as is, reporting upload progress (fetch cannot). */
 function uploadImport(file: File, onProgress: (fraction: number) => void): Promise<ImportReport> {
