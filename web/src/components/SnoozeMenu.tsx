@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { quietNow, saveNotificationPreferences, snoozedUntil, useNotificationPreferences } from '../notificationPreferences.ts';
 import { useToast } from './Toasts.tsx';
+import './snoozeMenu.css';
 
 const HOUR = 3600;
 
