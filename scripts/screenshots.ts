@@ -16,7 +16,7 @@ import { migrate } from '../src/db/migrate.ts';
 import { syncChartTimeZone } from '../src/features/charts/syncChartTimeZone.ts';
 import { createKey } from '../src/features/keys/createKey.ts';
 import { createOrganization } from '../src/features/organizations/createOrganization.ts';
-import { createUser } from '../src/features/accounts/createUser.ts';
+import { createAccount } from '../src/features/accounts/createAccount.ts';
 import { createLogger } from '../src/logger.ts';
 import { createServices } from '../src/services.ts';
 import { PASSWORD, ROOT, apiWithKey, ensureDashboardBuilt, freePort, missingBrowser, openBrowser, signIn } from '../test/browser/support.ts';
@@ -126,7 +126,7 @@ async function main(): Promise<void> {
     const operator = { services: services.services, actor: OPERATOR };
     const organization = await createOrganization({ ctx: operator, input: { name: 'Acme' } });
     const email = 'ops@acme.example';
-    await createUser({ ctx: operator, input: { organizationId: organization.id, email, password: PASSWORD } });
+    await createAccount({ ctx: operator, input: { organizationId: organization.id, email, password: PASSWORD } });
     const key = (await createKey({ ctx: { ...operator, organizationId: organization.id }, input: { name: 'Screenshots' } })).key;
     const api = apiWithKey(() => base, () => key);
     const created = (await api('POST', '/api/projects', { name: 'Web shop' })).body as { id: string };

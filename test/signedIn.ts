@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Reply, TestApp, TestOrg } from './helpers.ts';
-import { createUser } from '../src/features/accounts/createUser.ts';
+import { createAccount } from '../src/features/accounts/createAccount.ts';
 
 export const PASSWORD = 'correct horse battery';
 
@@ -19,7 +19,7 @@ export interface Browser {
 export const uniqueEmail = () => `user-${crypto.randomUUID()}@example.com`;
 
 export async function addUser(t: TestApp, org: TestOrg, email = uniqueEmail(), password = PASSWORD) {
-  return createUser({ ctx: t.operator, input: { organizationId: org.id, email, password } });
+  return createAccount({ ctx: t.operator, input: { organizationId: org.id, email, password } });
 }
 
 export function sessionCookieOf(reply: Pick<Reply, 'headers'>): string | undefined {

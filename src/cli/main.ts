@@ -9,7 +9,7 @@ import { findKeyOrganization } from '../features/keys/queries.ts';
 import { revokeKey } from '../features/keys/revokeKey.ts';
 import { createOrganization } from '../features/organizations/createOrganization.ts';
 import { lookUpOrganization } from '../features/organizations/organizationRecord.ts';
-import { createUserAsOperator } from '../features/accounts/createUserAsOperator.ts';
+import { createAccountAsOperator } from '../features/accounts/createAccountAsOperator.ts';
 import { createLogger } from '../logger.ts';
 import { createServices } from '../services.ts';
 import { BackupUsageError, backupCommand, restoreCommand } from './backupCommands.ts';
@@ -112,7 +112,7 @@ const commands: Record<string, Command<unknown>> = {
       if (!values.org) throw new UsageError('--org <orgId> is required');
       return { email: positionals[0]!, organizationId: values.org, password: await readPassword() };
     },
-    run: (services, input) => createUserAsOperator({ services, input }),
+    run: (services, input) => createAccountAsOperator({ services, input }),
   }),
 };
 

@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { createKey } from '../../src/features/keys/createKey.ts';
 import { OPERATOR } from '../../src/context.ts';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createUser } from '../../src/features/accounts/createUser.ts';
+import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { useTestApp } from '../helpers.ts';
 import { auditPage, type Failure } from './accessibilityAudit.ts';
 import { type OpenBrowser, PASSWORD, ROOT, apiWithKey, ensureDashboardBuilt, missingBrowser, openBrowser, signIn } from './support.ts';
@@ -41,7 +41,7 @@ describe('contrast and target size on every page', { skip: missingBrowser }, () 
     base = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
     const organization = await createOrganization({ ctx: t.operator, input: { name: 'Contrast Org', monthlyEventCap: 1000 } });
     email = `contrast-${Date.now()}@example.com`;
-    await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
+    await createAccount({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
     const ctx = { services: t.services, organizationId: organization.id, actor: OPERATOR };
     apiKey = (await createKey({ ctx, input: { name: 'Contrast check' } })).key;
     projectId = (await api('POST', '/api/projects', { name: 'Web shop' })).body.id;

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
 import { createProject } from '../../src/features/projects/createProject.ts';
-import { createUser } from '../../src/features/accounts/createUser.ts';
+import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { OPERATOR } from '../../src/context.ts';
 import type { TestApp } from '../helpers.ts';
 import { axeViolations } from './pageChecks.ts';
@@ -32,7 +32,7 @@ export function accountAndKeysSuite(t: TestApp, size: 'desktop' | 'phone', viewp
       base = await listenOnce(t.app);
       const organization = await createOrganization({ ctx: t.operator, input: { name: 'Account Org' } });
       email = `account-${size}-${Date.now()}@example.com`;
-      await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
+      await createAccount({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
       const ctx = { services: t.services, organizationId: organization.id, actor: OPERATOR };
       for (const name of ['Shop', 'Blog']) projects[name] = (await createProject({ ctx, input: { name } })).id;
       browser = await openBrowser({ viewport, timeoutMs: 15_000 });

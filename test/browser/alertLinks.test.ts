@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { evaluateOrganization } from '../../src/features/alerts/evaluateOrganization.ts';
-import { createUser } from '../../src/features/accounts/createUser.ts';
+import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
 import { axeViolations } from './pageChecks.ts';
 import { type OpenBrowser, PASSWORD, ensureDashboardBuilt, freePort, missingBrowser, openBrowser, signIn } from './support.ts';
@@ -68,7 +68,7 @@ describe('firing alerts: the projects page, the banner and the links', { skip: m
     const mute = await org.post(`/api/alerts/${muted}/mute`, { until: Math.floor(Date.now() / 1000) + 3600 });
     assert.equal(mute.status, 200, JSON.stringify(mute.body));
     const email = `alert-links-${size}-${Date.now()}@example.com`;
-    await createUser({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
+    await createAccount({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
     // Another organization's member before: signed out, and nothing of theirs kept (the last project).
     await browser.context.clearCookies();
     if (page.url().startsWith(base)) await page.evaluate(() => (localStorage.clear(), sessionStorage.clear()));

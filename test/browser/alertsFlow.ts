@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { AlertEngine } from '../../src/features/alerts/alertEngine.ts';
-import { createUser } from '../../src/features/accounts/createUser.ts';
+import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import type { TestApp } from '../helpers.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
 import { PASSWORD, ensureDashboardBuilt, openBrowser } from './support.ts';
@@ -29,7 +29,7 @@ export async function alertFlow(t: TestApp, base: string, label: string, viewpor
   const send = async () => assert.equal((await org.post('/api/events', { project, category: 'errors', title: 'Checkout failed', tags: { area: 'cart' } })).status, 201);
   await send();
   const email = `alerts-${label}-${Date.now()}@example.com`;
-  await createUser({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
+  await createAccount({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
   const browser = await openBrowser({ viewport, timeoutMs: 15_000 });
   try {
     const { page } = browser;

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { before } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createUser } from '../../src/features/accounts/createUser.ts';
+import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import type { TestApp } from '../helpers.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
 import { PASSWORD, ROOT, ensureDashboardBuilt, openBrowser, signIn } from './support.ts';
@@ -39,7 +39,7 @@ export async function auditFlow(t: TestApp, base: string, label: string, viewpor
   for (let index = 0; index < OLDER_ENTRIES; index++) await org.project(`Older ${index}`);
   const ownerEmail = `owner-${label}-${Date.now()}@example.com`;
   const memberEmail = `member-${label}-${Date.now()}@example.com`;
-  await createUser({ ctx: t.operator, input: { organizationId: org.id, email: ownerEmail, password: PASSWORD } });
+  await createAccount({ ctx: t.operator, input: { organizationId: org.id, email: ownerEmail, password: PASSWORD } });
   const browser = await openBrowser({ viewport, timeoutMs: 15_000 });
   try {
     const { page } = browser;

@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { OPERATOR } from '../../src/context.ts';
 import { createKey } from '../../src/features/keys/createKey.ts';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createUser } from '../../src/features/accounts/createUser.ts';
+import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import type { TestApp } from '../helpers.ts';
 import { axeViolations, watchCsp } from './pageChecks.ts';
 import { type OpenBrowser, PASSWORD, apiWithKey, ensureDashboardBuilt, listenOnce, missingBrowser, openBrowser, signIn } from './support.ts';
@@ -31,7 +31,7 @@ export function axeSuite(t: TestApp, viewportName: keyof typeof VIEWPORTS, theme
       base = await listenOnce(t.app);
       const organization = await createOrganization({ ctx: t.operator, input: { name: 'Axe Org', monthlyEventCap: 1000 } });
       email = `axe-${Date.now()}@example.com`;
-      await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
+      await createAccount({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
       apiKey = (await createKey({ ctx: { services: t.services, organizationId: organization.id, actor: OPERATOR }, input: { name: 'Axe' } })).key;
       projectId = (await api('POST', '/api/projects', { name: 'Web shop' })).body.id;
       for (let index = 0; index < 4; index++) {

@@ -9,7 +9,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { before } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createUser } from '../../src/features/accounts/createUser.ts';
+import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import type { TestApp } from '../helpers.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
 import { PASSWORD, ROOT, ensureDashboardBuilt, openBrowser, signIn } from './support.ts';
@@ -77,7 +77,7 @@ export async function browserKeyFlow(t: TestApp, base: string, label: string, vi
   await org.project('Blog');
   const oldSite = await org.project('Old site');
   const email = `keys-${label}-${Date.now()}@example.com`;
-  await createUser({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
+  await createAccount({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
   const [allowed, other] = [await startSite(), await startSite()];
   const browser = await openBrowser({ viewport, timeoutMs: 15_000 });
   try {

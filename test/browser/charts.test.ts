@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { createKey } from '../../src/features/keys/createKey.ts';
 import { OPERATOR } from '../../src/context.ts';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createUser } from '../../src/features/accounts/createUser.ts';
+import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { useTestApp } from '../helpers.ts';
 import { type OpenBrowser, PASSWORD, ROOT, apiWithKey, ensureDashboardBuilt, missingBrowser, openBrowser, signIn } from './support.ts';
 
@@ -42,7 +42,7 @@ describe('charts in a browser with 100 categories', { skip: missingBrowser }, ()
     base = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
     const organization = await createOrganization({ ctx: t.operator, input: { name: 'Charts Browser Org' } });
     const email = `charts-${Date.now()}@example.com`;
-    await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
+    await createAccount({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
     const ctx = { services: t.services, organizationId: organization.id, actor: OPERATOR };
     apiKey = (await createKey({ ctx, input: undefined })).key;
     projectId = (await api('POST', '/api/projects', { name: 'Busy shop' })).body.id;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createUser } from '../../src/features/accounts/createUser.ts';
+import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { useTestApp } from '../helpers.ts';
 import { type OpenBrowser, PASSWORD, ROOT, apiWithKey, ensureDashboardBuilt, freePort, missingBrowser, openBrowser } from './support.ts';
 
@@ -65,7 +65,7 @@ describe('dashboard in a browser', { skip: missingBrowser }, () => {
     await t.app.listen({ port, host: '127.0.0.1' });
     const organization = await createOrganization({ ctx: t.operator, input: { name: 'Browser Test Org' } });
     email = `browser-${Date.now()}@example.com`;
-    await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
+    await createAccount({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
 
     browser = await openBrowser({ viewport: { width: 1280, height: 860 } });
     ({ context, page } = browser);

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createUser } from '../../src/features/accounts/createUser.ts';
+import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { startReceiver, startWorker, waitUntil } from '../destinations/support.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
 import { type OpenBrowser, PASSWORD, ROOT, ensureDashboardBuilt, freePort, missingBrowser, openBrowser } from './support.ts';
@@ -53,7 +53,7 @@ describe('destinations in the browser', { skip: missingBrowser }, () => {
     await waitUntil(async () => (await org.get(`/api/destinations/${good.body.id}/health`)).body.deliveries === 20, 15_000, 'the deliveries');
 
     const email = `destinations-${Date.now()}@example.com`;
-    await createUser({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
+    await createAccount({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
     await page.goto(`${base}/app/p/${project}`);
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createUser } from '../../src/features/accounts/createUser.ts';
+import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { startSmtpServer } from '../email/support.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
 import { useTestApp } from '../helpers.ts';
@@ -35,7 +35,7 @@ describe('email in a browser', { skip: missingBrowser }, () => {
     await t.app.listen({ port, host: '127.0.0.1' });
     t.services.mailQueue.start();
     const organization = await createOrganization({ ctx: t.operator, input: { name: 'Mail Org', monthlyEventCap: null } });
-    await createUser({ ctx: t.operator, input: { organizationId: organization.id, email: ownerEmail, password: PASSWORD } });
+    await createAccount({ ctx: t.operator, input: { organizationId: organization.id, email: ownerEmail, password: PASSWORD } });
     browser = await openBrowser({ viewport: { width: 1280, height: 860 } });
     page = browser.page;
   });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createUser } from '../../src/features/accounts/createUser.ts';
+import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
 import { type OpenBrowser, PASSWORD, ROOT, ensureDashboardBuilt, freePort, missingBrowser, openBrowser, signIn } from './support.ts';
@@ -37,7 +37,7 @@ describe('the feed filters in a browser', { skip: missingBrowser }, () => {
     for (let i = 0; i < 52; i++) await post({ category: 'orders', title: `Pro order ${i}`, tags: { plan: 'pro' }, created_at: now - 600 + i });
     for (let i = 0; i < 2; i++) await post({ category: 'signups', title: `Free signup ${i}`, tags: { plan: 'free' }, user_id: 'ann@example.com' });
     const email = `filters-${Date.now()}@example.com`;
-    await createUser({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
+    await createAccount({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
     browser = await openBrowser({ viewport: SIZES.desktop, timeoutMs: 10_000 });
     page = browser.page;
     await signIn(page, base, email);

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createUser } from '../../src/features/accounts/createUser.ts';
+import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
 import { type OpenBrowser, PASSWORD, ensureDashboardBuilt, freePort, missingBrowser, openBrowser, signIn } from './support.ts';
@@ -58,7 +58,7 @@ describe('one Tab stop for the feed, arrows within it', { skip: missingBrowser }
       assert.equal(reply.status, 201);
     }
     const email = `keyboard-${Date.now()}@example.com`;
-    await createUser({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
+    await createAccount({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
     browser = await openBrowser({ viewport: SIZES.desktop, timeoutMs: 10_000 });
     page = browser.page;
     await signIn(page, base, email);

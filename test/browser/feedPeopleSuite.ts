@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { OPERATOR } from '../../src/context.ts';
 import { createKey } from '../../src/features/keys/createKey.ts';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createUser } from '../../src/features/accounts/createUser.ts';
+import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import type { TestApp } from '../helpers.ts';
 import { axeViolations } from './pageChecks.ts';
 import { type OpenBrowser, PASSWORD, apiWithKey, ensureDashboardBuilt, listenOnce, missingBrowser, openBrowser, signIn } from './support.ts';
@@ -30,7 +30,7 @@ export function feedPeopleSuite(t: TestApp, size: 'desktop' | 'phone', viewport:
       base = await listenOnce(t.app);
       const organization = await createOrganization({ ctx: t.operator, input: { name: 'Feed People Org' } });
       const email = `feed-people-${size}-${Date.now()}@example.com`;
-      await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
+      await createAccount({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
       apiKey = (await createKey({ ctx: { services: t.services, organizationId: organization.id, actor: OPERATOR }, input: { name: 'Setup' } })).key;
       projectId = (await api('POST', '/api/projects', { name: 'Shop' })).body.id;
       await api('POST', '/api/identify', { project: projectId, user_id: 'usr_tp69', properties: { name: 'Ada Lovelace' } });

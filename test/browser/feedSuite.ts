@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createKey } from '../../src/features/keys/createKey.ts';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createUser } from '../../src/features/accounts/createUser.ts';
+import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { useTestApp } from '../helpers.ts';
 import { type OpenBrowser, PASSWORD, ROOT, apiWithKey, ensureDashboardBuilt, freePort, missingBrowser, openBrowser, signIn } from './support.ts';
 
@@ -47,7 +47,7 @@ export async function feedSuite(sizes: Array<keyof typeof SIZES>, withTouch: boo
       await t.app.listen({ port, host: '127.0.0.1' });
       const organization = await createOrganization({ ctx: t.operator, input: { name: 'Feed Browser Org' } });
       email = `feed-${Date.now()}@example.com`;
-      await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
+      await createAccount({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
       const ctx = { services: t.services, organizationId: organization.id, actor: { kind: 'key' as const, keyId: 'setup' } };
       apiKey = (await createKey({ ctx, input: undefined })).key;
       // With no project at all, signing in lands on the project list instead of a feed.

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createUser } from '../../src/features/accounts/createUser.ts';
+import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
 import { type OpenBrowser, PASSWORD, ensureDashboardBuilt, freePort, missingBrowser, openBrowser, signIn } from './support.ts';
@@ -65,7 +65,7 @@ describe("the feed's Tab order", { skip: missingBrowser }, () => {
     const reply = await org.post('/api/events/batch', { events });
     assert.ok(reply.status < 300, JSON.stringify(reply.body));
     const email = `tab-order-${Date.now()}@example.com`;
-    await createUser({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
+    await createAccount({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
     browser = await openBrowser({ viewport: SIZES.desktop, timeoutMs: 10_000 });
     page = browser.page;
     await page.emulateMedia({ reducedMotion: 'reduce' });

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createUser } from '../../src/features/accounts/createUser.ts';
+import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { useTestApp } from '../helpers.ts';
 import { type OpenBrowser, ensureDashboardBuilt, missingBrowser, openBrowser } from './support.ts';
 
@@ -25,7 +25,7 @@ describe('keys, secrets and forms in a browser', { skip: missingBrowser }, () =>
     base = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
     const organization = await createOrganization({ ctx: t.operator, input: { name: 'Forms Org' } });
     const email = `forms-${Date.now()}@example.com`;
-    await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: 'browser test password' } });
+    await createAccount({ ctx: t.operator, input: { organizationId: organization.id, email, password: 'browser test password' } });
     browser = await openBrowser({ timeoutMs: 10000 });
     page = browser.page;
     // The first sign-in lands on the project list: the organization has no project yet.

@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { OPERATOR } from '../../src/context.ts';
 import { createKey } from '../../src/features/keys/createKey.ts';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createUser } from '../../src/features/accounts/createUser.ts';
+import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { useTestApp } from '../helpers.ts';
 import { auditPage } from './accessibilityAudit.ts';
 import { type OpenBrowser, PASSWORD, apiWithKey, ensureDashboardBuilt, missingBrowser, openBrowser, signIn } from './support.ts';
@@ -30,7 +30,7 @@ describe('funnels and breakdowns in a browser', { skip: missingBrowser }, () => 
     base = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
     const organization = await createOrganization({ ctx: t.operator, input: { name: 'Funnels Browser Org' } });
     const email = `funnels-${Date.now()}@example.com`;
-    await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
+    await createAccount({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
     const ctx = { services: t.services, organizationId: organization.id, actor: OPERATOR };
     apiKey = (await createKey({ ctx, input: undefined })).key;
     projectId = (await api('POST', '/api/projects', { name: 'Shop' })).body.id;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createUser } from '../../src/features/accounts/createUser.ts';
+import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { useTestApp } from '../helpers.ts';
 import { type OpenBrowser, PASSWORD, ensureDashboardBuilt, freePort, missingBrowser, openBrowser } from './support.ts';
 
@@ -29,7 +29,7 @@ describe('members in a browser', { skip: missingBrowser }, () => {
     await t.app.listen({ port, host: '127.0.0.1' });
     const organization = await createOrganization({ ctx: t.operator, input: { name: 'Members Org', monthlyEventCap: 200 } });
     organizationId = organization.id;
-    await createUser({ ctx: t.operator, input: { organizationId, email: ownerEmail, password: PASSWORD } });
+    await createAccount({ ctx: t.operator, input: { organizationId, email: ownerEmail, password: PASSWORD } });
     // One browser, two people: each context has its own cookies.
     ownerBrowser = await openBrowser({ viewport: { width: 1280, height: 860 } });
     memberBrowser = await openBrowser({ viewport: { width: 1280, height: 860 } });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { inviteMember } from '../../src/features/members/inviteMember.ts';
-import { createUser } from '../../src/features/accounts/createUser.ts';
+import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { useOidcServer } from './oidcFlow.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
 import { PASSWORD, missingBrowser, openBrowser } from './support.ts';
@@ -24,7 +24,7 @@ describe('choosing among invitations after sign-in with OpenID Connect', { skip:
       const [first, second] = [await t.org(), await t.org()];
       const email = `chooser-${name}-${Date.now()}@example.com`;
       // Someone exists, or the dashboard would offer first-run setup instead.
-      await createUser({ ctx: t.operator, input: { organizationId: first.id, email: `owner-${name}-${Date.now()}@example.com`, password: PASSWORD } });
+      await createAccount({ ctx: t.operator, input: { organizationId: first.id, email: `owner-${name}-${Date.now()}@example.com`, password: PASSWORD } });
       await inviteMember({ ctx: first.ctx, input: { email, role: 'member' } });
       await inviteMember({ ctx: second.ctx, input: { email, role: 'owner' } });
       const names = new Map((await t.services.sql<{ id: string; name: string }[]>`SELECT id, name FROM organizations WHERE id IN ${t.services.sql([first.id, second.id])}`).map((o) => [o.id, o.name]));

@@ -3,7 +3,7 @@
 // and the audit log records the sign-in.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createUser } from '../../src/features/accounts/createUser.ts';
+import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { assertRefusalLandsOnSignIn, signInWithProvider, useOidcServer } from './oidcFlow.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
 import { PASSWORD, missingBrowser, openBrowser } from './support.ts';
@@ -17,7 +17,7 @@ describe('sign-in with OpenID Connect in the browser (desktop, passwords off)', 
     // Someone exists, or the dashboard would offer first-run setup instead.
     const org = await t.org();
     const email = `password-${Date.now()}@example.com`;
-    await createUser({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
+    await createAccount({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
     const browser = await openBrowser({ viewport: { width: 1440, height: 900 } });
     try {
       await browser.page.goto(`${base}/app/`);
@@ -36,7 +36,7 @@ describe('sign-in with OpenID Connect in the browser (desktop, passwords off)', 
     const org = await t.org();
     await org.project('Shop');
     const email = `sso-${Date.now()}@example.com`;
-    await createUser({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
+    await createAccount({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
     people().set('desktop-person', { email: email.toUpperCase(), verified: true });
     const browser = await openBrowser({ viewport: { width: 1440, height: 900 }, timeoutMs: 15_000 });
     try {

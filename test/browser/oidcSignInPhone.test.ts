@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { inviteMember } from '../../src/features/members/inviteMember.ts';
-import { createUser } from '../../src/features/accounts/createUser.ts';
+import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { assertRefusalLandsOnSignIn, signInWithProvider, useOidcServer } from './oidcFlow.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
 import { PASSWORD, ROOT, missingBrowser, openBrowser } from './support.ts';
@@ -20,7 +20,7 @@ describe('sign-in with OpenID Connect in the browser (phone, passwords on)', { s
   it('offers the button and the password form', async () => {
     // Someone exists, or the dashboard would offer first-run setup instead.
     const org = await t.org();
-    await createUser({ ctx: t.operator, input: { organizationId: org.id, email: `owner-${Date.now()}@example.com`, password: PASSWORD } });
+    await createAccount({ ctx: t.operator, input: { organizationId: org.id, email: `owner-${Date.now()}@example.com`, password: PASSWORD } });
     const browser = await openBrowser({ viewport: PHONE });
     try {
       await browser.page.goto(`${base}/app/`);

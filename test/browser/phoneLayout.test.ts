@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createUser } from '../../src/features/accounts/createUser.ts';
+import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { startWorker, waitUntil } from '../destinations/support.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
@@ -36,8 +36,8 @@ describe('phone layout of members, project tabs and the attempt log', { skip: mi
     org = await t.org();
     project = await org.project('Shop');
     const email = `layout-${Date.now()}@example.com`;
-    await createUser({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
-    await createUser({
+    await createAccount({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
+    await createAccount({
       ctx: t.operator,
       input: { organizationId: org.id, email: `a.very.long.member.address.for.phones-${Date.now()}@example-company.com`, password: PASSWORD, role: 'member' },
     });

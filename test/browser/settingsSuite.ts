@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { OPERATOR } from '../../src/context.ts';
 import { createKey } from '../../src/features/keys/createKey.ts';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createUser } from '../../src/features/accounts/createUser.ts';
+import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import type { TestApp } from '../helpers.ts';
 import { axeViolations } from './pageChecks.ts';
 import { type OpenBrowser, PASSWORD, ROOT, apiWithKey, ensureDashboardBuilt, listenOnce, missingBrowser, openBrowser, signIn } from './support.ts';
@@ -40,7 +40,7 @@ export function settingsSuite(t: TestApp, size: 'desktop' | 'phone', viewport: {
       base = await listenOnce(t.app);
       const organization = await createOrganization({ ctx: t.operator, input: { name: 'Settings Polish Org' } });
       const email = `settings-polish-${Date.now()}@example.com`;
-      await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
+      await createAccount({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
       apiKey = (await createKey({ ctx: { services: t.services, organizationId: organization.id, actor: OPERATOR }, input: { name: 'Setup' } })).key;
       projectId = (await api('POST', '/api/projects', { name: 'Shop' })).body.id;
       for (const category of ['payments', 'signups']) assert.equal((await api('POST', '/api/events', { project: projectId, category, title: category })).status, 201);

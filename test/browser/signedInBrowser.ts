@@ -3,7 +3,7 @@
 // its own (a context of the run's Chromium, decision 226).
 import crypto from 'node:crypto';
 import { OPERATOR } from '../../src/context.ts';
-import { createUser } from '../../src/features/accounts/createUser.ts';
+import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { createKey } from '../../src/features/keys/createKey.ts';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
 import type { TestApp } from '../helpers.ts';
@@ -33,7 +33,7 @@ export async function openSignedIn(t: TestApp, options: SignedInOptions): Promis
   const base = await listenOnce(t.app);
   const organizationId = (await createOrganization({ ctx: t.operator, input: { name: options.organization } })).id;
   const email = `signed-in-${crypto.randomUUID()}@example.com`;
-  const userId = (await createUser({ ctx: t.operator, input: { organizationId, email, password: PASSWORD } })).id;
+  const userId = (await createAccount({ ctx: t.operator, input: { organizationId, email, password: PASSWORD } })).id;
   const key = (await createKey({ ctx: { services: t.services, organizationId, actor: OPERATOR }, input: { name: 'Setup' } })).key;
   const api = apiWithKey(() => base, () => key);
   await options.seed?.(api, organizationId);

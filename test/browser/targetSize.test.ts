@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createUser } from '../../src/features/accounts/createUser.ts';
+import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
 import { type OpenBrowser, PASSWORD, ensureDashboardBuilt, freePort, missingBrowser, openBrowser, signIn } from './support.ts';
@@ -77,7 +77,7 @@ describe('every target is at least 24×24 CSS px', { skip: missingBrowser }, () 
     await post({ category: 'signups', title: 'New signup', user_id: 'bob', tags: { plan: 'free' } });
     await org.post(`/api/projects/${project}/destinations`, { name: 'Team chat', url: 'http://127.0.0.1:9/hook', format: 'json' });
     const email = `targets-${Date.now()}@example.com`;
-    await createUser({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
+    await createAccount({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
     browser = await openBrowser({ viewport: SIZES.desktop, timeoutMs: 10_000 });
     page = browser.page;
     // Feed cards fade in; axe measures contrast on the settled page, not halfway through the fade.

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { OPERATOR } from '../../src/context.ts';
 import { createKey } from '../../src/features/keys/createKey.ts';
 import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createUser } from '../../src/features/accounts/createUser.ts';
+import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { useTestApp } from '../helpers.ts';
 import { type OpenBrowser, PASSWORD, apiWithKey, ensureDashboardBuilt, freePort, missingBrowser, openBrowser, signIn } from './support.ts';
 
@@ -27,7 +27,7 @@ describe('users, profiles, filter chips and project settings in a browser', { sk
     await t.app.listen({ port, host: '127.0.0.1' });
     const organization = await createOrganization({ ctx: t.operator, input: { name: 'Users Browser Org' } });
     const email = `users-${Date.now()}@example.com`;
-    await createUser({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
+    await createAccount({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
     const ctx = { services: t.services, organizationId: organization.id, actor: OPERATOR };
     apiKey = (await createKey({ ctx, input: undefined })).key;
     projectId = (await api('POST', '/api/projects', { name: 'Shop' })).body.id;

@@ -5,7 +5,7 @@ import pino from 'pino';
 import { createLogger } from '../../src/logger.ts';
 import { after, before, describe, it } from 'node:test';
 import { inviteMember } from '../../src/features/members/inviteMember.ts';
-import { createUser } from '../../src/features/accounts/createUser.ts';
+import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { type Reply, useTestApp } from '../helpers.ts';
 import { sealChoice } from '../../src/features/oidc/choiceCookie.ts';
 import { CLIENT, type Person, signInAtProvider, startProvider } from './provider.ts';
@@ -53,7 +53,7 @@ describe('sign-in with OpenID Connect', () => {
   it('signs a member in by verified email, any case, with the session cookie, and records it', async () => {
     const org = await t.org();
     const email = `Member-${crypto.randomUUID()}@Example.com`;
-    const user = await createUser({ ctx: t.operator, input: { organizationId: org.id, email: email.toLowerCase(), password: 'a password of some length' } });
+    const user = await createAccount({ ctx: t.operator, input: { organizationId: org.id, email: email.toLowerCase(), password: 'a password of some length' } });
     const { callback: url, attempt } = await throughProvider(person(email.toUpperCase()));
     const reply = await callback(url, attempt);
     assert.equal(reply.status, 302, JSON.stringify(reply.body));
@@ -70,7 +70,7 @@ describe('sign-in with OpenID Connect', () => {
   it('refuses a tampered state and a replayed code, signing no one in', async () => {
     const org = await t.org();
     const email = `member-${crypto.randomUUID()}@example.com`;
-    await createUser({ ctx: t.operator, input: { organizationId: org.id, email, password: 'a password of some length' } });
+    await createAccount({ ctx: t.operator, input: { organizationId: org.id, email, password: 'a password of some length' } });
     const first = await throughProvider(person(email));
     const tampered = first.callback.replace(/state=([^&]+)/, (_, state: string) => `state=${state.slice(0, -2)}xx`);
     const refused = await callback(tampered, first.attempt);
@@ -89,7 +89,7 @@ describe('sign-in with OpenID Connect', () => {
   it('refuses an unverified email and an unknown person with 403, creating nothing', async () => {
     const org = await t.org();
     const email = `member-${crypto.randomUUID()}@example.com`;
-    await createUser({ ctx: t.operator, input: { organizationId: org.id, email, password: 'a password of some length' } });
+    await createAccount({ ctx: t.operator, input: { organizationId: org.id, email, password: 'a password of some length' } });
     const unverified = await throughProvider(person(email, false));
     const refused = await callback(unverified.callback, unverified.attempt);
     assert.equal(refused.status, 403);
@@ -205,7 +205,7 @@ describe('sign-in with OpenID Connect', () => {
     assert.deepEqual(setup.body.signIn, { password: false, oidc: 'Test IdP' });
     const org = await t.org();
     const email = `member-${crypto.randomUUID()}@example.com`;
-    await createUser({ ctx: t.operator, input: { organizationId: org.id, email, password: 'a password of some length' } });
+    await createAccount({ ctx: t.operator, input: { organizationId: org.id, email, password: 'a password of some length' } });
     const reply = await t.request({ method: 'POST', url: '/api/session', body: { email, password: 'a password of some length' } });
     assert.equal(reply.status, 403);
   });

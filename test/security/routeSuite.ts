@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before } from 'node:test';
 import { createKey } from '../../src/features/keys/createKey.ts';
 import { inviteMember } from '../../src/features/members/inviteMember.ts';
-import { createUser } from '../../src/features/accounts/createUser.ts';
+import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { type Reply, type TestOrg, useTestApp } from '../helpers.ts';
 
 /**
@@ -423,7 +423,7 @@ export const FIXTURES: Record<Kind, Fixture> = {
     async make(side) {
       const email = `member-${crypto.randomUUID()}@example.test`;
       const input = { organizationId: side.org.id, email, password: PASSWORD, role: 'member' as const };
-      return (await createUser({ ctx: t.operator, input })).id;
+      return (await createAccount({ ctx: t.operator, input })).id;
     },
   },
 };
@@ -444,7 +444,7 @@ export function sessionOf(side: Side): Promise<Credential | null> {
   side.session ??= (async () => {
     if (!isRegistered('POST /api/session')) return null;
     const email = `security-${crypto.randomUUID()}@example.test`;
-    await createUser({ ctx: t.operator, input: { organizationId: side.org.id, email, password: PASSWORD } });
+    await createAccount({ ctx: t.operator, input: { organizationId: side.org.id, email, password: PASSWORD } });
     const reply = await send('POST', '/api/session', {}, { email, password: PASSWORD });
     const setCookie = [reply.headers['set-cookie'] ?? []].flat().map(String);
     const cookie = setCookie.map((line) => line.split(';')[0]!).join('; ');
@@ -457,7 +457,7 @@ export function sessionOf(side: Side): Promise<Credential | null> {
 /** A signed-in session of a person with the member role in the side's organization. */
 export async function memberSessionOf(side: Side): Promise<Credential> {
   const email = `security-member-${crypto.randomUUID()}@example.test`;
-  await createUser({ ctx: t.operator, input: { organizationId: side.org.id, email, password: PASSWORD, role: 'member' } });
+  await createAccount({ ctx: t.operator, input: { organizationId: side.org.id, email, password: PASSWORD, role: 'member' } });
   const reply = await send('POST', '/api/session', {}, { email, password: PASSWORD });
   const cookie = [reply.headers['set-cookie'] ?? []].flat().map((line) => String(line).split(';')[0]!).join('; ');
   if (reply.status !== 200 || !cookie) throw new Error(`signing in as a member failed: ${reply.status} ${JSON.stringify(reply.body)}`);

@@ -1,13 +1,13 @@
 import type { Role } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
-import { type AccountRow, deleteUser, updatePasswordHash, updateUserRole } from './queries.ts';
+import { type AccountRow, deleteAccountRow, updatePasswordHash, updateAccountRole } from './queries.ts';
 
 // What other features may change of a dashboard account, in their own transactions: members
 // change roles and remove accounts, password resets set passwords. Only this feature writes them.
 
 /** The account's new role; undefined when the organization has no such account. */
 export function changeAccountRole(tx: Db, organizationId: string, userId: string, role: Role): Promise<AccountRow | undefined> {
-  return updateUserRole(tx, organizationId, userId, role);
+  return updateAccountRole(tx, organizationId, userId, role);
 }
 
 /** Stores a new password hash; false when the organization has no such account. */
@@ -20,5 +20,5 @@ export function setAccountPassword(tx: Db, organizationId: string, userId: strin
  * when there is none. Its sessions are ended first by the caller (sessions/endSessions.ts).
  */
 export function deleteAccount(tx: Db, organizationId: string, userId: string): Promise<boolean> {
-  return deleteUser(tx, organizationId, userId);
+  return deleteAccountRow(tx, organizationId, userId);
 }

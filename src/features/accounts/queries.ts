@@ -1,7 +1,7 @@
 import type { Role } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 
-export interface UserRow {
+export interface StoredAccount {
   id: string;
   organizationId: string;
   email: string;
@@ -14,7 +14,7 @@ export interface UserRow {
  * keeps emails unique across the installation: when it is taken, neither row is written and
  * this returns false.
  */
-export async function insertUser(
+export async function insertAccount(
   sql: Db,
   row: { id: string; organizationId: string; email: string; passwordHash: string; role: Role },
 ): Promise<boolean> {
@@ -32,18 +32,18 @@ export async function insertUser(
 }
 
 /** The email's routing row (any case), then the user within its organization. */
-export async function findUserByEmail(sql: Db, email: string): Promise<UserRow | undefined> {
+export async function selectAccountByEmail(sql: Db, email: string): Promise<StoredAccount | undefined> {
   const [route] = await sql<{ organizationId: string; userId: string }[]>`
     SELECT organization_id AS "organizationId", user_id AS "userId" FROM user_emails WHERE email = lower(${email})`;
   if (!route) return undefined;
-  const [row] = await sql<UserRow[]>`
+  const [row] = await sql<StoredAccount[]>`
     SELECT id, organization_id AS "organizationId", email, role, password_hash AS "passwordHash"
     FROM users WHERE organization_id = ${route.organizationId} AND id = ${route.userId}`;
   return row;
 }
 
 /** First-run setup is offered only while this is false. Every user has its row in user_emails. */
-export async function hasAnyUser(sql: Db): Promise<boolean> {
+export async function hasAnyAccount(sql: Db): Promise<boolean> {
   const [row] = await sql<{ found: boolean }[]>`SELECT EXISTS (SELECT 1 FROM user_emails) AS found`;
   return row?.found ?? false;
 }
@@ -55,7 +55,7 @@ export interface AccountRow {
   createdAt: Date;
 }
 
-export async function updateUserRole(sql: Db, organizationId: string, userId: string, role: Role): Promise<AccountRow | undefined> {
+export async function updateAccountRole(sql: Db, organizationId: string, userId: string, role: Role): Promise<AccountRow | undefined> {
   const [row] = await sql<AccountRow[]>`
     UPDATE users SET role = ${role} WHERE organization_id = ${organizationId} AND id = ${userId}
     RETURNING id, email, role, created_at AS "createdAt"`;
@@ -68,7 +68,7 @@ export async function updatePasswordHash(sql: Db, organizationId: string, userId
 }
 
 /** The user (its push subscriptions go by cascade) and its sign-in email's row; false when there is none. */
-export async function deleteUser(sql: Db, organizationId: string, userId: string): Promise<boolean> {
+export async function deleteAccountRow(sql: Db, organizationId: string, userId: string): Promise<boolean> {
   const [deleted] = await sql<{ email: string }[]>`
     DELETE FROM users WHERE organization_id = ${organizationId} AND id = ${userId} RETURNING email`;
   if (!deleted) return false;

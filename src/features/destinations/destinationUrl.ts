@@ -4,7 +4,7 @@ import { hasNul } from '../../lib/text.ts';
 import { refuseIpLiteral } from '../../lib/outboundHttp/addressGuard.ts';
 import type { DeliveryFormat } from '../delivery/formats.ts';
 import { requireEmail } from '../email/requireEmail.ts';
-import { validEmail } from '../accounts/createUser.ts';
+import { validEmail } from '../accounts/createAccount.ts';
 import { CHANNELS, isChannelFormat } from '../delivery/channels/index.ts';
 
 const MAX_URL_LENGTH = 2048;

@@ -4,7 +4,7 @@ import { InvalidInput, NotFound } from '../../lib/errors.ts';
 import { findCredentialOrganization } from '../organizations/credentials.ts';
 import { lookUpOrganization } from '../organizations/organizationRecord.ts';
 import { type OpenedSession, openSession } from '../sessions/openSession.ts';
-import { createUser } from '../accounts/createUser.ts';
+import { createAccount } from '../accounts/createAccount.ts';
 import { UNUSABLE_INVITATION, hashInvitationToken, isWellFormedInvitationToken } from './invitationToken.ts';
 import { consumeInvitation } from './invitationWrites.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
@@ -32,7 +32,7 @@ export async function acceptInvitation({
     if (!invitation) throw new InvalidInput(UNUSABLE_INVITATION);
     const organization = await lookUpOrganization(tx, organizationId);
     if (!organization) throw new NotFound('Organization');
-    const user = await createUser({
+    const user = await createAccount({
       ctx: { ...ctx, services: { sql: tx } },
       input: { organizationId, email: invitation.email, password: input.password, role: invitation.role },
     });

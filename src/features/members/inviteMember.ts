@@ -2,7 +2,7 @@ import { withTransaction } from '../../db/client.ts';
 import type { Role, VerbArgs } from '../../context.ts';
 import { Conflict } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { validEmail } from '../accounts/createUser.ts';
+import { validEmail } from '../accounts/createAccount.ts';
 import { INVITATION_LIFETIME_SECONDS, hashInvitationToken, newInvitationToken } from './invitationToken.ts';
 import { type InvitationObject, sendInvitationLink } from './invitationLink.ts';
 import { replaceInvitation } from './invitationWrites.ts';

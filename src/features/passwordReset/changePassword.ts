@@ -4,7 +4,7 @@ import { Forbidden, InvalidInput, RateLimited } from '../../lib/errors.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
 import { hashFromSessionId } from '../sessions/sessionToken.ts';
 import { SignInThrottle } from '../sessions/signInThrottle.ts';
-import { checkNewPassword } from '../accounts/createUser.ts';
+import { checkNewPassword } from '../accounts/createAccount.ts';
 import { hashPassword, verifyPassword } from '../accounts/password.ts';
 import { endSessionsOfUser } from '../sessions/endSessions.ts';
 import { setAccountPassword } from '../accounts/accountChanges.ts';

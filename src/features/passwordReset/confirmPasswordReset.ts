@@ -4,7 +4,7 @@ import { MEMBER_REMOVED } from '../../db/announcements.ts';
 import { InvalidInput, RateLimited } from '../../lib/errors.ts';
 import { findCredentialOrganization } from '../organizations/credentials.ts';
 import { SignInThrottle } from '../sessions/signInThrottle.ts';
-import { checkNewPassword } from '../accounts/createUser.ts';
+import { checkNewPassword } from '../accounts/createAccount.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
 import { hashPassword } from '../accounts/password.ts';
 import { endSessionsOfUser } from '../sessions/endSessions.ts';

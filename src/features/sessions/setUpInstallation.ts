@@ -2,7 +2,7 @@ import { withTransaction } from '../../db/client.ts';
 import type { InstallationCtx } from '../../context.ts';
 import { Conflict } from '../../lib/errors.ts';
 import { createOrganization } from '../organizations/createOrganization.ts';
-import { createUser } from '../accounts/createUser.ts';
+import { createAccount } from '../accounts/createAccount.ts';
 import { anyAccountExists } from '../accounts/accountLookups.ts';
 import { type OpenedSession, openSession } from './openSession.ts';
 import { lockFirstRunSetup } from './queries.ts';
@@ -26,7 +26,7 @@ export async function setUpInstallation({ ctx, input }: { ctx: InstallationCtx; 
     await lockFirstRunSetup(tx);
     if (await anyAccountExists(tx)) throw new Conflict('This installation is already set up; sign in instead');
     const organization = await createOrganization({ ctx: inTransaction, input: { name: input.organizationName } });
-    const user = await createUser({
+    const user = await createAccount({
       ctx: inTransaction,
       input: { organizationId: organization.id, email: input.email, password: input.password },
     });

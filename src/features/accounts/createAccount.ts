@@ -4,7 +4,7 @@ import { newId } from '../../lib/ids.ts';
 import type { Db } from '../../db/client.ts';
 import { lookUpOrganization } from '../organizations/organizationRecord.ts';
 import { hashPassword } from './password.ts';
-import { insertUser } from './queries.ts';
+import { insertAccount } from './queries.ts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
@@ -21,7 +21,7 @@ export function checkNewPassword(password: string, field = 'password'): void {
   if (password.length < MIN_PASSWORD_LENGTH) throw new InvalidInput(`${field} must be at least ${MIN_PASSWORD_LENGTH} characters`);
 }
 
-interface CreateUserInput {
+interface CreateAccountInput {
   organizationId: string;
   email: string;
   password: string;
@@ -30,13 +30,13 @@ interface CreateUserInput {
 }
 
 /** `ctx.services` may be only a transaction to write in (first-run setup, accepting an invitation). */
-export async function createUser({ ctx, input }: { ctx: InstallationCtx<{ sql: Db }>; input: CreateUserInput }): Promise<{ id: string; email: string }> {
+export async function createAccount({ ctx, input }: { ctx: InstallationCtx<{ sql: Db }>; input: CreateAccountInput }): Promise<{ id: string; email: string }> {
   const { services } = ctx;
   const email = validEmail(input.email);
   checkNewPassword(input.password);
   if (!(await lookUpOrganization(services.sql, input.organizationId))) throw new NotFound('Organization');
   const id = newId(16);
-  const inserted = await insertUser(services.sql, {
+  const inserted = await insertAccount(services.sql, {
     id,
     organizationId: input.organizationId,
     email,
