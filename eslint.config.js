@@ -2,11 +2,44 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const browserGlobals = [
-  'window', 'document', 'navigator', 'location', 'localStorage', 'fetch', 'URL', 'URLSearchParams', 'Blob', 'File',
-  'FormData', 'Headers', 'Request', 'Response', 'EventSource', 'XMLHttpRequest', 'IntersectionObserver', 'DOMException',
-  'Notification', 'PushManager', 'atob', 'btoa', 'getComputedStyle', 'matchMedia', 'requestAnimationFrame',
-  'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'AbortController', 'AbortSignal', 'Event', 'MessageEvent',
-  'HTMLElement', 'HTMLDialogElement', 'HTMLInputElement', 'console', 'structuredClone',
+  'window',
+  'document',
+  'navigator',
+  'location',
+  'localStorage',
+  'fetch',
+  'URL',
+  'URLSearchParams',
+  'Blob',
+  'File',
+  'FormData',
+  'Headers',
+  'Request',
+  'Response',
+  'EventSource',
+  'XMLHttpRequest',
+  'IntersectionObserver',
+  'DOMException',
+  'Notification',
+  'PushManager',
+  'atob',
+  'btoa',
+  'getComputedStyle',
+  'matchMedia',
+  'requestAnimationFrame',
+  'setTimeout',
+  'clearTimeout',
+  'setInterval',
+  'clearInterval',
+  'AbortController',
+  'AbortSignal',
+  'Event',
+  'MessageEvent',
+  'HTMLElement',
+  'HTMLDialogElement',
+  'HTMLInputElement',
+  'console',
+  'structuredClone',
 ];
 
 const featuresNeverImportRoot = {
@@ -42,9 +75,14 @@ export default tseslint.config(
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       // node:test awaits the promises test() and describe() return itself.
-      '@typescript-eslint/no-floating-promises': ['error', {
-        allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }],
-      }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] },
+          ],
+        },
+      ],
     },
   },
   // Plain JavaScript (bin/, scripts/*.js, the service worker) is in no tsconfig.
@@ -62,7 +100,25 @@ export default tseslint.config(
     },
   },
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', fetch: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly', setImmediate: 'readonly', structuredClone: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        fetch: 'readonly',
+        AbortController: 'readonly',
+        AbortSignal: 'readonly',
+        TextEncoder: 'readonly',
+        TextDecoder: 'readonly',
+        setImmediate: 'readonly',
+        structuredClone: 'readonly',
+      },
+    },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
@@ -78,17 +134,25 @@ export default tseslint.config(
   {
     files: ['src/db/**/*.ts', 'src/lib/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [{ group: ['**/features/**'], message: 'db/ and lib/ know no feature: pass what they need in (docs/architecture.md).' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ group: ['**/features/**'], message: 'db/ and lib/ know no feature: pass what they need in (docs/architecture.md).' }],
+        },
+      ],
     },
   },
   {
     files: ['src/lib/outboundHttp/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [{ group: ['**/features/**'], message: 'The outbound HTTP client knows no feature: callers pass what it needs in (docs/architecture.md).' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/features/**'], message: 'The outbound HTTP client knows no feature: callers pass what it needs in (docs/architecture.md).' },
+          ],
+        },
+      ],
     },
   },
   {
@@ -96,9 +160,17 @@ export default tseslint.config(
     // services.ts (the composition root) hands the feature in.
     files: ['src/context.ts', 'src/ports.ts', 'src/http/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [{ group: ['**/features/**'], message: 'context.ts, ports.ts and http/ know no feature: declare what they need in ports.ts (docs/architecture.md).' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/features/**'],
+              message: 'context.ts, ports.ts and http/ know no feature: declare what they need in ports.ts (docs/architecture.md).',
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -116,9 +188,14 @@ export default tseslint.config(
   {
     files: ['web/src/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [{ group: ['../../src/**', '../../../src/**', '../../../../src/**'], message: 'The dashboard talks to the server over its JSON API only.' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['../../src/**', '../../../src/**', '../../../../src/**'], message: 'The dashboard talks to the server over its JSON API only.' },
+          ],
+        },
+      ],
     },
   },
   {

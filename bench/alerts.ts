@@ -178,8 +178,22 @@ export async function alertsSection(ctx: AlertsContext): Promise<Row[]> {
     const ratio = median(ratios);
     const lag = median(lags);
     rows.push(
-      { id: 'alerts.ingest.ratio', label: 'POST /api/events with 10,000 alerts vs without', result: `${(ratio * 100).toFixed(0)}%`, target: '≥ 90%', met: ratio >= 0.9, data: { ratios } },
-      { id: 'alerts.lag.p99', label: 'Alert evaluation lag under ingest, p99', result: `≤ ${lag} s (histogram bucket)`, target: '≤ 15 s', met: lag <= 15, data: { lags } },
+      {
+        id: 'alerts.ingest.ratio',
+        label: 'POST /api/events with 10,000 alerts vs without',
+        result: `${(ratio * 100).toFixed(0)}%`,
+        target: '≥ 90%',
+        met: ratio >= 0.9,
+        data: { ratios },
+      },
+      {
+        id: 'alerts.lag.p99',
+        label: 'Alert evaluation lag under ingest, p99',
+        result: `≤ ${lag} s (histogram bucket)`,
+        target: '≤ 15 s',
+        met: lag <= 15,
+        data: { lags },
+      },
     );
   } finally {
     await activate(ctx, 0).catch(() => {});

@@ -1,6 +1,17 @@
 import {
-  CATEGORIES, CHANNELS, DESCRIPTION_TEMPLATES, ICONS, NAMES, PLANS, REGIONS, TITLE_TEMPLATES,
-  fill, largeMetadata, pick, prng, smallMetadata,
+  CATEGORIES,
+  CHANNELS,
+  DESCRIPTION_TEMPLATES,
+  ICONS,
+  NAMES,
+  PLANS,
+  REGIONS,
+  TITLE_TEMPLATES,
+  fill,
+  largeMetadata,
+  pick,
+  prng,
+  smallMetadata,
 } from './vocabulary.ts';
 
 /** One event as POST /api/events takes it (without `project`). */

@@ -102,8 +102,7 @@ export function measureCpu(pids: { server: number; ceiling?: number; externalDat
         'database background': sum(background),
         ceiling: sum(ceilingTree),
         // Load generators exit before the meter stops: their time is in this process's child time.
-        'load generator':
-          sum(harnessTree) + Math.max(0, (after.get(process.pid)?.childTicks ?? 0) - (before.get(process.pid)?.childTicks ?? 0)),
+        'load generator': sum(harnessTree) + Math.max(0, (after.get(process.pid)?.childTicks ?? 0) - (before.get(process.pid)?.childTicks ?? 0)),
       };
       const ours = Object.values(groups).reduce((a, b) => a + b, 0);
       const cores = (ticks: number) => ticks / TICKS_PER_SECOND / seconds;

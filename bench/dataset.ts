@@ -8,8 +8,18 @@ import { indexNextBatch } from '../src/features/events/searchIndexer.ts';
 import type { DiskPerEvent } from './disk.ts';
 import { ROOT } from './measure.ts';
 import {
-  CATEGORIES, CHANNELS, DESCRIPTION_TEMPLATES, ICONS, NAMES, PLANS, RARE_TERM, REGIONS, TITLE_TEMPLATES,
-  largeMetadata, prng, smallMetadata,
+  CATEGORIES,
+  CHANNELS,
+  DESCRIPTION_TEMPLATES,
+  ICONS,
+  NAMES,
+  PLANS,
+  RARE_TERM,
+  REGIONS,
+  TITLE_TEMPLATES,
+  largeMetadata,
+  prng,
+  smallMetadata,
 } from './vocabulary.ts';
 
 type Sql = postgres.Sql;
@@ -148,9 +158,7 @@ export async function ensureDataset(sql: Sql, events: number, place: DatasetPlac
   const started = Date.now();
   place.log(`loading a data set of ${events.toLocaleString('en-US')} events`);
   const main = await newOrganization(`Bench ${events}`, place);
-  const scratch = previous?.scratch && (await keyWorks(place.origin, previous.scratch.key))
-    ? previous.scratch
-    : await newOrganization('Bench scratch', place);
+  const scratch = previous?.scratch && (await keyWorks(place.origin, previous.scratch.key)) ? previous.scratch : await newOrganization('Bench scratch', place);
   const projectId = await createProject(place.origin, main.key, `Bench ${events.toLocaleString('en-US')} events`);
   const dataset: Dataset = {
     events,

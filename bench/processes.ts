@@ -110,12 +110,7 @@ export async function startServer(options: ServerOptions): Promise<Running> {
 }
 
 /** The ceiling: a bare node:http server doing one INSERT per request (bench/ceiling.ts). */
-export async function startCeiling(
-  databaseUrl: string,
-  organizationId: string,
-  poolSize: number,
-  logFile: string,
-): Promise<Running> {
+export async function startCeiling(databaseUrl: string, organizationId: string, poolSize: number, logFile: string): Promise<Running> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const env = {

@@ -99,9 +99,14 @@ for (const [id, micros] of selfMicros) {
 
 const busy = total - idle;
 const pct = (micros: number) => `${((100 * micros) / busy).toFixed(1).padStart(5)}%`;
-console.log(`profile: ${(total / 1e6).toFixed(1)} s, busy ${(busy / 1e6).toFixed(1)} s (${((100 * busy) / total).toFixed(0)}%); shares below are of busy time\n`);
+console.log(
+  `profile: ${(total / 1e6).toFixed(1)} s, busy ${(busy / 1e6).toFixed(1)} s (${((100 * busy) / total).toFixed(0)}%); shares below are of busy time\n`,
+);
 console.log('By area:');
-for (const [name, micros] of [...areas].filter(([name]) => name !== '(idle)').sort((a, b) => b[1] - a[1]).slice(0, 25)) {
+for (const [name, micros] of [...areas]
+  .filter(([name]) => name !== '(idle)')
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, 25)) {
   console.log(`  ${pct(micros)}  ${name}`);
 }
 console.log('\nHottest functions (self time):');

@@ -44,24 +44,22 @@ export function formatTable(header: Header, rows: Row[]): string {
     `method:  ${header.method}`,
     '',
   ];
-  const cells = rows.map((row) => [
-    row.label,
-    row.result,
-    ms(row.p50),
-    ms(row.p99),
-    row.target ?? '',
-    row.met === undefined ? '' : row.met ? 'yes' : 'NO',
-  ]);
+  const cells = rows.map((row) => [row.label, row.result, ms(row.p50), ms(row.p99), row.target ?? '', row.met === undefined ? '' : row.met ? 'yes' : 'NO']);
   const titles = ['Measurement', 'Result', 'p50', 'p99', 'Target', 'Met'];
   const widths = titles.map((title, i) => Math.max(title.length, ...cells.map((c) => [...c[i]!].length)));
   const line = (values: string[]) => `| ${values.map((v, i) => v + ' '.repeat(widths[i]! - [...v].length)).join(' | ')} |`;
   lines.push(line(titles), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.map(line));
   const withCpu = rows.filter((row) => row.cpu);
   if (withCpu.length) {
-    lines.push('', `CPU during each measurement, in cores of ${header.machine.cores} (server: the Node process; database: PostgreSQL's connections; database background: autovacuum, the checkpointer and writers; other: the rest of the machine):`);
+    lines.push(
+      '',
+      `CPU during each measurement, in cores of ${header.machine.cores} (server: the Node process; database: PostgreSQL's connections; database background: autovacuum, the checkpointer and writers; other: the rest of the machine):`,
+    );
     const width = Math.max(...withCpu.map((row) => [...row.label].length));
     for (const row of withCpu) {
-      const shares = Object.entries(row.cpu!).map(([name, cores]) => `${name} ${cores.toFixed(2)}`).join(', ');
+      const shares = Object.entries(row.cpu!)
+        .map(([name, cores]) => `${name} ${cores.toFixed(2)}`)
+        .join(', ');
       lines.push(`  ${row.label.padEnd(width)}  ${shares}`);
     }
     // CPU time per request does not depend on how busy the rest of the machine is, unlike req/s.

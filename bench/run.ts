@@ -100,7 +100,12 @@ async function ingestSection(ctx: Context): Promise<void> {
   const ceiling = options.ingestTargets.has('ceiling')
     ? await startCeiling(ctx.databaseUrl, dataset.scratch.organizationId, POOL_SIZE, path.join(ctx.workDir, 'ceiling.log'))
     : null;
-  const base = { method: 'POST' as const, connections: options.ingestConnections, duration: options.ingestSeconds, ...(options.ingestRate ? { rate: options.ingestRate } : {}) };
+  const base = {
+    method: 'POST' as const,
+    connections: options.ingestConnections,
+    duration: options.ingestSeconds,
+    ...(options.ingestRate ? { rate: options.ingestRate } : {}),
+  };
   const runs = { ceiling: [] as LoadResult[], api: [] as LoadResult[], hook: [] as LoadResult[], batch100: [] as LoadResult[], batch1000: [] as LoadResult[] };
   const cpu = {
     ceiling: [] as Array<CpuShares | null>,
@@ -132,7 +137,9 @@ async function ingestSection(ctx: Context): Promise<void> {
       const warmup = round === 0 ? options.warmupSeconds : 0;
       if (ceiling) {
         log(`ingest round ${round + 1}/${options.runs}: ceiling`);
-        runs.ceiling.push(await measured('ceiling', { ...base, origin: ceiling.origin, path: '/', warmup, bodies: { kind: 'ceiling', project: ceilingProject } }));
+        runs.ceiling.push(
+          await measured('ceiling', { ...base, origin: ceiling.origin, path: '/', warmup, bodies: { kind: 'ceiling', project: ceilingProject } }),
+        );
       }
       if (options.ingestTargets.has('api')) {
         log(`ingest round ${round + 1}/${options.runs}: POST /api/events`);
@@ -186,10 +193,7 @@ async function ingestSection(ctx: Context): Promise<void> {
       p50: summary.p50,
       p99: summary.p99,
       target: `≥ ${minimumRatio.toFixed(1)}× ceiling${kind === 'api' ? ', p99 ≤ 25 ms' : ''}`,
-      met:
-        ratio === undefined
-          ? undefined
-          : ratio >= minimumRatio && (kind === 'hook' || summary.p99 <= 25) && summary.non2xx === 0 && summary.errors === 0,
+      met: ratio === undefined ? undefined : ratio >= minimumRatio && (kind === 'hook' || summary.p99 <= 25) && summary.non2xx === 0 && summary.errors === 0,
       cpu: medianShares(cpu[kind]),
       data: { ...summary, ratio, runsDetail: runs[kind] },
     });
@@ -235,8 +239,14 @@ async function ingestSection(ctx: Context): Promise<void> {
       data: { rateRatio: rate, cpuRatio: cost },
     });
   }
-  const batchCpu = (size: 100 | 1000) => cpuPerEvent(runs[`batch${size}`].map((run) => inEvents(run, size)), cpu[`batch${size}`]);
-  const batchRows = BATCH_SIZES.filter((size) => runs[`batch${size}`].length).map((size) => batchRow(size, runs[`batch${size}`], cpu[`batch${size}`], batchCpu(size)));
+  const batchCpu = (size: 100 | 1000) =>
+    cpuPerEvent(
+      runs[`batch${size}`].map((run) => inEvents(run, size)),
+      cpu[`batch${size}`],
+    );
+  const batchRows = BATCH_SIZES.filter((size) => runs[`batch${size}`].length).map((size) =>
+    batchRow(size, runs[`batch${size}`], cpu[`batch${size}`], batchCpu(size)),
+  );
   ctx.rows.push(...batchRows);
   const apiRow = ctx.rows.find((row) => row.id === 'ingest.api');
   const hundreds = batchRows.find((row) => row.id === 'ingest.batch100');
@@ -322,7 +332,14 @@ function feedCases(ctx: Context, deepCursor: string, deepOffset: number): ReadCa
     { id: 'feed.first', label: 'Feed, first page', path: `/api/events?${project}`, target, limit: 3, check: pageOf(50) },
     { id: 'feed.first.category', label: 'Feed, first page, one category', path: `/api/events?${project}&${category}`, target, limit: 3, check: pageOf(50) },
     { id: 'feed.deep', label: `Feed, deep page (${deep})`, path: `/api/events?${project}&${cursor}`, target, limit: 3, check: pageOf(50) },
-    { id: 'feed.deep.category', label: `Feed, deep page (${deep}), one category`, path: `/api/events?${project}&${category}&${cursor}`, target, limit: 3, check: pageOf(50) },
+    {
+      id: 'feed.deep.category',
+      label: `Feed, deep page (${deep}), one category`,
+      path: `/api/events?${project}&${category}&${cursor}`,
+      target,
+      limit: 3,
+      check: pageOf(50),
+    },
   ];
 }
 
@@ -338,15 +355,36 @@ function filterCases(ctx: Context): ReadCase[] {
     { id: 'filters.tag', label: 'Feed, one tag matching 1%', path: `/api/events?${project}&tag=cohort:c7`, target, limit: 25, check: pageOf(50) },
     { id: 'filters.journey', label: "Feed, one user's journey", path: `/api/events?${project}&user_id=usr_4242`, target, limit: 25 },
     { id: 'filters.favorites', label: 'Feed, favorites only (1%)', path: `/api/events?${project}&favorited=true`, target, limit: 25, check: pageOf(50) },
-    { id: 'filters.tag.since', label: 'Feed, one tag, last 30 days', path: `/api/events?${project}&tag=cohort:c7&since=${Math.floor(Date.now() / 1000) - 30 * 86_400}`, target, limit: 25, check: pageOf(50) },
+    {
+      id: 'filters.tag.since',
+      label: 'Feed, one tag, last 30 days',
+      path: `/api/events?${project}&tag=cohort:c7&since=${Math.floor(Date.now() / 1000) - 30 * 86_400}`,
+      target,
+      limit: 25,
+      check: pageOf(50),
+    },
   ];
 }
 
 function searchCases(ctx: Context): ReadCase[] {
   const project = `project=${ctx.dataset.projectId}`;
   return [
-    { id: 'search.rare', label: `Search, rare term (10 matches)`, path: `/api/events?${project}&search=${RARE_TERM}`, target: 'p50 ≤ 25 ms', limit: 25, check: pageOf(10) },
-    { id: 'search.common', label: `Search, common term ("${COMMON_TERM}", ~90% of rows)`, path: `/api/events?${project}&search=${COMMON_TERM}`, target: 'p50 ≤ 25 ms', limit: 25, check: pageOf(50) },
+    {
+      id: 'search.rare',
+      label: `Search, rare term (10 matches)`,
+      path: `/api/events?${project}&search=${RARE_TERM}`,
+      target: 'p50 ≤ 25 ms',
+      limit: 25,
+      check: pageOf(10),
+    },
+    {
+      id: 'search.common',
+      label: `Search, common term ("${COMMON_TERM}", ~90% of rows)`,
+      path: `/api/events?${project}&search=${COMMON_TERM}`,
+      target: 'p50 ≤ 25 ms',
+      limit: 25,
+      check: pageOf(50),
+    },
   ];
 }
 
@@ -357,7 +395,14 @@ function chartCases(ctx: Context): ReadCase[] {
     { id: 'charts.30', label: 'Charts, 30 days, all categories', path: `/api/charts?${project}&days=30`, check: isObject },
     { id: 'charts.30.category', label: 'Charts, 30 days, one category', path: `/api/charts?${project}&days=30&category=${FILTER_CATEGORY}`, check: isObject },
     { id: 'charts.365', label: 'Charts, 365 days, all categories', path: `/api/charts?${project}&days=365`, target: 'p50 ≤ 15 ms', limit: 15, check: isObject },
-    { id: 'charts.365.category', label: 'Charts, 365 days, one category', path: `/api/charts?${project}&days=365&category=${FILTER_CATEGORY}`, target: 'p50 ≤ 15 ms', limit: 15, check: isObject },
+    {
+      id: 'charts.365.category',
+      label: 'Charts, 365 days, one category',
+      path: `/api/charts?${project}&days=365&category=${FILTER_CATEGORY}`,
+      target: 'p50 ≤ 15 ms',
+      limit: 15,
+      check: isObject,
+    },
   ];
 }
 
@@ -381,7 +426,14 @@ function analyticsCases(ctx: Context): ReadCase[] {
       limit: 500,
       check: steps,
     },
-    { id: 'charts.30.groupBy', label: 'Charts, 30 days, by tag plan', path: `/api/charts?${project}&days=30&groupBy=tag:plan`, target: 'p50 ≤ 50 ms at 10M', limit: 50, check: isObject },
+    {
+      id: 'charts.30.groupBy',
+      label: 'Charts, 30 days, by tag plan',
+      path: `/api/charts?${project}&days=30&groupBy=tag:plan`,
+      target: 'p50 ≤ 50 ms at 10M',
+      limit: 50,
+      check: isObject,
+    },
     { id: 'charts.30.tag', label: 'Charts, 30 days, one tag', path: `/api/charts?${project}&days=30&tag=plan:pro`, check: isObject },
   ];
 }
@@ -395,9 +447,11 @@ async function rollUpTag(ctx: Context, tagKey: string): Promise<void> {
   const { server, dataset, sql } = ctx;
   const poke = () => api(server.origin, dataset.key, 'GET', `/api/charts?project=${dataset.projectId}&days=1&groupBy=tag:${tagKey}`);
   const state = async () =>
-    (await sql<{ upTo: number; target: number }[]>`
+    (
+      await sql<{ upTo: number; target: number }[]>`
       SELECT backfilled_up_to AS "upTo", counted_after_id AS target FROM tag_rollup_keys
-      WHERE organization_id = ${dataset.organizationId} AND project_id = ${dataset.projectId} AND tag_key = ${tagKey}`)[0];
+      WHERE organization_id = ${dataset.organizationId} AND project_id = ${dataset.projectId} AND tag_key = ${tagKey}`
+    )[0];
   const before = await state();
   const started = performance.now();
   await poke();
@@ -590,8 +644,7 @@ async function main(): Promise<void> {
 async function benchStore(options: BenchOptions, externalUrl: string | undefined, store: Store): Promise<void> {
   const loadBefore = os.loadavg()[0]!;
   const timeZone = process.env.TZ?.trim() || Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-  const storeTag =
-    store === 'external' && externalUrl ? `external-${createHash('sha256').update(externalUrl).digest('hex').slice(0, 8)}` : store;
+  const storeTag = store === 'external' && externalUrl ? `external-${createHash('sha256').update(externalUrl).digest('hex').slice(0, 8)}` : store;
   const workDir = path.join(BENCH_DATA, `${storeTag}-${options.events}`);
   await fs.mkdir(workDir, { recursive: true });
   const profileDir = path.join(BENCH_DATA, 'profiles');
@@ -626,7 +679,10 @@ async function benchStore(options: BenchOptions, externalUrl: string | undefined
     const [versionRow] = await sql<{ version: string }[]>`SELECT current_setting('server_version') AS version`;
     const version = versionRow?.version ?? 'unknown';
     header = {
-      date: new Date().toISOString().replace(/:\d\d\.\d+Z$/, ' UTC').replace('T', ' '),
+      date: new Date()
+        .toISOString()
+        .replace(/:\d\d\.\d+Z$/, ' UTC')
+        .replace('T', ' '),
       machine: machine(),
       load: { before: loadBefore },
       store:
@@ -680,7 +736,9 @@ async function benchStore(options: BenchOptions, externalUrl: string | undefined
       const projectId = await createProject(server.origin, dataset.scratch.key, 'Bench alerts');
       const ingest = { organizationId: dataset.scratch.organizationId, projectId, key: dataset.scratch.key };
       const section = { sql, server, externalDatabase: Boolean(externalUrl), ingest, log, load: (spec: LoadSpec) => load(spec, server) };
-      rows.push(...(await alertsSection({ ...section, ingestSeconds: options.ingestSeconds, ingestConnections: options.ingestConnections, runs: options.runs })));
+      rows.push(
+        ...(await alertsSection({ ...section, ingestSeconds: options.ingestSeconds, ingestConnections: options.ingestConnections, runs: options.runs })),
+      );
       await removeScratch(sql, dataset.scratch.organizationId, log);
     }
     if (options.sections.has('preferences')) {
@@ -707,7 +765,6 @@ async function benchStore(options: BenchOptions, externalUrl: string | undefined
   log(`results saved to ${path.relative(ROOT, resultFile)}`);
   process.stdout.write(options.json ? `${JSON.stringify(document, null, 2)}\n` : `\n${formatTable(header, rows)}\n`);
 }
-
 
 async function citusVersion(sql: postgres.Sql): Promise<string> {
   const [row] = await sql<{ version: string }[]>`SELECT extversion AS version FROM pg_extension WHERE extname = 'citus'`;

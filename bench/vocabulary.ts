@@ -5,8 +5,26 @@
 
 /** 20 categories; the loader gives the first ones more events than the last (a skewed log). */
 export const CATEGORIES = [
-  'signups', 'logins', 'payments', 'subscriptions', 'orders', 'errors', 'deploys', 'builds', 'alerts', 'invites',
-  'emails', 'uploads', 'exports', 'imports', 'webhooks', 'comments', 'refunds', 'shipments', 'reviews', 'cron',
+  'signups',
+  'logins',
+  'payments',
+  'subscriptions',
+  'orders',
+  'errors',
+  'deploys',
+  'builds',
+  'alerts',
+  'invites',
+  'emails',
+  'uploads',
+  'exports',
+  'imports',
+  'webhooks',
+  'comments',
+  'refunds',
+  'shipments',
+  'reviews',
+  'cron',
 ] as const;
 
 /** The category the filtered measurements use: about 5% of the events. */
@@ -16,13 +34,26 @@ export const ICONS = ['🎉', '🔑', '💰', '🔁', '🛒', '🔥', '🚀', '�
 
 /** `%1$s` is a name, `%2$s` a number: one template per category. */
 export const TITLE_TEMPLATES = [
-  'New signup: %1$s (#%2$s)', 'Login from %1$s on a new device', 'Payment of $%2$s received from %1$s',
-  'Subscription upgraded to Pro by %1$s', 'Order #%2$s placed by %1$s', 'TypeError in checkout for %1$s (#%2$s)',
-  'Deploy #%2$s to production succeeded', 'Build #%2$s finished in 3m %1$s', 'CPU above 90%% on worker-%2$s',
-  '%1$s invited a teammate', 'Welcome email delivered to %1$s', '%1$s uploaded report-%2$s.pdf',
-  'Export #%2$s ready for %1$s', 'Import #%2$s completed for %1$s', 'Webhook #%2$s delivered to Slack',
-  'New comment from %1$s on ticket #%2$s', 'Refund of $%2$s issued to %1$s', 'Shipment #%2$s handed to carrier',
-  '%1$s left a 5-star review', 'Nightly cleanup job #%2$s done',
+  'New signup: %1$s (#%2$s)',
+  'Login from %1$s on a new device',
+  'Payment of $%2$s received from %1$s',
+  'Subscription upgraded to Pro by %1$s',
+  'Order #%2$s placed by %1$s',
+  'TypeError in checkout for %1$s (#%2$s)',
+  'Deploy #%2$s to production succeeded',
+  'Build #%2$s finished in 3m %1$s',
+  'CPU above 90%% on worker-%2$s',
+  '%1$s invited a teammate',
+  'Welcome email delivered to %1$s',
+  '%1$s uploaded report-%2$s.pdf',
+  'Export #%2$s ready for %1$s',
+  'Import #%2$s completed for %1$s',
+  'Webhook #%2$s delivered to Slack',
+  'New comment from %1$s on ticket #%2$s',
+  'Refund of $%2$s issued to %1$s',
+  'Shipment #%2$s handed to carrier',
+  '%1$s left a 5-star review',
+  'Nightly cleanup job #%2$s done',
 ];
 
 /** Descriptions with the spec's markup. Every one mentions a user: the common search term. */
@@ -41,11 +72,66 @@ export const COMMON_TERM = 'user';
 export const RARE_TERM = 'xylophonequasar';
 
 export const NAMES = [
-  'maria', 'joao', 'ana', 'liam', 'olivia', 'noah', 'emma', 'mateo', 'sofia', 'lucas', 'mia', 'hugo', 'chloe', 'arjun',
-  'priya', 'kenji', 'yuki', 'fatima', 'omar', 'lena', 'jonas', 'elena', 'marco', 'giulia', 'pierre', 'camille',
-  'sven', 'astrid', 'diego', 'valentina', 'wei', 'mei', 'ivan', 'olga', 'kwame', 'amara', 'sean', 'aoife', 'tomas',
-  'zofia', 'emre', 'elif', 'david', 'sarah', 'ben', 'leah', 'raj', 'anika', 'felix', 'clara', 'nils', 'ines', 'paulo',
-  'beatriz', 'juan', 'lucia', 'ali', 'zara', 'max', 'ida',
+  'maria',
+  'joao',
+  'ana',
+  'liam',
+  'olivia',
+  'noah',
+  'emma',
+  'mateo',
+  'sofia',
+  'lucas',
+  'mia',
+  'hugo',
+  'chloe',
+  'arjun',
+  'priya',
+  'kenji',
+  'yuki',
+  'fatima',
+  'omar',
+  'lena',
+  'jonas',
+  'elena',
+  'marco',
+  'giulia',
+  'pierre',
+  'camille',
+  'sven',
+  'astrid',
+  'diego',
+  'valentina',
+  'wei',
+  'mei',
+  'ivan',
+  'olga',
+  'kwame',
+  'amara',
+  'sean',
+  'aoife',
+  'tomas',
+  'zofia',
+  'emre',
+  'elif',
+  'david',
+  'sarah',
+  'ben',
+  'leah',
+  'raj',
+  'anika',
+  'felix',
+  'clara',
+  'nils',
+  'ines',
+  'paulo',
+  'beatriz',
+  'juan',
+  'lucia',
+  'ali',
+  'zara',
+  'max',
+  'ida',
 ];
 
 export const PLANS = ['free', 'starter', 'pro', 'enterprise'];
@@ -53,12 +139,18 @@ export const REGIONS = ['eu-west-1', 'us-east-1', 'ap-south-1', 'sa-east-1'];
 export const CHANNELS = ['web', 'ios', 'android', 'api'];
 
 const FRAMES = [
-  'handler (/srv/app/src/routes/checkout.js:%d:17)', 'processTicksAndRejections (node:internal/process/task_queues:95:5)',
-  'async Promise.all (index 0)', 'validateCart (/srv/app/src/cart/validate.js:%d:11)',
+  'handler (/srv/app/src/routes/checkout.js:%d:17)',
+  'processTicksAndRejections (node:internal/process/task_queues:95:5)',
+  'async Promise.all (index 0)',
+  'validateCart (/srv/app/src/cart/validate.js:%d:11)',
   'Layer.handle [as handle_request] (/srv/app/node_modules/express/lib/router/layer.js:95:5)',
-  'next (/srv/app/node_modules/express/lib/router/route.js:149:13)', 'Route.dispatch (/srv/app/node_modules/express/lib/router/route.js:119:3)',
-  'priceFor (/srv/app/src/pricing/index.js:%d:23)', 'Object.charge (/srv/app/src/payments/stripe.js:%d:9)',
-  'runMicrotasks (<anonymous>)', 'async Queue.run (/srv/app/src/jobs/queue.js:%d:7)', 'loadUser (/srv/app/src/users/load.js:%d:15)',
+  'next (/srv/app/node_modules/express/lib/router/route.js:149:13)',
+  'Route.dispatch (/srv/app/node_modules/express/lib/router/route.js:119:3)',
+  'priceFor (/srv/app/src/pricing/index.js:%d:23)',
+  'Object.charge (/srv/app/src/payments/stripe.js:%d:9)',
+  'runMicrotasks (<anonymous>)',
+  'async Queue.run (/srv/app/src/jobs/queue.js:%d:7)',
+  'loadUser (/srv/app/src/users/load.js:%d:15)',
 ];
 
 /** A deterministic 32-bit generator: the same seed gives the same events on every run. */
@@ -77,7 +169,7 @@ export const pick = <T>(random: () => number, list: readonly T[]): T => list[Mat
 
 /** About 2 KB of JSON: an error report with a stack trace and the failed request. */
 export function largeMetadata(random: () => number, reference: number): Record<string, unknown> {
-  const stack = ['TypeError: Cannot read properties of undefined (reading \'price\')'];
+  const stack = ["TypeError: Cannot read properties of undefined (reading 'price')"];
   while (stack.join('\n').length < 1700) stack.push(`    at ${pick(random, FRAMES).replace('%d', String(10 + Math.floor(random() * 400)))}`);
   return {
     error: { type: 'TypeError', message: "Cannot read properties of undefined (reading 'price')", stack: stack.join('\n') },

@@ -86,9 +86,22 @@ async function seedToday(api: Api, project: string, now: number): Promise<void> 
   }
   const today: Array<Record<string, unknown>> = [
     { category: 'signups', title: 'New signup', user_id: 'usr_katherine', tags: { plan: 'pro', source: 'newsletter' } },
-    { category: 'deploys', title: 'Deployed v2.14.0 to production', icon: '✓', description: 'Checkout: **faster** card form, `3-D Secure` retries', tags: { env: 'production' } },
+    {
+      category: 'deploys',
+      title: 'Deployed v2.14.0 to production',
+      icon: '✓',
+      description: 'Checkout: **faster** card form, `3-D Secure` retries',
+      tags: { env: 'production' },
+    },
     { category: 'payments', title: 'Payment received: €249.00', icon: '€', user_id: 'usr_grace', tags: { plan: 'team', seats: 5 } },
-    { category: 'errors', title: 'Checkout failed: card declined', icon: '⚠', notify: true, user_id: 'usr_alan', tags: { provider: 'stripe', code: 'card_declined' } },
+    {
+      category: 'errors',
+      title: 'Checkout failed: card declined',
+      icon: '⚠',
+      notify: true,
+      user_id: 'usr_alan',
+      tags: { provider: 'stripe', code: 'card_declined' },
+    },
     { category: 'orders', title: 'Order #10482 shipped', user_id: 'usr_ada', url: 'https://shop.example.com/orders/10482', tags: { carrier: 'DHL' } },
     { category: 'payments', title: 'Payment received: €49.00', icon: '€', user_id: 'usr_ada', tags: { plan: 'pro' } },
     { category: 'signups', title: 'New signup', user_id: 'usr_alan', tags: { plan: 'free', source: 'search' } },
@@ -128,7 +141,10 @@ async function main(): Promise<void> {
     const email = 'ops@acme.example';
     await createAccount({ ctx: operator, input: { organizationId: organization.id, email, password: PASSWORD } });
     const key = (await createKey({ ctx: { ...operator, organizationId: organization.id }, input: { name: 'Screenshots' } })).key;
-    const api = apiWithKey(() => base, () => key);
+    const api = apiWithKey(
+      () => base,
+      () => key,
+    );
     const created = (await api('POST', '/api/projects', { name: 'Web shop' })).body as { id: string };
     const project = created.id;
     const now = Math.floor(Date.now() / 1000);

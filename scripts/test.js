@@ -137,20 +137,40 @@ function runFiles(store, passFiles, databaseUrl, extraEnv) {
       process.execPath,
       [
         // A container test waits on image and volume copies, minutes on a loaded machine.
-        '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, `--test-timeout=${store === 'container' ? 900_000 : passFiles.some(isBrowserTest) ? 600_000 : 300_000}`,
-        '--test-reporter=spec', '--test-reporter-destination=stdout',
-        `--test-reporter=${path.join(root, 'scripts', 'tapWithFileTimes.js')}`, `--test-reporter-destination=${tapFile}`,
+        '--import',
+        'tsx',
+        '--test',
+        `--test-concurrency=${concurrency}`,
+        `--test-timeout=${store === 'container' ? 900_000 : passFiles.some(isBrowserTest) ? 600_000 : 300_000}`,
+        '--test-reporter=spec',
+        '--test-reporter-destination=stdout',
+        `--test-reporter=${path.join(root, 'scripts', 'tapWithFileTimes.js')}`,
+        `--test-reporter-destination=${tapFile}`,
         ...passFiles,
       ],
       {
         cwd: root,
         stdio: ['ignore', 'inherit', 'inherit'],
-        env: { ...process.env, DATABASE_URL: databaseUrl, EVENTLOG_TEST_STORE: store, EVENTLOG_TEST_TIMES: timesFile, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', ...extraEnv },
+        env: {
+          ...process.env,
+          DATABASE_URL: databaseUrl,
+          EVENTLOG_TEST_STORE: store,
+          EVENTLOG_TEST_TIMES: timesFile,
+          LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+          ...extraEnv,
+        },
       },
     );
     running.on('close', (code, signal) => {
       running = undefined;
-      resolve({ store, status: code ?? (signal ? 1 : 0), seconds: Math.round((Date.now() - started) / 1000), ...totals(tapFile), failures: failures(tapFile), slowest: slowestFiles(timesFile) });
+      resolve({
+        store,
+        status: code ?? (signal ? 1 : 0),
+        seconds: Math.round((Date.now() - started) / 1000),
+        ...totals(tapFile),
+        failures: failures(tapFile),
+        slowest: slowestFiles(timesFile),
+      });
     });
   });
 }
@@ -199,7 +219,13 @@ function failures(tapFile) {
       }
     }
     const stackAt = block.findIndex((line) => line.startsWith('stack: '));
-    const frame = stackAt < 0 ? undefined : block.slice(stackAt + 1).map((line) => line.trim()).find((line) => line.includes(root) && !line.includes('node_modules'));
+    const frame =
+      stackAt < 0
+        ? undefined
+        : block
+            .slice(stackAt + 1)
+            .map((line) => line.trim())
+            .find((line) => line.includes(root) && !line.includes('node_modules'));
     found.push({ name: heading[2], location: field('location').replace(/^'|'$/g, ''), error: error.filter((line) => line.trim()).slice(0, 8), frame });
   }
   return found;
@@ -258,7 +284,8 @@ function freePort() {
 async function startCitusCluster() {
   const dir = path.join(workDir, 'citus');
   // Through bash: a copy of the scripts may have lost its execute bits.
-  const cluster = (...args) => execFileSync('bash', [path.join(CITUS_SCRIPTS, 'cluster.sh'), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  const cluster = (...args) =>
+    execFileSync('bash', [path.join(CITUS_SCRIPTS, 'cluster.sh'), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
   const coordinatorPort = await freePort();
   let workerPort = await freePort();
   while (workerPort === coordinatorPort) workerPort = await freePort();
@@ -339,7 +366,13 @@ async function runContainerLane() {
     prepared = await prepareContainerLane({ root, workDir, files: filesFor('container'), log: (line) => console.log(line) });
   } catch (error) {
     const lines = String(error instanceof Error ? error.message : error).split('\n');
-    passes.push({ store: 'container', status: 1, seconds: Math.round((Date.now() - started) / 1000), failures: [{ name: 'the image build', location: 'scripts/containerLane.js', error: lines.slice(-8) }], slowest: [] });
+    passes.push({
+      store: 'container',
+      status: 1,
+      seconds: Math.round((Date.now() - started) / 1000),
+      failures: [{ name: 'the image build', location: 'scripts/containerLane.js', error: lines.slice(-8) }],
+      slowest: [],
+    });
     return;
   }
   try {

@@ -29,7 +29,17 @@ export function backgroundJobs(config: Config, services: Services, sql: Sql, log
   // Digests are mail: without SMTP there is nobody to send them.
   if (config.smtp) jobs.push(new DigestScheduler({ sql, baseUrl: config.baseUrl, log, enqueued: () => mailQueue.wake() }));
   // Held notifications' summaries, once quiet hours or a snooze end (decision 205).
-  jobs.push(new HeldSummaries({ sql, baseUrl: config.baseUrl, log, queued: () => { mailQueue.wake(); services.deliveries.wake(); } }));
+  jobs.push(
+    new HeldSummaries({
+      sql,
+      baseUrl: config.baseUrl,
+      log,
+      queued: () => {
+        mailQueue.wake();
+        services.deliveries.wake();
+      },
+    }),
+  );
   jobs.push(mailQueue, new AuditPruner(sql, log));
   return jobs;
 }

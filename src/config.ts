@@ -118,7 +118,10 @@ export function parseTrustProxy(raw: string | undefined): false | number | strin
   const value = raw?.trim() ?? '';
   if (value === '' || value === '0' || value === 'false') return false;
   if (/^\d+$/.test(value)) return Number(value);
-  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     const [address = '', bits, extra] = entry.split('/');
     const validBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (address.includes(':') ? 128 : 32));

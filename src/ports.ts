@@ -40,9 +40,7 @@ type IngestOutcome = { ord: number; id: number; createdMicros: string } | { refu
  * A client's batch, written whole (events/ingestBatcher.ts, insertWhole): its rows (`ord`: the
  * draft's index) and the drafts whose project was gone at the write; or the refusal of all of it.
  */
-type WholeOutcome =
-  | { inserted: Array<{ ord: number; id: number; createdMicros: string }>; missing: number[] }
-  | { refused: 'cap' | 'ids' };
+type WholeOutcome = { inserted: Array<{ ord: number; id: number; createdMicros: string }>; missing: number[] } | { refused: 'cap' | 'ids' };
 
 /** Group commit for event writes (events/ingestBatcher.ts). */
 export interface EventIngest {

@@ -47,7 +47,8 @@ export function parseSmtpSettings(
   const user = url.username ? decodeURIComponent(url.username) : undefined;
   const password = url.password ? decodeURIComponent(url.password) : undefined;
   const tls = url.searchParams.get('tls');
-  if (tls !== null && tls !== 'off') throw fail(`SMTP_URL's tls may only be "off" (send credentials over an unencrypted connection); it is ${JSON.stringify(tls)}`);
+  if (tls !== null && tls !== 'off')
+    throw fail(`SMTP_URL's tls may only be "off" (send credentials over an unencrypted connection); it is ${JSON.stringify(tls)}`);
   const settings = {
     host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
     port,

@@ -27,7 +27,12 @@ interface OwnDatabaseOptions {
  */
 export async function createOwnDatabase(serverUrl: string, options: OwnDatabaseOptions = {}): Promise<OwnDatabase> {
   const url = new URL(serverUrl);
-  const base = options.prefix ?? (decodeURIComponent(url.pathname.slice(1)).toLowerCase().replace(/[^a-z0-9_]/g, '_') || 'eventlog');
+  const base =
+    options.prefix ??
+    (decodeURIComponent(url.pathname.slice(1))
+      .toLowerCase()
+      .replace(/[^a-z0-9_]/g, '_') ||
+      'eventlog');
   const name = `${base.slice(0, 40)}_file_${crypto.randomBytes(6).toString('hex')}`;
   const citus = options.citus === false ? null : await citusLayout(serverUrl);
   const nodes = citus ? [...citus.workers.map((worker) => nodeUrl(serverUrl, worker)), serverUrl] : [serverUrl];

@@ -172,9 +172,12 @@ export class Eventlog {
   /** The project's alerts. Reads and idempotent changes are retried; `create` and `delete` are not. */
   readonly alerts = {
     /** Every alert of the project, oldest first. */
-    list: async (): Promise<EventlogAlert[]> => (this.#transport ? send(this.#transport, { method: 'GET', path: `api/projects/${encodeURIComponent(this.#project)}/alerts`, retry: true }) : []),
+    list: async (): Promise<EventlogAlert[]> =>
+      this.#transport ? send(this.#transport, { method: 'GET', path: `api/projects/${encodeURIComponent(this.#project)}/alerts`, retry: true }) : [],
     create: async (body: CreateAlertBody): Promise<EventlogAlert | undefined> =>
-      this.#transport ? send(this.#transport, { method: 'POST', path: `api/projects/${encodeURIComponent(this.#project)}/alerts`, body, retry: false }) : undefined,
+      this.#transport
+        ? send(this.#transport, { method: 'POST', path: `api/projects/${encodeURIComponent(this.#project)}/alerts`, body, retry: false })
+        : undefined,
     get: async (alertId: string): Promise<EventlogAlert | undefined> =>
       this.#transport ? send(this.#transport, { method: 'GET', path: `api/alerts/${encodeURIComponent(alertId)}`, retry: true }) : undefined,
     update: async (alertId: string, body: UpdateAlertBody): Promise<EventlogAlert | undefined> =>
@@ -233,7 +236,14 @@ export class Eventlog {
     for (let start = 0; start < items.length; start += BATCH_ITEMS) {
       const events = items.slice(start, start + BATCH_ITEMS).map((item) => this.#eventBody(item));
       const headers = { 'idempotency-key': randomKey() };
-      const reply = await send<CreateEventsResponse>(transport, { method: 'POST', path: 'api/events/batch', body: { events }, headers, retry: true, indexFrom: start });
+      const reply = await send<CreateEventsResponse>(transport, {
+        method: 'POST',
+        path: 'api/events/batch',
+        body: { events },
+        headers,
+        retry: true,
+        indexFrom: start,
+      });
       created.push(...reply.events);
     }
     return created;
@@ -260,7 +270,12 @@ export class Eventlog {
     if (!transport) return;
     let cursor: string | undefined;
     do {
-      const page: ListAlertHistoryResponse = await send(transport, { method: 'GET', path: `api/alerts/${encodeURIComponent(alertId)}/history`, query: { cursor }, retry: true });
+      const page: ListAlertHistoryResponse = await send(transport, {
+        method: 'GET',
+        path: `api/alerts/${encodeURIComponent(alertId)}/history`,
+        query: { cursor },
+        retry: true,
+      });
       yield* page.transitions;
       cursor = page.nextCursor ?? undefined;
     } while (cursor);

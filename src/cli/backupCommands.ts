@@ -71,6 +71,9 @@ async function checkDataDirUsable(dataDir: string): Promise<void> {
     throw error;
   });
   if (entries.length === 0) return;
-  const isStore = await fs.promises.stat(path.join(dataDir, 'pg', 'PG_VERSION')).then(() => true, () => false);
+  const isStore = await fs.promises.stat(path.join(dataDir, 'pg', 'PG_VERSION')).then(
+    () => true,
+    () => false,
+  );
   if (!isStore) throw new Error(`DATA_DIR ${dataDir} is not empty: restore into a missing or empty directory`);
 }

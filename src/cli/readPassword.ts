@@ -9,7 +9,9 @@ export async function readPassword(): Promise<string> {
   if (!process.stdin.isTTY) {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+    return Buffer.concat(chunks)
+      .toString('utf8')
+      .replace(/\r?\n$/, '');
   }
   process.stderr.write('Password: ');
   const rl = readline.createInterface({ input: process.stdin, output: process.stderr, terminal: true });

@@ -65,7 +65,9 @@ export async function prepareSend(args: string[], env: NodeJS.ProcessEnv, stdin:
     if (stdin.isTTY) throw new SendUsageError('--description - reads standard input, which is a terminal here: pipe the text in');
     const chunks: Buffer[] = [];
     for await (const chunk of stdin) chunks.push(chunk as Buffer);
-    description = Buffer.concat(chunks).toString('utf8').replace(/(\r?\n)+$/, '');
+    description = Buffer.concat(chunks)
+      .toString('utf8')
+      .replace(/(\r?\n)+$/, '');
   }
 
   const body: Record<string, unknown> = { project: values.project, category: values.category, title: positionals[0] };
@@ -170,7 +172,11 @@ const BATCH_ITEMS = 1000;
  * `defaults` (`--project`, `--category`) fill what a line leaves out. A line that is not a JSON
  * object is a usage mistake, named by its number, and nothing is sent.
  */
-export async function readBatch(source: string, defaults: Record<string, string>, stdin: NodeJS.ReadStream): Promise<{ events: Array<Record<string, unknown>>; lines: number[] }> {
+export async function readBatch(
+  source: string,
+  defaults: Record<string, string>,
+  stdin: NodeJS.ReadStream,
+): Promise<{ events: Array<Record<string, unknown>>; lines: number[] }> {
   if (source === '-' && stdin.isTTY) throw new SendUsageError('--batch - reads standard input, which is a terminal here: pipe the events in');
   const input = source === '-' ? stdin : createReadStream(source);
   const opened = new Promise<void>((resolve, reject) => {

@@ -4,17 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
-import {
-  type ClusterFile,
-  DATABASE,
-  type OwnerRole,
-  USER,
-  ownerRunning,
-  pgDataDir,
-  readClusterFile,
-  urlFor,
-  writeClusterFile,
-} from './clusterFile.ts';
+import { type ClusterFile, DATABASE, type OwnerRole, USER, ownerRunning, pgDataDir, readClusterFile, urlFor, writeClusterFile } from './clusterFile.ts';
 import { clearLeftoverPostmaster, runningPostmaster } from './leftoverPostmaster.ts';
 import { currentProcess, sleep } from './processes.ts';
 import { StartAborted, startPostmaster } from './postmaster.ts';
@@ -215,7 +205,10 @@ async function startCluster(
   const pgData = pgDataDir(dataDir);
   await clearLeftoverPostmaster(pgData, log);
 
-  const initialised = await fs.stat(path.join(pgData, 'PG_VERSION')).then(() => true, () => false);
+  const initialised = await fs.stat(path.join(pgData, 'PG_VERSION')).then(
+    () => true,
+    () => false,
+  );
   const password = previous?.password ?? crypto.randomBytes(24).toString('base64url');
   // A port just handed back by the system can come round again: not the one the server will listen on.
   const port = await freePort(avoidPort);

@@ -8,8 +8,7 @@ import type { Db } from './client.ts';
  * The text search matches: what search checks every candidate against, and what the search
  * indexer takes the words of a block from (migrations/126_search_blocks.sql).
  */
-export const searchDocument = (sql: Db) =>
-  sql`(title || E'\\x1f' || coalesce(description, '') || E'\\x1f' || coalesce(tags::text, ''))`;
+export const searchDocument = (sql: Db) => sql`(title || E'\\x1f' || coalesce(description, '') || E'\\x1f' || coalesce(tags::text, ''))`;
 
 /**
  * ` AND (...)` for each tag filter: the event's tags contain one of its alternatives (the JSON

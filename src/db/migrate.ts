@@ -33,11 +33,7 @@ export async function migrationNames(): Promise<string[]> {
  * is. The transaction first takes an advisory lock, so of two processes starting at once one
  * waits, then finds the work done. Returns the names applied.
  */
-export async function migrate(
-  sql: Sql,
-  log: (message: string) => void = () => {},
-  options: MigrateOptions = {},
-): Promise<string[]> {
+export async function migrate(sql: Sql, log: (message: string) => void = () => {}, options: MigrateOptions = {}): Promise<string[]> {
   const applied = await sql.begin((tx) => migrateInTransaction(tx, log, options));
   if (options.before === undefined && options.through === undefined) {
     applied.push(...(await applyRepeatable(sql, log)));
@@ -47,8 +43,7 @@ export async function migrate(
 }
 
 /** How a repeatable migration is recorded in schema_migrations: its file name and a digest of its content. */
-export const repeatableRecord = (name: string, content: string) =>
-  `R__${name}@${crypto.createHash('sha256').update(content).digest('hex').slice(0, 16)}`;
+export const repeatableRecord = (name: string, content: string) => `R__${name}@${crypto.createHash('sha256').update(content).digest('hex').slice(0, 16)}`;
 
 /**
  * Applies each file of `dir` (migrations/repeatable/ by default) whose current content has not
@@ -107,11 +102,7 @@ async function distributeOnCitus(sql: Sql, log: (message: string) => void): Prom
 }
 
 /** migrate() inside a transaction the caller opened (and may still roll back). */
-export async function migrateInTransaction(
-  tx: TransactionSql,
-  log: (message: string) => void = () => {},
-  options: MigrateOptions = {},
-): Promise<string[]> {
+export async function migrateInTransaction(tx: TransactionSql, log: (message: string) => void = () => {}, options: MigrateOptions = {}): Promise<string[]> {
   const all = await migrationNames();
   const { before, through } = options;
   if (before !== undefined && !all.includes(before)) throw new Error(`migrate: no migration named ${before}`);

@@ -110,7 +110,9 @@ export async function restoreBackup(
             if (++progress.rows % 10_000 === 0) onProgress(progress);
           }
           await writer.flush();
-          await (await endCopyIn(tx, copy)).done;
+          await (
+            await endCopyIn(tx, copy)
+          ).done;
         } catch (error) {
           // Tells the server the COPY failed (CopyFail), so the connection can roll back.
           if (!copy.destroyed) copy.destroy(error instanceof Error ? error : new Error(String(error)));

@@ -44,6 +44,9 @@ function skipQuoted(text: string, open: number, quote: string): number {
 
 /** Keeps a statement unless it is only blanks and comments. */
 function pushStatement(statements: string[], statement: string): void {
-  const code = statement.replace(/--[^\n]*/g, '').replace(/\/\*[\s\S]*?\*\//g, '').trim();
+  const code = statement
+    .replace(/--[^\n]*/g, '')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .trim();
   if (code) statements.push(statement.trim());
 }

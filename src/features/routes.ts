@@ -24,4 +24,28 @@ import sessionRoutes from './sessions/routes.ts';
 import transferRoutes from './transfer/routes.ts';
 
 /** Every feature's HTTP routes, registered by buildApp in this order. */
-export const featureRoutes: Array<(app: App) => void | Promise<void>> = [projectRoutes, overviewRoutes, eventRoutes, sessionRoutes, keyRoutes, liveRoutes, insightRoutes, chartRoutes, transferRoutes, hookRoutes, destinationRoutes, pushRoutes, logSnagRoutes, profileRoutes, memberRoutes, alertRoutes, passwordResetRoutes, digestRoutes, auditRoutes, oidcRoutes, funnelRoutes, groupRoutes, notificationPreferenceRoutes];
+export const featureRoutes: Array<(app: App) => void | Promise<void>> = [
+  projectRoutes,
+  overviewRoutes,
+  eventRoutes,
+  sessionRoutes,
+  keyRoutes,
+  liveRoutes,
+  insightRoutes,
+  chartRoutes,
+  transferRoutes,
+  hookRoutes,
+  destinationRoutes,
+  pushRoutes,
+  logSnagRoutes,
+  profileRoutes,
+  memberRoutes,
+  alertRoutes,
+  passwordResetRoutes,
+  digestRoutes,
+  auditRoutes,
+  oidcRoutes,
+  funnelRoutes,
+  groupRoutes,
+  notificationPreferenceRoutes,
+];

@@ -6,9 +6,7 @@ import { refuseAccess, refuseOtherProjects, refuseOverBrowserLimit } from './rou
 import { routeOf } from './routeOf.ts';
 
 /** Resolves a request without an Authorization header (a dashboard session), or null. */
-export type SessionAuthenticator = (
-  request: FastifyRequest,
-) => Promise<{ organizationId: string; actor: Actor } | null>;
+export type SessionAuthenticator = (request: FastifyRequest) => Promise<{ organizationId: string; actor: Actor } | null>;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,12 +29,7 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  * only requests without one may be resolved by a dashboard session. A key's scope is enforced
  * here too, from the route's `config.scope` (http/routeScope.ts), never by the routes themselves.
  */
-export function registerAuth(
-  app: FastifyInstance,
-  services: Services,
-  keys: ApiKeys,
-  sessions: { authenticate?: SessionAuthenticator },
-): void {
+export function registerAuth(app: FastifyInstance, services: Services, keys: ApiKeys, sessions: { authenticate?: SessionAuthenticator }): void {
   app.decorateRequest('ctx', null as unknown as Ctx);
   app.decorateRequest('apiKey', null);
   app.addHook('onRequest', async (request) => {

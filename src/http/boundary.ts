@@ -56,7 +56,8 @@ export function registerBoundary(app: FastifyInstance): void {
     void parseJson(request, text, (error, parsed) => {
       if (error) return done(error, undefined);
       const problem = findJsonBoundaryProblem(parsed, text, 'body');
-      if (problem) return done(boundaryRefusal(routeOf(request).config?.batchItems, parsed) ?? new InvalidInput(`${problem.field} ${problem.message}`), undefined);
+      if (problem)
+        return done(boundaryRefusal(routeOf(request).config?.batchItems, parsed) ?? new InvalidInput(`${problem.field} ${problem.message}`), undefined);
       done(null, parsed);
     });
   });

@@ -73,11 +73,7 @@ export async function dashboard(app: FastifyInstance, { distDir = DEFAULT_DIST_D
 }
 
 function notBuilt(reply: FastifyReply): FastifyReply {
-  return reply
-    .status(503)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .send(NOT_BUILT_PAGE);
+  return reply.status(503).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(NOT_BUILT_PAGE);
 }
 
 /** The absolute path of a request path under root; null when it would leave root or name a dotfile. */

@@ -20,10 +20,7 @@ export function registerMetrics(app: FastifyInstance, services: Services): void 
   app.addHook('onResponse', (request, reply, next) => {
     const route = routeOf(request).url;
     if (route !== METRICS_PATH) {
-      httpDuration.observe(
-        { method: request.method, route: route ?? 'unmatched', status_code: String(reply.statusCode) },
-        reply.elapsedTime / 1000,
-      );
+      httpDuration.observe({ method: request.method, route: route ?? 'unmatched', status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
     }
     next();
   });

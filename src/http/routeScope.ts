@@ -119,7 +119,12 @@ export async function refuseOtherProjects(request: FastifyRequest, key: KeyPrinc
 }
 
 /** Browser keys' events and identify calls: at most 60 a minute per client address, across every process. */
-export async function refuseOverBrowserLimit(request: FastifyRequest, key: KeyPrincipal, scope: RouteScope, take: (organizationId: string, address: string, events: number) => Promise<number | null>): Promise<void> {
+export async function refuseOverBrowserLimit(
+  request: FastifyRequest,
+  key: KeyPrincipal,
+  scope: RouteScope,
+  take: (organizationId: string, address: string, events: number) => Promise<number | null>,
+): Promise<void> {
   if (key.origins === null || !(scope.writesEvents || scope.browserKeys === 'counted')) return;
   const events = typeof scope.writesEvents === 'function' ? scope.writesEvents(request.body) : 1;
   const retryAfter = await take(key.organizationId, request.ip, events);

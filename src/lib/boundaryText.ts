@@ -80,10 +80,33 @@ function describe(root: string, frame: Frame | null, last: string | number | und
   const join = (parts: Array<string | number>, start: string) =>
     parts.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${key}` : key), start);
   const split = steps.findIndex((step) => step.dataDepth > 1);
-  if (split < 0) return { field: join(steps.map((s) => s.key), root), message };
-  if (!withInside) return { field: join(steps.slice(0, split).map((s) => s.key), root), message };
-  const inside = join(steps.slice(split).map((s) => s.key), '');
-  return { field: join(steps.slice(0, split).map((s) => s.key), root), message: `${message} (at ${inside.replace(/^\./, '')})` };
+  if (split < 0)
+    return {
+      field: join(
+        steps.map((s) => s.key),
+        root,
+      ),
+      message,
+    };
+  if (!withInside)
+    return {
+      field: join(
+        steps.slice(0, split).map((s) => s.key),
+        root,
+      ),
+      message,
+    };
+  const inside = join(
+    steps.slice(split).map((s) => s.key),
+    '',
+  );
+  return {
+    field: join(
+      steps.slice(0, split).map((s) => s.key),
+      root,
+    ),
+    message: `${message} (at ${inside.replace(/^\./, '')})`,
+  };
 }
 
 /**

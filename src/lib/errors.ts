@@ -3,15 +3,7 @@
  * and services throw these; only `http/errorHandler.ts` knows which HTTP status a code becomes.
  */
 export type ErrorCode =
-  | 'invalid'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'not_found'
-  | 'conflict'
-  | 'payload_too_large'
-  | 'rate_limited'
-  | 'id_space_exhausted'
-  | 'unavailable';
+  'invalid' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'payload_too_large' | 'rate_limited' | 'id_space_exhausted' | 'unavailable';
 
 export class ServiceError extends Error {
   constructor(

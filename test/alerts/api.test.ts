@@ -23,7 +23,20 @@ describe('alerts: the routes of extensions.md "Alerts"', () => {
     const alert = await alertOf(org, project, { name: '  Errors  ' });
     assert.equal(typeof alert.id, 'string');
     assert.deepEqual(Object.keys(alert).sort(), [
-      'category', 'condition', 'count', 'createdAt', 'critical', 'enabled', 'filter', 'id', 'mutedUntil', 'name', 'projectId', 'renotifySeconds', 'state', 'stateSince',
+      'category',
+      'condition',
+      'count',
+      'createdAt',
+      'critical',
+      'enabled',
+      'filter',
+      'id',
+      'mutedUntil',
+      'name',
+      'projectId',
+      'renotifySeconds',
+      'state',
+      'stateSince',
     ]);
     assert.equal(alert.name, 'Errors');
     assert.deepEqual(alert.filter, {});
@@ -40,7 +53,7 @@ describe('alerts: the routes of extensions.md "Alerts"', () => {
     assert.ok(!Number.isNaN(Date.parse(alert.createdAt)));
   });
 
-  it('lists a project\'s alerts oldest first, gets, patches, mutes and deletes one', async () => {
+  it("lists a project's alerts oldest first, gets, patches, mutes and deletes one", async () => {
     const org = await t.org();
     const project = await org.project();
     const first = await alertOf(org, project, { name: 'First' });
@@ -53,12 +66,19 @@ describe('alerts: the routes of extensions.md "Alerts"', () => {
     });
     const list = await org.get(`/api/projects/${project}/alerts`);
     assert.equal(list.status, 200);
-    assert.deepEqual(list.body.map((a: { id: string }) => a.id), [first.id, second.id]);
+    assert.deepEqual(
+      list.body.map((a: { id: string }) => a.id),
+      [first.id, second.id],
+    );
     assert.deepEqual(list.body[1].filter, { category: 'errors', tags: { plan: 'pro', code: 500 }, user_id: 'u1', search: 'timeout' });
 
     assert.deepEqual((await org.get(`/api/alerts/${second.id}`)).body, list.body[1]);
 
-    const changed = await patch(org, `/api/alerts/${first.id}`, { name: 'Renamed', condition: { count: 'fewerThan', threshold: 1, windowSeconds: 90_000 }, renotifySeconds: 60 });
+    const changed = await patch(org, `/api/alerts/${first.id}`, {
+      name: 'Renamed',
+      condition: { count: 'fewerThan', threshold: 1, windowSeconds: 90_000 },
+      renotifySeconds: 60,
+    });
     assert.equal(changed.status, 200, JSON.stringify(changed.body));
     assert.equal(changed.body.name, 'Renamed');
     assert.deepEqual(changed.body.condition, { count: 'fewerThan', threshold: 1, windowSeconds: 90_000 });
@@ -81,7 +101,10 @@ describe('alerts: the routes of extensions.md "Alerts"', () => {
     assert.deepEqual([deleted.status, deleted.body], [200, { id: first.id, deleted: true }]);
     assert.equal((await org.get(`/api/alerts/${first.id}`)).status, 404);
     assert.equal((await org.post(`/api/alerts/${first.id}/delete`)).status, 404);
-    assert.deepEqual((await org.get(`/api/projects/${project}/alerts`)).body.map((a: { id: string }) => a.id), [second.id]);
+    assert.deepEqual(
+      (await org.get(`/api/projects/${project}/alerts`)).body.map((a: { id: string }) => a.id),
+      [second.id],
+    );
   });
 
   it('answers 400 for every bad field, and changes nothing', async () => {
@@ -125,7 +148,14 @@ describe('alerts: the routes of extensions.md "Alerts"', () => {
     assert.deepEqual((await org.get(`/api/projects/${project}/alerts`)).body, []);
 
     const alert = await alertOf(org, project);
-    for (const body of [{ name: '' }, { condition: { ...condition, threshold: 0 } }, { renotifySeconds: 10 }, { enabled: null }, { filter: { x: 1 } }, { projectId: project }]) {
+    for (const body of [
+      { name: '' },
+      { condition: { ...condition, threshold: 0 } },
+      { renotifySeconds: 10 },
+      { enabled: null },
+      { filter: { x: 1 } },
+      { projectId: project },
+    ]) {
       assert.equal((await patch(org, `/api/alerts/${alert.id}`, body)).status, 400, JSON.stringify(body));
     }
     for (const body of [{}, { until: 'soon' }, { until: -1 }, { until: 1e15 }]) {
@@ -137,7 +167,7 @@ describe('alerts: the routes of extensions.md "Alerts"', () => {
     assert.deepEqual((await org.get(`/api/alerts/${alert.id}`)).body, alert, 'nothing changed');
   });
 
-  it('answers 404 for an unknown project or alert and for another organization\'s', async () => {
+  it("answers 404 for an unknown project or alert and for another organization's", async () => {
     const org = await t.org();
     const other = await t.org();
     const project = await org.project();
@@ -157,7 +187,7 @@ describe('alerts: the routes of extensions.md "Alerts"', () => {
     assert.equal((await org.get(`/api/alerts/${alert.id}`)).body.name, 'Errors', 'untouched by the other organization');
   });
 
-  it('deletes a project\'s alerts with the project', async () => {
+  it("deletes a project's alerts with the project", async () => {
     const org = await t.org();
     const project = await org.project();
     const alert = await alertOf(org, project);

@@ -61,11 +61,21 @@ describe('a slow organization beside a normal one', () => {
     const alert = await createAlert(normal, normalProject);
     assert.equal(alert.status, 201);
 
-    const engine = new AlertEngine({ sql: t.services.sql, bus: t.services.bus, log: t.services.log, intervalSeconds: 0.2, timeZone: t.services.config.timeZone });
+    const engine = new AlertEngine({
+      sql: t.services.sql,
+      bus: t.services.bus,
+      log: t.services.log,
+      intervalSeconds: 0.2,
+      timeZone: t.services.config.timeZone,
+    });
     engine.start();
     tc.after(() => engine.stop());
     // Both organizations looked at once, nothing pending.
-    await waitUntil(async () => (await t.services.sql`SELECT 1 FROM alert_schedules WHERE due_at <= now() OR leased_until > now()`).length === 0, 15_000, 'a first look');
+    await waitUntil(
+      async () => (await t.services.sql`SELECT 1 FROM alert_schedules WHERE due_at <= now() OR leased_until > now()`).length === 0,
+      15_000,
+      'a first look',
+    );
 
     // The slow organization's evaluation hangs: its schedule row is held, so its claim waits.
     let release!: () => void;
@@ -86,12 +96,15 @@ describe('a slow organization beside a normal one', () => {
       // The claim has been running half a second: it waits for the row (on a distributed engine
       // the coordinator shows it running and its worker shows it waiting).
       await waitUntil(
-        async () => (await t.services.sql`
+        async () =>
+          (
+            await t.services.sql`
           SELECT 1 FROM pg_stat_activity
           WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active'
-            AND query LIKE '%UPDATE alert_schedules s SET leased_until%' AND clock_timestamp() - query_start > interval '500 milliseconds'`).length > 0,
+            AND query LIKE '%UPDATE alert_schedules s SET leased_until%' AND clock_timestamp() - query_start > interval '500 milliseconds'`
+          ).length > 0,
         15_000,
-        "the engine to wait on the slow organization",
+        'the engine to wait on the slow organization',
       );
 
       const sent = Date.now();

@@ -15,7 +15,10 @@ describe('@eventlog/client: alerts', () => {
     const log = new Eventlog({ token: org.key, project, baseUrl: await server.url(), retryDelayMs: 10 });
     const alert = await log.alerts.create({ name: 'Errors', filter: { category: 'errors' }, condition: { count: 'atLeast', threshold: 1, windowSeconds: 60 } });
     assert.ok(alert);
-    assert.deepEqual((await log.alerts.list()).map((a) => a.id), [alert.id]);
+    assert.deepEqual(
+      (await log.alerts.list()).map((a) => a.id),
+      [alert.id],
+    );
     assert.equal((await log.alerts.get(alert.id))?.name, 'Errors');
     assert.equal((await log.alerts.update(alert.id, { name: 'Renamed' }))?.name, 'Renamed');
     const until = new Date(Date.now() + 3_600_000);
@@ -26,7 +29,10 @@ describe('@eventlog/client: alerts', () => {
     await evaluateOrganization(t.services.sql, org.id, t.services.config.timeZone);
     const transitions = [];
     for await (const transition of log.alerts.history(alert.id)) transitions.push(transition);
-    assert.deepEqual(transitions.map((x) => [x.state, x.count]), [['firing', 1]]);
+    assert.deepEqual(
+      transitions.map((x) => [x.state, x.count]),
+      [['firing', 1]],
+    );
 
     assert.deepEqual(await log.alerts.delete(alert.id), { id: alert.id, deleted: true });
     await assert.rejects(log.alerts.get(alert.id), (error: unknown) => error instanceof EventlogError && error.status === 404);

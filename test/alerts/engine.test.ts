@@ -86,10 +86,19 @@ describe('alerts: evaluation', () => {
     const resolved = await alertOf(org, alertId);
     assert.deepEqual([resolved.state, resolved.count], ['ok', 0]);
     const events = await alertEvents(org, project);
-    assert.deepEqual(events.map((e: { tags: { state: string } }) => e.tags.state), ['resolved', 'firing']);
+    assert.deepEqual(
+      events.map((e: { tags: { state: string } }) => e.tags.state),
+      ['resolved', 'firing'],
+    );
     assert.equal(events[0].notify, true);
     const transitions = await history(org, alertId);
-    assert.deepEqual(transitions.map((x: { state: string; count: number }) => [x.state, x.count]), [['ok', 0], ['firing', 3]]);
+    assert.deepEqual(
+      transitions.map((x: { state: string; count: number }) => [x.state, x.count]),
+      [
+        ['ok', 0],
+        ['firing', 3],
+      ],
+    );
     assert.equal(resolved.stateSince, transitions[0].at);
   });
 
@@ -105,7 +114,7 @@ describe('alerts: evaluation', () => {
     assert.equal(preview.body.count, 1);
   });
 
-  it('a fewerThan alert cannot fire before a whole window since it was created; a dead man\'s switch', async () => {
+  it("a fewerThan alert cannot fire before a whole window since it was created; a dead man's switch", async () => {
     const { org, project, alertId } = await setUp({ condition: { count: 'fewerThan', threshold: 1, windowSeconds: 60 }, filter: { category: 'backup' } });
     await evaluate(org);
     assert.deepEqual([(await alertOf(org, alertId)).state, (await alertOf(org, alertId)).count], ['ok', 0]);
@@ -120,7 +129,10 @@ describe('alerts: evaluation', () => {
     await send(org, project, { category: 'backup' });
     await evaluate(org);
     assert.deepEqual([(await alertOf(org, alertId)).state, (await alertOf(org, alertId)).count], ['ok', 1]);
-    assert.deepEqual((await history(org, alertId)).map((x: { state: string }) => x.state), ['ok', 'firing']);
+    assert.deepEqual(
+      (await history(org, alertId)).map((x: { state: string }) => x.state),
+      ['ok', 'firing'],
+    );
   });
 
   it('the window never reaches back before a change of condition or filter', async () => {
@@ -129,7 +141,9 @@ describe('alerts: evaluation', () => {
     await evaluate(org);
     assert.equal((await alertOf(org, alertId)).state, 'firing');
     const changed = await t.request({
-      method: 'PATCH', url: `/api/alerts/${alertId}`, body: { condition: { count: 'atLeast', threshold: 1, windowSeconds: 300 } },
+      method: 'PATCH',
+      url: `/api/alerts/${alertId}`,
+      body: { condition: { count: 'atLeast', threshold: 1, windowSeconds: 300 } },
       headers: { authorization: `Bearer ${org.key}` },
     });
     assert.equal(changed.body.count, null);
@@ -158,7 +172,12 @@ describe('alerts: evaluation', () => {
     const disabled = await alertOf(org, alertId);
     assert.deepEqual([disabled.state, disabled.count], ['ok', null]);
     assert.deepEqual(await history(org, alertId), []);
-    const enabled = await t.request({ method: 'PATCH', url: `/api/alerts/${alertId}`, body: { enabled: true }, headers: { authorization: `Bearer ${org.key}` } });
+    const enabled = await t.request({
+      method: 'PATCH',
+      url: `/api/alerts/${alertId}`,
+      body: { enabled: true },
+      headers: { authorization: `Bearer ${org.key}` },
+    });
     assert.equal(enabled.body.enabled, true);
     await evaluate(org);
     assert.deepEqual([(await alertOf(org, alertId)).state, (await alertOf(org, alertId)).count], ['ok', 0], 'the event before enabling does not count');
@@ -182,7 +201,10 @@ describe('alerts: evaluation', () => {
     await evaluate(org);
     await evaluate(org);
     const events = await alertEvents(org, project);
-    assert.deepEqual(events.map((e: { tags: { state: string } }) => e.tags.state), ['firing', 'firing']);
+    assert.deepEqual(
+      events.map((e: { tags: { state: string } }) => e.tags.state),
+      ['firing', 'firing'],
+    );
     assert.equal((await history(org, alertId)).length, 1);
   });
 
@@ -226,10 +248,16 @@ describe('alerts: evaluation', () => {
       assert.equal((await alertOf(org, alertId)).state, 'ok');
     }
     const first = await org.get(`/api/alerts/${alertId}/history?limit=4`);
-    assert.deepEqual(first.body.transitions.map((x: { state: string }) => x.state), ['ok', 'firing', 'ok', 'firing']);
+    assert.deepEqual(
+      first.body.transitions.map((x: { state: string }) => x.state),
+      ['ok', 'firing', 'ok', 'firing'],
+    );
     assert.equal(typeof first.body.nextCursor, 'string');
     const second = await org.get(`/api/alerts/${alertId}/history?limit=4&cursor=${first.body.nextCursor}`);
-    assert.deepEqual(second.body.transitions.map((x: { state: string }) => x.state), ['ok', 'firing']);
+    assert.deepEqual(
+      second.body.transitions.map((x: { state: string }) => x.state),
+      ['ok', 'firing'],
+    );
     assert.equal(second.body.nextCursor, null);
     assert.ok(Date.parse(first.body.transitions[0].at) > Date.parse(first.body.transitions[1].at));
   });

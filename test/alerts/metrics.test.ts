@@ -35,6 +35,9 @@ describe('alerts: /metrics', () => {
     const deadline = Date.now() + 5000;
     while (!announced.some((a) => a.notify) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     unsubscribe();
-    assert.ok(announced.some((a) => a.notify), 'the firing event is announced as a notify event');
+    assert.ok(
+      announced.some((a) => a.notify),
+      'the firing event is announced as a notify event',
+    );
   });
 });

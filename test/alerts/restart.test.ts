@@ -12,7 +12,7 @@ after(cleanUp);
 afterEach(stopServers);
 
 describe('alerts: restarts', () => {
-  it('a restart (and a kill -9) while firing fires no second time; a dead man\'s switch fires after its window', async () => {
+  it("a restart (and a kill -9) while firing fires no second time; a dead man's switch fires after its window", async () => {
     let [server] = await servers(t.databaseUrl, 1);
     const org = await t.org();
     const project = String((await call(server!, org, 'POST', '/api/projects', { name: 'P' })).body.id);
@@ -24,7 +24,7 @@ describe('alerts: restarts', () => {
     const alertId = String(created.body.id);
     await sleep(3000);
     assert.equal((await call(server!, org, 'GET', `/api/alerts/${alertId}`)).body.state, 'ok', 'not before a whole window');
-    await waitFor('the dead man\'s switch firing', async () => (await call(server!, org, 'GET', `/api/alerts/${alertId}`)).body.state === 'firing', 25_000);
+    await waitFor("the dead man's switch firing", async () => (await call(server!, org, 'GET', `/api/alerts/${alertId}`)).body.state === 'firing', 25_000);
     assert.ok(Date.now() - Date.parse(created.body.createdAt) >= 10_000);
 
     assert.deepEqual(await server!.stop('SIGTERM'), { code: 0, signal: null });

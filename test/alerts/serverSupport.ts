@@ -39,4 +39,3 @@ export async function transitions(sql: Sql, org: TestOrg, alertId: string): Prom
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-

@@ -41,7 +41,9 @@ describe('alerts: project export and import', () => {
     const reply = await org.post('/api/import', bad);
     assert.equal(reply.status, 400);
     assert.match(reply.body.error, /alerts/);
-    const blank = await org.post('/api/import', { projects: [{ name: 'P', alerts: [{ name: ' ', condition: { count: 'atLeast', threshold: 1, windowSeconds: 60 } }] }] });
+    const blank = await org.post('/api/import', {
+      projects: [{ name: 'P', alerts: [{ name: ' ', condition: { count: 'atLeast', threshold: 1, windowSeconds: 60 } }] }],
+    });
     assert.equal(blank.status, 400);
     assert.match(blank.body.error, /alerts\[0\]/);
     assert.deepEqual((await org.get('/api/projects')).body, []);

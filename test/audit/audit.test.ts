@@ -49,7 +49,8 @@ describe('the audit log', () => {
     await as('PATCH', `/api/destinations/${destination}`, { name: 'd2' });
     await as('POST', `/api/destinations/${destination}/rotate-secret`);
     await as('POST', `/api/destinations/${destination}/delete`);
-    const alert = (await as('POST', `/api/projects/${project}/alerts`, { name: 'a', condition: { count: 'atLeast', threshold: 1, windowSeconds: 60 } })).body.id;
+    const alert = (await as('POST', `/api/projects/${project}/alerts`, { name: 'a', condition: { count: 'atLeast', threshold: 1, windowSeconds: 60 } })).body
+      .id;
     await as('PATCH', `/api/alerts/${alert}`, { name: 'a2' });
     await as('POST', `/api/alerts/${alert}/mute`, { until: null });
     await as('POST', `/api/alerts/${alert}/delete`);
@@ -61,10 +62,22 @@ describe('the audit log', () => {
     const entries = await entriesOf(org);
     const byKey = entries.filter((e) => e.actor?.kind === 'key' && e.actor.id === named.body.id);
     assert.deepEqual(actions(byKey), [
-      'project.create', 'project.update', 'hook.create', 'hook.update', 'hook.delete',
-      'destination.create', 'destination.update', 'destination.rotate_secret', 'destination.delete',
-      'alert.create', 'alert.update', 'alert.update', 'alert.delete',
-      'project.delete', 'export', 'import',
+      'project.create',
+      'project.update',
+      'hook.create',
+      'hook.update',
+      'hook.delete',
+      'destination.create',
+      'destination.update',
+      'destination.rotate_secret',
+      'destination.delete',
+      'alert.create',
+      'alert.update',
+      'alert.update',
+      'alert.delete',
+      'project.delete',
+      'export',
+      'import',
     ]);
     for (const entry of byKey) {
       assert.deepEqual(Object.keys(entry).sort(), ['action', 'actor', 'at', 'id', 'ip', 'target']);
@@ -78,7 +91,11 @@ describe('the audit log', () => {
     // t.org() made its key as the command line does.
     assert.deepEqual(entries.find((e) => e.target?.id === org.keyId)!.actor, { kind: 'operator', id: null, label: null });
     const times = entries.map((e) => Date.parse(e.at));
-    assert.deepEqual(times, [...times].sort((a, b) => b - a), 'newest first');
+    assert.deepEqual(
+      times,
+      [...times].sort((a, b) => b - a),
+      'newest first',
+    );
 
     const unnamed = await createKey({ ctx: org.ctx, input: undefined });
     await t.request({ method: 'POST', url: '/api/projects', body: { name: 'q' }, headers: { authorization: `Bearer ${unnamed.key}` } });
@@ -104,9 +121,10 @@ describe('the audit log', () => {
     assert.equal((await owner.post('/api/keys/nope/revoke')).status, 404);
 
     const entries = await entriesOf(org);
-    assert.deepEqual(actions(entries).filter((a) => a !== 'key.create'), [
-      'session.signin', 'member.invite', 'member.join', 'member.role', 'member.role', 'session.signin_failed', 'member.remove',
-    ]);
+    assert.deepEqual(
+      actions(entries).filter((a) => a !== 'key.create'),
+      ['session.signin', 'member.invite', 'member.join', 'member.role', 'member.role', 'session.signin_failed', 'member.remove'],
+    );
     const failed = entries.find((e) => e.action === 'session.signin_failed')!;
     assert.equal(failed.actor, null);
     assert.deepEqual(failed.target, { type: 'member', id: owner.userId });
@@ -135,7 +153,10 @@ describe('the audit log', () => {
       assert.equal(reply.status, 403, JSON.stringify(input));
     }
     const other = await t.org();
-    assert.equal((await other.get('/api/audit')).body.entries.some((e: Entry) => e.target?.id === project), false);
+    assert.equal(
+      (await other.get('/api/audit')).body.entries.some((e: Entry) => e.target?.id === project),
+      false,
+    );
   });
 
   it('pages by keyset, checks limit and cursor, and filters by action and actor', async () => {
@@ -158,6 +179,9 @@ describe('the audit log', () => {
     const { sql } = t.services;
     await sql`UPDATE audit_entries SET at = now() - interval '366 days' WHERE organization_id = ${org.id} AND action = 'key.create'`;
     await new AuditPruner(sql, createLogger('silent')).runOnce();
-    assert.deepEqual((await org.get('/api/audit')).body.entries.map((e: Entry) => e.action), ['project.create']);
+    assert.deepEqual(
+      (await org.get('/api/audit')).body.entries.map((e: Entry) => e.action),
+      ['project.create'],
+    );
   });
 });

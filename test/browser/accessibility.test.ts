@@ -31,7 +31,10 @@ describe('contrast and target size on every page', { skip: missingBrowser }, () 
   let email = '';
   let apiKey = '';
   let projectId = '';
-  const api = apiWithKey(() => base, () => apiKey);
+  const api = apiWithKey(
+    () => base,
+    () => apiKey,
+  );
   const failures: Failure[] = [];
 
   before(async () => {

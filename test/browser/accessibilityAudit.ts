@@ -20,14 +20,20 @@ function audit(): { failures: Array<{ kind: 'contrast' | 'target'; element: stri
   const parse = (value: string): Rgba | null => {
     const match = /rgba?\(([^)]+)\)/.exec(value);
     if (!match) return null;
-    const parts = match[1]!.split(/[\s,/]+/).filter(Boolean).map(Number);
+    const parts = match[1]!
+      .split(/[\s,/]+/)
+      .filter(Boolean)
+      .map(Number);
     return [parts[0]!, parts[1]!, parts[2]!, parts[3] ?? 1];
   };
   // Colours of the form color(srgb r g b / a) (from color-mix) are 0-1 floats.
   const parseAny = (value: string): Rgba | null => {
     const srgb = /color\(srgb ([^)]+)\)/.exec(value);
     if (srgb) {
-      const parts = srgb[1]!.split(/[\s/]+/).filter(Boolean).map(Number);
+      const parts = srgb[1]!
+        .split(/[\s/]+/)
+        .filter(Boolean)
+        .map(Number);
       return [parts[0]! * 255, parts[1]! * 255, parts[2]! * 255, parts[3] ?? 1];
     }
     return parse(value);
@@ -101,7 +107,9 @@ function audit(): { failures: Array<{ kind: 'contrast' | 'target'; element: stri
     checked.add(parent);
     textElements.push(parent);
   }
-  for (const field of document.querySelectorAll('input:not([type=checkbox], [type=radio], [type=range], [type=file], [type=hidden], [type=color]), select, textarea')) {
+  for (const field of document.querySelectorAll(
+    'input:not([type=checkbox], [type=radio], [type=range], [type=file], [type=hidden], [type=color]), select, textarea',
+  )) {
     if ((field as HTMLInputElement).value) textElements.push(field);
   }
   let texts = 0;
@@ -120,7 +128,11 @@ function audit(): { failures: Array<{ kind: 'contrast' | 'target'; element: stri
     const needed = large ? 3 : 4.5;
     const measured = ratio(painted, bg);
     if (measured + 0.005 < needed) {
-      found.push({ kind: 'contrast', element: describe(element), detail: `${measured.toFixed(2)}:1 < ${needed}:1 (${style.color} on rgb(${bg.slice(0, 3).map(Math.round).join(' ')}))` });
+      found.push({
+        kind: 'contrast',
+        element: describe(element),
+        detail: `${measured.toFixed(2)}:1 < ${needed}:1 (${style.color} on rgb(${bg.slice(0, 3).map(Math.round).join(' ')}))`,
+      });
     }
   }
 

@@ -76,13 +76,13 @@ export function accountAndKeysSuite(t: TestApp, size: 'desktop' | 'phone', viewp
       await axeInBothThemes('the account page');
     });
 
-    it('searches time zones, the browser\'s first, and names an unknown one beside its field (point 18)', async () => {
+    it("searches time zones, the browser's first, and names an unknown one beside its field (point 18)", async () => {
       const field = page.getByLabel('Time zone');
       const browserZone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
       assert.equal(await field.inputValue(), browserZone);
       assert.equal(await field.evaluate((input) => input.tagName), 'INPUT', 'typed, not a 420-row list');
       const first = await page.evaluate(() => document.querySelector('datalist option')?.getAttribute('value'));
-      assert.equal(first, browserZone, 'the browser\'s zone leads the suggestions');
+      assert.equal(first, browserZone, "the browser's zone leads the suggestions");
       await field.fill('Mars/Olympus');
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByText('Choose a time zone from the suggestions').waitFor();
@@ -93,9 +93,10 @@ export function accountAndKeysSuite(t: TestApp, size: 'desktop' | 'phone', viewp
       assert.equal(await field.getAttribute('aria-invalid'), null);
     });
 
-    it('switches the theme here, over the system\'s, and keeps it after a reload (point 23)', async () => {
+    it("switches the theme here, over the system's, and keeps it after a reload (point 23)", async () => {
       await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
-      const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor || getComputedStyle(document.documentElement).backgroundColor);
+      const background = () =>
+        page.evaluate(() => getComputedStyle(document.body).backgroundColor || getComputedStyle(document.documentElement).backgroundColor);
       const lightBackground = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--bg').trim());
       await page.getByRole('radio', { name: 'Dark' }).check();
       await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
@@ -123,7 +124,8 @@ export function accountAndKeysSuite(t: TestApp, size: 'desktop' | 'phone', viewp
       await page.getByTestId('password-changed').waitFor();
       await axeInBothThemes('the account page, password changed');
       const signInWith = async (password: string) =>
-        (await fetch(`${base}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })).status;
+        (await fetch(`${base}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) }))
+          .status;
       assert.equal(await signInWith('a brand new password'), 200);
     });
 
@@ -161,7 +163,9 @@ export function accountAndKeysSuite(t: TestApp, size: 'desktop' | 'phone', viewp
       const snippet = await dialog.getByTestId('snippet-fetch').innerText();
       assert.match(snippet, new RegExp(`project: '${projects.Blog}'`));
       await dialog.getByRole('button', { name: 'I have saved it' }).click();
-      const [blogKey] = (await (await fetch(`${base}/api/keys`, { headers: { cookie: (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ') } })).json()) as Array<{ projects: string[] | null }>;
+      const [blogKey] = (await (
+        await fetch(`${base}/api/keys`, { headers: { cookie: (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ') } })
+      ).json()) as Array<{ projects: string[] | null }>;
       assert.deepEqual(blogKey?.projects, [projects.Blog], 'the second key has only its own project');
     });
 
@@ -169,7 +173,10 @@ export function accountAndKeysSuite(t: TestApp, size: 'desktop' | 'phone', viewp
       const origins = page.getByTestId('key-origins');
       await origins.first().waitFor();
       const texts = await origins.allInnerTexts();
-      assert.ok(texts.some((text) => text.replace(/\s/g, '') === 'http://localhost:5173'), texts.join(' | '));
+      assert.ok(
+        texts.some((text) => text.replace(/\s/g, '') === 'http://localhost:5173'),
+        texts.join(' | '),
+      );
       // Every word of every origin on one line: a break falls only between words.
       const broken = await page.evaluate(() => {
         const found: string[] = [];

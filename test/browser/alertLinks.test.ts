@@ -165,7 +165,7 @@ describe('firing alerts: the projects page, the banner and the links', { skip: m
         await page.goto(`${base}/app/p/${project}/alerts`);
         await page.getByTestId('alert-row').nth(2).waitFor();
         await page.waitForFunction(() => document.readyState === 'complete');
-        for (const deadline = Date.now() + 10_000; reads < 2; ) {
+        for (const deadline = Date.now() + 10_000; reads < 2;) {
           assert.ok(Date.now() < deadline, `the alerts were read ${reads} times`);
           await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
         }

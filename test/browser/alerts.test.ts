@@ -12,7 +12,10 @@ const t = useTestApp({ BASE_URL: base }, { ownDatabase: true });
 describe('alerts in the browser (desktop and phone)', { skip: missingBrowser }, () => {
   useAlertEngine(t, port);
 
-  for (const [size, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]] as const) {
+  for (const [size, viewport] of [
+    ['desktop', { width: 1280, height: 900 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
     it(`creates an alert from the feed's filters, watches it fire and resolve, mutes it, reads its history (${size})`, async () => {
       await alertFlow(t, base, size, viewport);
     });

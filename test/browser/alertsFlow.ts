@@ -26,7 +26,8 @@ export function useAlertEngine(t: TestApp, port: number): void {
 export async function alertFlow(t: TestApp, base: string, label: string, viewport: { width: number; height: number }): Promise<void> {
   const org = await t.org();
   const project = await org.project('Shop');
-  const send = async () => assert.equal((await org.post('/api/events', { project, category: 'errors', title: 'Checkout failed', tags: { area: 'cart' } })).status, 201);
+  const send = async () =>
+    assert.equal((await org.post('/api/events', { project, category: 'errors', title: 'Checkout failed', tags: { area: 'cart' } })).status, 201);
   await send();
   const email = `alerts-${label}-${Date.now()}@example.com`;
   await createAccount({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
@@ -60,7 +61,10 @@ export async function alertFlow(t: TestApp, base: string, label: string, viewpor
     await dialog.getByTestId('alert-preview').getByText('1 matching event in the last 10 minutes right now.').waitFor();
     // The first event may already be older than 10 s on a loaded machine: the count is 0 or 1.
     await dialog.getByLabel('Unit').selectOption('seconds');
-    await dialog.getByTestId('alert-preview').getByText(/^[01] matching events? in the last 10 seconds right now\.$/).waitFor();
+    await dialog
+      .getByTestId('alert-preview')
+      .getByText(/^[01] matching events? in the last 10 seconds right now\.$/)
+      .waitFor();
     // Point 4: under 10 s there is no count to show, and the old one is not kept under new words.
     await dialog.getByLabel('In the last').fill('5');
     await dialog.getByTestId('alert-preview').getByText('Choose a window of 10 seconds to 365 days to count matching events.').waitFor();
@@ -72,7 +76,10 @@ export async function alertFlow(t: TestApp, base: string, label: string, viewpor
     await row.locator('.alert-condition').getByText('Fires when there are at least 2 errors events tagged area:cart in 10 seconds.').waitFor();
     assert.equal(await row.locator('.alert-condition code').textContent(), 'errors');
     // Point 5: the count is the window's now, with the time it was read.
-    await row.getByTestId('alert-count').getByText(/^0 matching events in the last 10 seconds, as of \d{1,2}:\d{2}/).waitFor({ timeout: 45_000 });
+    await row
+      .getByTestId('alert-count')
+      .getByText(/^0 matching events in the last 10 seconds, as of \d{1,2}:\d{2}/)
+      .waitFor({ timeout: 45_000 });
     assert.equal(await row.getByTestId('alert-state').textContent(), 'OK');
 
     await send();
@@ -83,7 +90,10 @@ export async function alertFlow(t: TestApp, base: string, label: string, viewpor
     assert.equal(await page.getByTestId('firing-alerts-banner').getByRole('link', { name: 'Open Alerts' }).count(), 0);
     const banner = (await page.getByTestId('firing-alerts-banner').boundingBox())!;
     const content = (await page.locator('main').boundingBox())!;
-    assert.ok(banner.x >= content.x + 8 && banner.x + banner.width <= content.x + content.width - 8, `the banner inside the content: ${JSON.stringify([banner, content])}`);
+    assert.ok(
+      banner.x >= content.x + 8 && banner.x + banner.width <= content.x + content.width - 8,
+      `the banner inside the content: ${JSON.stringify([banner, content])}`,
+    );
     await assertNoAxeViolations(page, 'the Alerts tab while firing');
     await page.getByRole('link', { name: 'Feed' }).first().click();
     await page.getByTestId('firing-alerts-banner').waitFor();
@@ -121,12 +131,19 @@ export async function alertFlow(t: TestApp, base: string, label: string, viewpor
     await dialog.getByRole('button', { name: /^Dead man’s switch/ }).click();
     await dialog.getByLabel('Category', { exact: true }).selectOption('errors');
     await dialog.getByLabel('Name').fill('Heartbeat');
-    await dialog.getByTestId('alert-preview').getByText(/dead man’s switch: it fires when no matching event arrives within the window/).waitFor();
+    await dialog
+      .getByTestId('alert-preview')
+      .getByText(/dead man’s switch: it fires when no matching event arrives within the window/)
+      .waitFor();
     await dialog.getByRole('button', { name: 'Create alert' }).click();
     const heartbeat = page.getByTestId('alert-row').filter({ hasText: 'Heartbeat' });
     await heartbeat.locator('.alert-condition').getByText('Fires when no errors event arrives for 1 hour (a dead man’s switch).').waitFor();
     const count = await heartbeat.getByTestId('alert-count').textContent();
-    assert.ok(/^Not checked yet: the first check is when its first 1 hour window ends, in \d+ minutes/.test(count ?? '') || /matching events? in the last 1 hour, as of/.test(count ?? ''), count ?? '');
+    assert.ok(
+      /^Not checked yet: the first check is when its first 1 hour window ends, in \d+ minutes/.test(count ?? '') ||
+        /matching events? in the last 1 hour, as of/.test(count ?? ''),
+      count ?? '',
+    );
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
       await assertNoAxeViolations(page, `the alerts (${colorScheme})`);

@@ -74,7 +74,10 @@ export async function auditFlow(t: TestApp, base: string, label: string, viewpor
     // Target and address have columns of their own on a desktop, and sit under actor and action on a phone.
     // Point 8: a removed member reads by their email, not an id; an invitation has no name to show.
     const removedTarget = new RegExp(`\\bmember ${memberEmail.replace(/[.]/g, '\\.')} \\(no longer here\\)`);
-    for (const [row, target] of [[removed, removedTarget], [invited, /\binvitation [A-Za-z0-9]+\b/]] as const) {
+    for (const [row, target] of [
+      [removed, removedTarget],
+      [invited, /\binvitation [A-Za-z0-9]+\b/],
+    ] as const) {
       assert.equal(await row.getByTestId('audit-actor').textContent(), ownerEmail);
       const text = (await row.innerText()).replace(/\s+/g, ' ');
       assert.match(text, /\bdashboard user\b.*\b127\.0\.0\.1\b/);

@@ -12,7 +12,10 @@ const t = useTestApp({ BASE_URL: base });
 describe('the audit log in the browser (desktop and phone)', { skip: missingBrowser }, () => {
   useListening(t, port);
 
-  for (const [size, viewport] of [['desktop', { width: 1440, height: 900 }], ['phone', { width: 390, height: 844 }]] as const) {
+  for (const [size, viewport] of [
+    ['desktop', { width: 1440, height: 900 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
     it(`an invitation and a removal made on the Members page are read in the Audit log, filtered and paged (${size})`, async () => {
       await auditFlow(t, base, size, viewport);
     });

@@ -24,7 +24,10 @@ export function axeSuite(t: TestApp, viewportName: keyof typeof VIEWPORTS, theme
     let apiKey = '';
     let projectId = '';
     let csp: string[] = [];
-    const api = apiWithKey(() => base, () => apiKey);
+    const api = apiWithKey(
+      () => base,
+      () => apiKey,
+    );
 
     before(async () => {
       ensureDashboardBuilt();

@@ -66,7 +66,11 @@ async function assertTableFits(page: Page): Promise<void> {
   const wrap = page.locator('.table-wrap').first();
   const { scrollWidth, clientWidth } = await wrap.evaluate((element) => ({ scrollWidth: element.scrollWidth, clientWidth: element.clientWidth }));
   assert.ok(scrollWidth <= clientWidth + 1, `the keys table scrolls sideways: ${scrollWidth} > ${clientWidth}`);
-  const revoke = await page.getByTestId('key-row').first().getByRole('button', { name: /^Revoke/ }).boundingBox();
+  const revoke = await page
+    .getByTestId('key-row')
+    .first()
+    .getByRole('button', { name: /^Revoke/ })
+    .boundingBox();
   const viewport = page.viewportSize()!;
   assert.ok(revoke && revoke.x >= 0 && revoke.x + revoke.width <= viewport.width, `Revoke is off screen: ${JSON.stringify(revoke)}`);
 }
@@ -142,7 +146,10 @@ export async function browserKeyFlow(t: TestApp, base: string, label: string, vi
     await page.locator('#outcome').getByText('sent').waitFor();
     await assertNoAxeViolations(page, "the shop's page");
     await page.goto(`${other.origin}/`);
-    await page.locator('#outcome').getByText(/^refused/).waitFor();
+    await page
+      .locator('#outcome')
+      .getByText(/^refused/)
+      .waitFor();
     const refused = await fetch(`${base}/api/events`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', origin: other.origin },
@@ -151,7 +158,11 @@ export async function browserKeyFlow(t: TestApp, base: string, label: string, vi
     assert.equal(refused.status, 403);
 
     const events = (await org.get(`/api/events?project=${shop}`)).body;
-    assert.deepEqual(events.events.map((event: { title: string }) => event.title), ['Signed up'], 'one event, from the allowed origin');
+    assert.deepEqual(
+      events.events.map((event: { title: string }) => event.title),
+      ['Signed up'],
+      'one event, from the allowed origin',
+    );
     await page.goto(`${base}/app/p/${shop}`);
     await page.getByText('Signed up').first().waitFor();
     await assertNoAxeViolations(page, 'the feed with the event');
@@ -162,4 +173,3 @@ export async function browserKeyFlow(t: TestApp, base: string, label: string, vi
     await other.close();
   }
 }
-

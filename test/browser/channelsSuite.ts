@@ -108,7 +108,10 @@ export function channelsSuite(t: TestApp, size: string, viewport: { width: numbe
       await row('Phones via ntfy').getByText(`http://127.0.0.1:${ntfy.port}/deploys?token=***`).waitFor();
 
       // Test on each: the service gets its request, the row says delivered with the HTTP status.
-      for (const [name, receiver] of [['Ops on Telegram', telegram], ['Phones via ntfy', ntfy]] as const) {
+      for (const [name, receiver] of [
+        ['Ops on Telegram', telegram],
+        ['Phones via ntfy', ntfy],
+      ] as const) {
         await row(name).getByRole('button', { name: 'Test' }).click();
         await row(name).getByTestId('destination-test-result').getByText('Test delivered · HTTP 200').waitFor();
         await receiver.waitFor(1);
@@ -122,7 +125,10 @@ export function channelsSuite(t: TestApp, size: string, viewport: { width: numbe
       await checkPage('the destinations after Test');
 
       // The attempt log shows each service's answer.
-      for (const [name, answer] of [['Ops on Telegram', TELEGRAM_ANSWER], ['Phones via ntfy', NTFY_ANSWER]] as const) {
+      for (const [name, answer] of [
+        ['Ops on Telegram', TELEGRAM_ANSWER],
+        ['Phones via ntfy', NTFY_ANSWER],
+      ] as const) {
         await row(name).getByRole('button', { name: 'Attempt log' }).click();
         const dialog = page.getByRole('dialog', { name: `Attempt log · ${name}` });
         await dialog.getByText('Test delivery').waitFor();

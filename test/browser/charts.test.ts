@@ -32,7 +32,10 @@ describe('charts in a browser with 100 categories', { skip: missingBrowser }, ()
   let apiKey = '';
   let projectId = '';
   let eventCount = 0;
-  const api = apiWithKey(() => base, () => apiKey);
+  const api = apiWithKey(
+    () => base,
+    () => apiKey,
+  );
 
   before(async () => {
     ensureDashboardBuilt();

@@ -56,7 +56,10 @@ describe('dashboard in a browser', { skip: missingBrowser }, () => {
   const receiver = startReceiver();
 
   /** The API as a script would call it, with the key made through the UI (or a fallback one). */
-  const api = apiWithKey(() => base, () => apiKey);
+  const api = apiWithKey(
+    () => base,
+    () => apiKey,
+  );
 
   const feedEvent = (title: string) => page.locator('article.event', { has: page.getByRole('heading', { name: title, exact: true }) });
 
@@ -83,9 +86,7 @@ describe('dashboard in a browser', { skip: missingBrowser }, () => {
 
   it('offers first-run setup when the server says so, and shows the server error in words', async () => {
     // Other tests share this database, so "no users yet" is staged for the page only.
-    await page.route('**/api/setup', (route) =>
-      route.request().method() === 'GET' ? route.fulfill({ json: { needed: true } }) : route.fallback(),
-    );
+    await page.route('**/api/setup', (route) => (route.request().method() === 'GET' ? route.fulfill({ json: { needed: true } }) : route.fallback()));
     await page.goto(`${base}/app/`);
     await page.getByRole('heading', { name: /set things up/i }).waitFor();
     await shot(page, '00-setup');
@@ -245,7 +246,9 @@ describe('dashboard in a browser', { skip: missingBrowser }, () => {
 
     await page.getByRole('button', { name: 'Clear search' }).click();
     await feedEvent('Filler event 3').waitFor();
-    await feedEvent('Ada signed up').getByRole('button', { name: /^Filter by tag\s*plan\s*:\s*pro$/ }).click();
+    await feedEvent('Ada signed up')
+      .getByRole('button', { name: /^Filter by tag\s*plan\s*:\s*pro$/ })
+      .click();
     // A tag filter (tag=plan:pro in the URL), not text search.
     await page.waitForURL(/tag=plan%3Apro/);
     assert.equal(await page.getByLabel('Search events').inputValue(), '');
@@ -284,7 +287,10 @@ describe('dashboard in a browser', { skip: missingBrowser }, () => {
     await confirm.getByRole('button', { name: 'Delete event' }).click();
     await doomed.waitFor({ state: 'detached' });
     const gone = await api('GET', `/api/events?project=${projectId}&search=${encodeURIComponent('Filler event 0')}`);
-    assert.equal(gone.body.events.some((event: { title: string }) => event.title === 'Filler event 0'), false);
+    assert.equal(
+      gone.body.events.some((event: { title: string }) => event.title === 'Filler event 0'),
+      false,
+    );
   });
 
   it('renders hostile text as text: no script runs and no javascript: link exists', async () => {
@@ -397,7 +403,10 @@ describe('dashboard in a browser', { skip: missingBrowser }, () => {
     assert.match((await result.textContent()) ?? '', /delivered/);
     assert.ok(receiver.received.length >= 1, 'the receiver got the test delivery');
     assert.ok(receiver.received[0]?.headers['webhook-signature'], 'JSON deliveries are signed');
-    await page.getByTestId('destination-last-status').getByText(/succeeded/).waitFor();
+    await page
+      .getByTestId('destination-last-status')
+      .getByText(/succeeded/)
+      .waitFor();
     await shot(page, '09-settings');
 
     await row.getByRole('button', { name: 'Attempt log' }).click();

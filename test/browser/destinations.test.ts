@@ -39,7 +39,10 @@ describe('destinations in the browser', { skip: missingBrowser }, () => {
   it('shows health and the automatic-disable reason, warns on the tabs, and edits the category filter', async () => {
     const healthy = await startReceiver([200]);
     const failing = await startReceiver([500]);
-    cleanup.push(() => healthy.close(), () => failing.close());
+    cleanup.push(
+      () => healthy.close(),
+      () => failing.close(),
+    );
     const good = await org.post(`/api/projects/${project}/destinations`, { name: 'Team chat', url: healthy.url, format: 'json' });
     const bad = await org.post(`/api/projects/${project}/destinations`, { name: 'Old server', url: failing.url, format: 'json' });
     assert.equal(good.status, 201);
@@ -67,7 +70,10 @@ describe('destinations in the browser', { skip: missingBrowser }, () => {
     const badRow = page.getByTestId('destination-row').filter({ hasText: 'Old server' });
     await goodRow.getByTestId('destination-health').getByText('Health: 100% of the last 20 deliveries succeeded (20/20)').waitFor();
     await badRow.getByTestId('destination-health').getByText('Health: 0% of the last 20 deliveries succeeded (0/20)').waitFor();
-    await badRow.getByTestId('destination-disabled-reason').getByText(/20 consecutive failed deliveries \(last: HTTP 500\)/).waitFor();
+    await badRow
+      .getByTestId('destination-disabled-reason')
+      .getByText(/20 consecutive failed deliveries \(last: HTTP 500\)/)
+      .waitFor();
     fs.mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
     await page.screenshot({ path: path.join(ROOT, 'test-results', 'destinations-settings.png'), fullPage: true });
 

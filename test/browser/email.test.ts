@@ -106,7 +106,7 @@ describe('email in a browser', { skip: missingBrowser }, () => {
     await page.getByRole('link', { name: 'Your account' }).click();
     await page.getByRole('heading', { name: 'Email digest' }).waitFor();
     const zone = await page.locator('input[name=timeZone]').inputValue();
-    assert.equal(zone, await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone), 'the browser\'s zone by default');
+    assert.equal(zone, await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone), "the browser's zone by default");
     await page.getByLabel('Weekly, on Mondays').check();
     await page.locator('select[name=hour]').selectOption('7');
     await page.locator('input[name=timeZone]').fill('Europe/Paris');

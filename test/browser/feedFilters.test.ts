@@ -52,7 +52,9 @@ describe('the feed filters in a browser', { skip: missingBrowser }, () => {
   const note = () => page.getByTestId('category-totals-note');
   const row = (title: string) => page.locator('article.event', { has: page.getByRole('heading', { name: title, exact: true }) });
   const settled = () =>
-    page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getComputedTiming().endTime === Infinity));
+    page.waitForFunction(() =>
+      document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getComputedTiming().endTime === Infinity),
+    );
 
   for (const [size, viewport] of Object.entries(SIZES)) {
     for (const theme of THEMES) {
@@ -65,7 +67,9 @@ describe('the feed filters in a browser', { skip: missingBrowser }, () => {
         assert.equal(await note().count(), 0, 'the counts are the whole feed: no note');
 
         // A tag filter from a row: the exact count, and the note beside the category totals.
-        await row('Free signup 1').getByRole('button', { name: /^Filter by tag\s*plan\s*:\s*free$/ }).click();
+        await row('Free signup 1')
+          .getByRole('button', { name: /^Filter by tag\s*plan\s*:\s*free$/ })
+          .click();
         await count().getByText('2 events match these filters').waitFor();
         await note().waitFor();
         assert.equal(await note().isVisible(), true);
@@ -88,7 +92,10 @@ describe('the feed filters in a browser', { skip: missingBrowser }, () => {
         await count().getByText('50+ events match these filters').waitFor();
         // The list also loads the next page by itself once its button scrolls into view, which a
         // click's own scrolling can set off first on a phone: the button may be gone by then.
-        await page.getByRole('button', { name: 'Load older events' }).dispatchEvent('click', undefined, { timeout: 2000 }).catch(() => {});
+        await page
+          .getByRole('button', { name: 'Load older events' })
+          .dispatchEvent('click', undefined, { timeout: 2000 })
+          .catch(() => {});
         await count().getByText('53 events match these filters').waitFor();
         // The category alone: counted, and the category totals need no note.
         await page.goto(`${base}/app/p/${project}?category=signups`);

@@ -115,10 +115,14 @@ describe('one Tab stop for the feed, arrows within it', { skip: missingBrowser }
         controls.map((stop) => stop.replace('in Order 2: ', '')),
         ['Order 2', 'bank', '#orders', 'Filter by tag plan: pro', 'customer-2', 'Add to favorites', 'Copy link to event', 'Delete event'],
       );
-      const inside = await page.locator('article.event').nth(1).evaluate((node) =>
-        [...node.querySelectorAll<HTMLElement>('a[href], button')].map((control) => control.tabIndex),
+      const inside = await page
+        .locator('article.event')
+        .nth(1)
+        .evaluate((node) => [...node.querySelectorAll<HTMLElement>('a[href], button')].map((control) => control.tabIndex));
+      assert.ok(
+        inside.every((index) => index === -1),
+        `every control is tabindex -1: ${inside.join(',')}`,
       );
-      assert.ok(inside.every((index) => index === -1), `every control is tabindex -1: ${inside.join(',')}`);
       for (let i = 0; i < 12; i++) await page.keyboard.press('ArrowLeft');
       assert.equal(await focused(page), 'card Order 2');
 

@@ -22,7 +22,10 @@ export function feedPeopleSuite(t: TestApp, size: 'desktop' | 'phone', viewport:
     let base = '';
     let apiKey = '';
     let projectId = '';
-    const api = apiWithKey(() => base, () => apiKey);
+    const api = apiWithKey(
+      () => base,
+      () => apiKey,
+    );
     const card = (title: string) => page.locator('article.event', { has: page.getByRole('heading', { name: title, exact: true }) });
 
     before(async () => {
@@ -40,8 +43,15 @@ export function feedPeopleSuite(t: TestApp, size: 'desktop' | 'phone', viewport:
       at.setDate(at.getDate() - 1);
       at.setHours(13, 9, 0, 0);
       const createdAt = Math.floor(at.getTime() / 1000);
-      for (const [title, userId] of [['Ada paid', 'usr_tp69'], ['Grace paid', 'usr_mail'], ['Anon paid', 'usr_none']] as const) {
-        assert.equal((await api('POST', '/api/events', { project: projectId, category: 'payments', title, icon: '💶', user_id: userId, created_at: createdAt })).status, 201);
+      for (const [title, userId] of [
+        ['Ada paid', 'usr_tp69'],
+        ['Grace paid', 'usr_mail'],
+        ['Anon paid', 'usr_none'],
+      ] as const) {
+        assert.equal(
+          (await api('POST', '/api/events', { project: projectId, category: 'payments', title, icon: '💶', user_id: userId, created_at: createdAt })).status,
+          201,
+        );
       }
       assert.equal((await api('POST', '/api/events', { project: projectId, category: 'signups', title: 'Plain event', created_at: createdAt })).status, 201);
       browser = await openBrowser({ viewport, locale: 'en-US', args: ['--lang=en-US'], timeoutMs: 15_000 });
@@ -118,8 +128,14 @@ export function feedPeopleSuite(t: TestApp, size: 'desktop' | 'phone', viewport:
       await days.first().waitFor({ state: 'attached' });
       assert.equal(await days.count(), 7);
       const titles = await days.evaluateAll((rects) => rects.map((rect) => rect.querySelector('title')?.textContent ?? ''));
-      assert.ok(titles.every((title) => /^\d{4}-\d{2}-\d{2}: \d+ events?$/.test(title)), titles.join(' | '));
-      assert.ok(titles.some((title) => / [1-9]\d* events?$/.test(title)), 'the day of the events has its count');
+      assert.ok(
+        titles.every((title) => /^\d{4}-\d{2}-\d{2}: \d+ events?$/.test(title)),
+        titles.join(' | '),
+      );
+      assert.ok(
+        titles.some((title) => / [1-9]\d* events?$/.test(title)),
+        'the day of the events has its count',
+      );
       // The firing alerts have a line of their own, so nothing beside the sparkline can push it.
       const firingLine = await page.evaluate(() => {
         const probe = document.createElement('p');

@@ -38,7 +38,10 @@ export async function feedSuite(sizes: Array<keyof typeof SIZES>, withTouch: boo
     let page: Page;
     let apiKey = '';
     let email = '';
-    const api = apiWithKey(() => base, () => apiKey);
+    const api = apiWithKey(
+      () => base,
+      () => apiKey,
+    );
     const row = (title: string) => page.locator('article.event', { has: page.getByRole('heading', { name: title, exact: true }) });
     const detail = () => page.getByRole('dialog', { name: 'Event details' });
 
@@ -63,28 +66,29 @@ export async function feedSuite(sizes: Array<keyof typeof SIZES>, withTouch: boo
       assert.deepEqual(browser?.pageErrors ?? [], []);
     });
 
-    if (withTouch) it('on a touch screen (no hover), a row\'s actions are behind "…"', async () => {
-      const project = (await api('POST', '/api/projects', { name: 'Feed touch' })).body.id as string;
-      assert.equal((await api('POST', '/api/events', { project, category: 'orders', title: 'Touched order' })).status, 201);
-      const touchScreen = await openBrowser({ viewport: SIZES.phone, isMobile: true, hasTouch: true, timeoutMs: 10_000 });
-      try {
-        const phone = touchScreen.page;
-        await signIn(phone, base, email);
-        await phone.goto(`${base}/app/p/${project}`);
-        const touched = phone.locator('article.event', { has: phone.getByRole('heading', { name: 'Touched order' }) });
-        await touched.waitFor();
-        assert.equal(await phone.evaluate(() => matchMedia('(hover: none)').matches), true);
-        const favorite = touched.getByRole('button', { name: 'Add to favorites' });
-        assert.equal(await favorite.isVisible(), false, 'hidden until the menu opens');
-        await touched.getByRole('button', { name: 'More actions' }).tap();
-        await favorite.tap();
-        await touched.locator('.event-star').waitFor();
-        assert.equal((await api('GET', `/api/events?project=${project}&favorited=true`)).body.events.length, 1);
-        await phone.screenshot({ path: path.join(SHOTS, 'feed-phone-touch.png') });
-      } finally {
-        await touchScreen.close();
-      }
-    });
+    if (withTouch)
+      it('on a touch screen (no hover), a row\'s actions are behind "…"', async () => {
+        const project = (await api('POST', '/api/projects', { name: 'Feed touch' })).body.id as string;
+        assert.equal((await api('POST', '/api/events', { project, category: 'orders', title: 'Touched order' })).status, 201);
+        const touchScreen = await openBrowser({ viewport: SIZES.phone, isMobile: true, hasTouch: true, timeoutMs: 10_000 });
+        try {
+          const phone = touchScreen.page;
+          await signIn(phone, base, email);
+          await phone.goto(`${base}/app/p/${project}`);
+          const touched = phone.locator('article.event', { has: phone.getByRole('heading', { name: 'Touched order' }) });
+          await touched.waitFor();
+          assert.equal(await phone.evaluate(() => matchMedia('(hover: none)').matches), true);
+          const favorite = touched.getByRole('button', { name: 'Add to favorites' });
+          assert.equal(await favorite.isVisible(), false, 'hidden until the menu opens');
+          await touched.getByRole('button', { name: 'More actions' }).tap();
+          await favorite.tap();
+          await touched.locator('.event-star').waitFor();
+          assert.equal((await api('GET', `/api/events?project=${project}&favorited=true`)).body.events.length, 1);
+          await phone.screenshot({ path: path.join(SHOTS, 'feed-phone-touch.png') });
+        } finally {
+          await touchScreen.close();
+        }
+      });
 
     for (const size of sizes) {
       const viewport = SIZES[size];
@@ -110,7 +114,8 @@ export async function feedSuite(sizes: Array<keyof typeof SIZES>, withTouch: boo
             created_at: noonDaysAgo(3),
           });
           const yesterday = await post({ category: 'signups', title: 'Yesterday signup', created_at: noonDaysAgo(1) });
-          for (let i = 0; i < 55; i++) await post({ category: i % 2 ? 'orders' : 'visits', title: `Filler ${i}`, created_at: Math.floor(Date.now() / 1000) - 60 + i });
+          for (let i = 0; i < 55; i++)
+            await post({ category: i % 2 ? 'orders' : 'visits', title: `Filler ${i}`, created_at: Math.floor(Date.now() / 1000) - 60 + i });
           await post({ category: LONG_CATEGORY, title: LONG_TITLE, description: 'A very long title', tags: { region: 'eu-west-and-some-more-words' } });
 
           // 7. Skeleton rows while the first page is slow.
@@ -135,9 +140,14 @@ export async function feedSuite(sizes: Array<keyof typeof SIZES>, withTouch: boo
           assert.equal(await actions.evaluate((node) => getComputedStyle(node).opacity), '0');
           await long.hover();
           await page.waitForFunction((node) => getComputedStyle(node as Element).opacity === '1', await actions.elementHandle());
-          const title = await long.locator('h3').evaluate((node) => ({ lines: node.clientHeight / parseFloat(getComputedStyle(node).lineHeight), clipped: node.scrollHeight > node.clientHeight + 1 }));
+          const title = await long.locator('h3').evaluate((node) => ({
+            lines: node.clientHeight / parseFloat(getComputedStyle(node).lineHeight),
+            clipped: node.scrollHeight > node.clientHeight + 1,
+          }));
           assert.ok(title.lines <= 3.05 && title.clipped, `title: ${JSON.stringify(title)}`);
-          const chip = await long.locator('.chip-category').evaluate((node) => ({ height: node.getBoundingClientRect().height, ellipsized: node.scrollWidth > node.clientWidth }));
+          const chip = await long
+            .locator('.chip-category')
+            .evaluate((node) => ({ height: node.getBoundingClientRect().height, ellipsized: node.scrollWidth > node.clientWidth }));
           assert.ok(chip.height < 30 && chip.ellipsized, `category chip: ${JSON.stringify(chip)}`);
           const filler = await row('Filler 10').boundingBox();
           assert.ok(filler && filler.height <= 80, `a plain row is compact: ${filler?.height}px`);
@@ -153,7 +163,13 @@ export async function feedSuite(sizes: Array<keyof typeof SIZES>, withTouch: boo
           await long.locator('h3').click();
           await detail().waitFor();
           assert.equal((await detail().locator('.event-detail-title').textContent())?.trim(), LONG_TITLE.trim());
-          assert.equal(await detail().locator('.event-detail-title').evaluate((node) => node.scrollHeight <= node.clientHeight + 1), true, 'not clamped there');
+          assert.equal(
+            await detail()
+              .locator('.event-detail-title')
+              .evaluate((node) => node.scrollHeight <= node.clientHeight + 1),
+            true,
+            'not clamped there',
+          );
           await page.keyboard.press('Escape');
           await detail().waitFor({ state: 'detached' });
 
@@ -175,7 +191,10 @@ export async function feedSuite(sizes: Array<keyof typeof SIZES>, withTouch: boo
           await row('Old invoice paid').waitFor();
           assert.equal(await row('Old invoice paid').getAttribute('aria-current'), 'true');
           const labels = await page.locator('.day-separator').allTextContents();
-          assert.ok(labels.some((label) => /^\p{L}+\.? \d{1,2} \p{L}+\.? \d{4}$/u.test(label)), `an absolute date: ${labels.join(' | ')}`);
+          assert.ok(
+            labels.some((label) => /^\p{L}+\.? \d{1,2} \p{L}+\.? \d{4}$/u.test(label)),
+            `an absolute date: ${labels.join(' | ')}`,
+          );
           // A link to yesterday's event shows it under "Yesterday", the older one under its date.
           await page.goto(`${base}/app/p/${project}?event=${yesterday.id}`);
           await detail().getByRole('heading', { name: 'Yesterday signup' }).waitFor();
@@ -228,7 +247,10 @@ export async function feedSuite(sizes: Array<keyof typeof SIZES>, withTouch: boo
           await post({ category: 'orders', title: 'Order while away' });
           const pill = page.getByRole('button', { name: /1 new event/ });
           await pill.waitFor();
-          const fit = await pill.evaluate((node) => ({ height: node.getBoundingClientRect().height, fits: node.scrollWidth <= node.clientWidth && node.scrollHeight <= node.clientHeight }));
+          const fit = await pill.evaluate((node) => ({
+            height: node.getBoundingClientRect().height,
+            fits: node.scrollWidth <= node.clientWidth && node.scrollHeight <= node.clientHeight,
+          }));
           assert.ok(fit.height >= 24 && fit.fits, `pill: ${JSON.stringify(fit)}`);
           await pill.click();
           await row('Order while away').waitFor();
@@ -259,7 +281,11 @@ export async function feedSuite(sizes: Array<keyof typeof SIZES>, withTouch: boo
             window.dispatchEvent(new Event('focus'));
           });
           await page.waitForFunction(() => !document.title.startsWith('('));
-          await page.getByTestId('notify-toast').filter({ hasText: 'Server down' }).getByRole('link', { name: /Server down/ }).click();
+          await page
+            .getByTestId('notify-toast')
+            .filter({ hasText: 'Server down' })
+            .getByRole('link', { name: /Server down/ })
+            .click();
           await detail().getByRole('heading', { name: 'Server down' }).waitFor();
           await page.keyboard.press('Escape');
           await sound.click();

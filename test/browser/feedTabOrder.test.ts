@@ -103,8 +103,16 @@ describe("the feed's Tab order", { skip: missingBrowser }, () => {
       assert.equal(stops.at(-1), 'body', stops.join(' | '));
       assert.equal(stops.indexOf('body'), stops.length - 1, `no stop on <body> before the end: ${stops.join(' | ')}`);
       const at = (stop: string) => stops.indexOf(stop);
-      assert.deepEqual(stops.filter((stop) => stop.startsWith('category ')), ['category All events'], 'one stop for the categories');
-      assert.deepEqual(stops.filter((stop) => stop === 'card' || stop === 'inside a card'), ['card'], 'one stop for the list');
+      assert.deepEqual(
+        stops.filter((stop) => stop.startsWith('category ')),
+        ['category All events'],
+        'one stop for the categories',
+      );
+      assert.deepEqual(
+        stops.filter((stop) => stop === 'card' || stop === 'inside a card'),
+        ['card'],
+        'one stop for the list',
+      );
       assert.ok(at('search') >= 0 && at('search') < at('category All events'), `the search above both: ${stops.join(' | ')}`);
       assert.ok(at('category All events') < at('☆ Favorites only'), `the categories before the filters: ${stops.join(' | ')}`);
       assert.ok(at('☆ Favorites only') < at('card'), stops.join(' | '));
@@ -146,7 +154,14 @@ describe("the feed's Tab order", { skip: missingBrowser }, () => {
       assert.equal(await focused(page), 'Load older events');
       const where = await older.evaluate((button) => {
         const box = button.getBoundingClientRect();
-        return { top: box.top, bottom: box.bottom, height: window.innerHeight, scrollY: window.scrollY, max: document.documentElement.scrollHeight, active: document.activeElement === button };
+        return {
+          top: box.top,
+          bottom: box.bottom,
+          height: window.innerHeight,
+          scrollY: window.scrollY,
+          max: document.documentElement.scrollHeight,
+          active: document.activeElement === button,
+        };
       });
       assert.ok(where.top >= 0 && where.bottom <= where.height + 1, `the focused button is in view: ${JSON.stringify(where)}`);
       await page.keyboard.press('Enter');

@@ -21,7 +21,10 @@ describe('funnels and breakdowns in a browser', { skip: missingBrowser }, () => 
   let base = '';
   let apiKey = '';
   let projectId = '';
-  const api = apiWithKey(() => base, () => apiKey);
+  const api = apiWithKey(
+    () => base,
+    () => apiKey,
+  );
 
   before(async () => {
     ensureDashboardBuilt();
@@ -39,12 +42,24 @@ describe('funnels and breakdowns in a browser', { skip: missingBrowser }, () => 
     const start = Math.floor(Date.now() / 1000) - 2 * 86_400;
     const plans: Record<string, string> = { ann: 'pro', bob: 'pro', cat: 'free', dan: 'free' };
     const made: Array<[string, string, number]> = [
-      ['ann', 'signup', 0], ['bob', 'signup', 0], ['cat', 'signup', 0], ['dan', 'signup', 0],
-      ['ann', 'activate', 1], ['bob', 'activate', 1], ['cat', 'activate', 1],
+      ['ann', 'signup', 0],
+      ['bob', 'signup', 0],
+      ['cat', 'signup', 0],
+      ['dan', 'signup', 0],
+      ['ann', 'activate', 1],
+      ['bob', 'activate', 1],
+      ['cat', 'activate', 1],
       ['ann', 'pay', 2],
     ];
     for (const [user, category, hours] of made) {
-      const reply = await api('POST', '/api/events', { project: projectId, category, title: `${user} ${category}`, user_id: user, tags: { plan: plans[user] }, created_at: start + hours * HOUR });
+      const reply = await api('POST', '/api/events', {
+        project: projectId,
+        category,
+        title: `${user} ${category}`,
+        user_id: user,
+        tags: { plan: plans[user] },
+        created_at: start + hours * HOUR,
+      });
       assert.equal(reply.status, 201, JSON.stringify(reply.body));
     }
 
@@ -68,11 +83,17 @@ describe('funnels and breakdowns in a browser', { skip: missingBrowser }, () => 
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
       const failures = await auditPage(page);
-      assert.deepEqual(failures.map((f) => `${state} (${colorScheme}): ${f.kind} ${f.element} ${f.detail}`), []);
+      assert.deepEqual(
+        failures.map((f) => `${state} (${colorScheme}): ${f.kind} ${f.element} ${f.detail}`),
+        [],
+      );
     }
   };
 
-  for (const size of [{ name: 'desktop', width: 1440, height: 900 }, { name: 'phone', width: 390, height: 844 }] as const) {
+  for (const size of [
+    { name: 'desktop', width: 1440, height: 900 },
+    { name: 'phone', width: 390, height: 844 },
+  ] as const) {
     it(`builds a 3-step funnel that a reload keeps, at ${size.name} width`, async () => {
       await page.setViewportSize({ width: size.width, height: size.height });
       await page.goto(`${base}/app/p/${projectId}/funnels`);
@@ -94,7 +115,9 @@ describe('funnels and breakdowns in a browser', { skip: missingBrowser }, () => 
       assert.deepEqual(rates, ['Entered the funnel', '100% of step 1 · nobody dropped off', '50.0% of step 2 · 1 user dropped off · 50.0% overall']);
       assert.equal(await page.getByTestId('funnel-overall').innerText(), '50.0% overall conversion (1 of 2 users reached step 3)');
       // On a phone the result sits below the editor: showing it brings it into view.
-      const shown = await page.getByRole('region', { name: 'Funnel result' }).evaluate((section) => ({ top: section.getBoundingClientRect().top, bottom: section.getBoundingClientRect().bottom }));
+      const shown = await page
+        .getByRole('region', { name: 'Funnel result' })
+        .evaluate((section) => ({ top: section.getBoundingClientRect().top, bottom: section.getBoundingClientRect().bottom }));
       assert.ok(shown.top >= 0 && Math.min(shown.bottom, shown.top + 200) <= size.height, `the result is in view: ${JSON.stringify(shown)}`);
       await assertAccessible(`funnel ${size.name}`);
 
@@ -121,7 +144,13 @@ describe('funnels and breakdowns in a browser', { skip: missingBrowser }, () => 
       const totals = page.getByRole('table', { name: /^Totals over/ });
       assert.equal(await totals.getByRole('columnheader').first().textContent(), 'Tag plan');
       assert.equal(await totals.getByRole('rowheader').textContent(), 'All values');
-      assert.deepEqual(await page.getByTestId('tag-key-suggestions').locator('option').evaluateAll((options) => options.map((o) => o.getAttribute('value'))), ['plan']);
+      assert.deepEqual(
+        await page
+          .getByTestId('tag-key-suggestions')
+          .locator('option')
+          .evaluateAll((options) => options.map((o) => o.getAttribute('value'))),
+        ['plan'],
+      );
       await page.getByLabel('Only events with tag').fill('plan:pro');
       await page.getByRole('button', { name: 'Add filter' }).click();
       await legend.getByRole('button', { name: /^free/ }).waitFor({ state: 'detached' });

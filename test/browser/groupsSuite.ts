@@ -54,7 +54,14 @@ export function groupsSuite(t: TestApp, size: string, viewport: { width: number;
       assert.deepEqual(await names(), ['Globex', 'Acme Inc']);
       await page.getByRole('columnheader', { name: 'Last active' }).waitFor();
       assert.equal(await page.getByLabel('Sort by').locator('option:checked').textContent(), 'Last active');
-      assert.equal(await page.locator('main').getByText(/last seen/i).count(), 0, 'the newest event is not called "last seen"');
+      assert.equal(
+        await page
+          .locator('main')
+          .getByText(/last seen/i)
+          .count(),
+        0,
+        'the newest event is not called "last seen"',
+      );
       assert.deepEqual(await axeViolations(page), []);
       assert.equal(await noSidewaysScroll(), true);
 
@@ -89,13 +96,24 @@ export function groupsSuite(t: TestApp, size: string, viewport: { width: number;
       await page.getByRole('rowheader', { name: 'seats' }).waitFor();
       const members = page.getByRole('list', { name: 'Users of the group' });
       const memberNames = () => members.locator('li a').allTextContents();
-      const facts = (name: string) => members.locator('li', { has: page.getByRole('link', { name, exact: true }) }).getByTestId('member-facts').innerText();
+      const facts = (name: string) =>
+        members
+          .locator('li', { has: page.getByRole('link', { name, exact: true }) })
+          .getByTestId('member-facts')
+          .innerText();
       await members.getByRole('link', { name: 'dee' }).waitFor();
       assert.deepEqual(await memberNames(), ['ann', 'bob', 'dee'], 'newest event first; a user without events last');
       assert.match(await facts('ann'), /^last active .+ · 1 event$/);
       assert.equal(await facts('dee'), 'no events yet');
       await page.locator('.user-facts dt', { hasText: 'Last active' }).waitFor();
-      assert.equal(await page.locator('main').getByText(/last seen/i).count(), 0, 'the newest event is not called "last seen"');
+      assert.equal(
+        await page
+          .locator('main')
+          .getByText(/last seen/i)
+          .count(),
+        0,
+        'the newest event is not called "last seen"',
+      );
 
       // Bob, the older member, is identified now (a sync of properties): he is named, not moved.
       assert.equal((await browser.api('POST', '/api/identify', { project: projectId, user_id: 'bob', properties: { name: 'Bob Stone' } })).status, 200);

@@ -20,7 +20,10 @@ describe('insights and project deletion in a browser', { skip: missingBrowser },
   let email = '';
   let apiKey = '';
   let projectId = '';
-  const api = apiWithKey(() => base, () => apiKey);
+  const api = apiWithKey(
+    () => base,
+    () => apiKey,
+  );
 
   const card = (title: string) => page.getByTestId('insight-card').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
 
@@ -46,7 +49,7 @@ describe('insights and project deletion in a browser', { skip: missingBrowser },
     await browser?.close();
   });
 
-  it('creates, edits and deletes an insight; counters show the reader\'s digit grouping', async () => {
+  it("creates, edits and deletes an insight; counters show the reader's digit grouping", async () => {
     await page.goto(`${base}/app/p/${projectId}/insights`);
     await page.getByRole('heading', { name: 'Insights' }).waitFor();
     await page.getByRole('button', { name: 'New insight' }).click();
@@ -88,7 +91,10 @@ describe('insights and project deletion in a browser', { skip: missingBrowser },
     const words = 'The primary database replica in eu-west-1 is lagging behind; failover is scheduled';
     await api('POST', '/api/insight', { project: projectId, title: 'Status note', value: words });
     await api('POST', '/api/insight', { project: projectId, title: 'Trace id', value: 'a'.repeat(120) });
-    for (const viewport of [{ width: 1280, height: 860 }, { width: 390, height: 844 }]) {
+    for (const viewport of [
+      { width: 1280, height: 860 },
+      { width: 390, height: 844 },
+    ]) {
       await page.setViewportSize(viewport);
       await page.goto(`${base}/app/p/${projectId}/insights`);
       await card('Lifetime events').getByText('123.456.789.012', { exact: true }).waitFor();

@@ -24,7 +24,11 @@ export async function useInvitationServer(): Promise<{ t: TestApp; port: number;
   return { t: useTestApp({ BASE_URL: base }), port, base };
 }
 
-export function invitationsSuite({ t, port, base }: { t: TestApp; port: number; base: string }, size: string, viewport: { width: number; height: number }): void {
+export function invitationsSuite(
+  { t, port, base }: { t: TestApp; port: number; base: string },
+  size: string,
+  viewport: { width: number; height: number },
+): void {
   describe(`invitations in a browser (${size})`, { skip: missingBrowser }, () => {
     let owner: OpenBrowser;
     let invited: OpenBrowser;
@@ -108,7 +112,10 @@ export function invitationsSuite({ t, port, base }: { t: TestApp; port: number; 
 
       await invited.page.goto(firstUrl);
       await invited.page.getByRole('heading', { name: 'This invitation cannot be used' }).waitFor();
-      await invited.page.getByRole('alert').filter({ hasText: /unknown, expired or already used/ }).waitFor();
+      await invited.page
+        .getByRole('alert')
+        .filter({ hasText: /unknown, expired or already used/ })
+        .waitFor();
       assert.deepEqual(await axeViolations(invited.page), []);
     });
 

@@ -35,7 +35,10 @@ describe('event descriptions in a browser', { skip: missingBrowser }, () => {
   let base = '';
   let apiKey = '';
   let projectId = '';
-  const api = apiWithKey(() => base, () => apiKey);
+  const api = apiWithKey(
+    () => base,
+    () => apiKey,
+  );
 
   before(async () => {
     ensureDashboardBuilt();

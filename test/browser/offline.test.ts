@@ -29,7 +29,10 @@ describe('the dashboard offline', { skip: missingBrowser }, () => {
     const email = `offline-${Date.now()}@example.com`;
     await createAccount({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
     const apiKey = (await createKey({ ctx: { services: t.services, organizationId: organization.id, actor: OPERATOR }, input: { name: 'Setup' } })).key;
-    await apiWithKey(() => base, () => apiKey)('POST', '/api/projects', { name: 'Home' });
+    await apiWithKey(
+      () => base,
+      () => apiKey,
+    )('POST', '/api/projects', { name: 'Home' });
     browser = await openBrowser({ viewport: { width: 1440, height: 900 }, timeoutMs: 15_000 });
     page = browser.page;
     cspViolations = watchCsp(page);
@@ -51,8 +54,14 @@ describe('the dashboard offline', { skip: missingBrowser }, () => {
     });
     assert.ok(cached.includes('/app/'), `the shell is cached: ${cached.join(', ')}`);
     assert.ok(cached.includes('/app/offline.html'));
-    assert.ok(cached.some((url) => /^\/app\/assets\/index-.*\.js$/.test(url)), 'the shell script is cached');
-    assert.deepEqual(cached.filter((url) => url.startsWith('/api')), []);
+    assert.ok(
+      cached.some((url) => /^\/app\/assets\/index-.*\.js$/.test(url)),
+      'the shell script is cached',
+    );
+    assert.deepEqual(
+      cached.filter((url) => url.startsWith('/api')),
+      [],
+    );
   });
 
   it('offline, a reload opens the cached shell, which says so; /api is not answered from a cache', async () => {
@@ -81,7 +90,10 @@ describe('the dashboard offline', { skip: missingBrowser }, () => {
       for (const name of await caches.keys()) await (await caches.open(name)).delete('/app/');
     });
     await browser.context.setOffline(true);
-    for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+    for (const viewport of [
+      { width: 1440, height: 900 },
+      { width: 390, height: 844 },
+    ]) {
       await page.setViewportSize(viewport);
       await page.goto(`${base}/app/members`);
       await page.getByRole('heading', { name: 'You are offline', level: 1 }).waitFor();
@@ -93,6 +105,10 @@ describe('the dashboard offline', { skip: missingBrowser }, () => {
     }
     await browser.context.setOffline(false);
     await page.getByRole('link', { name: 'Open Eventlog' }).click();
-    await page.getByRole('heading', { name: 'Feed' }).or(page.getByRole('heading', { name: 'Projects', level: 1 })).first().waitFor();
+    await page
+      .getByRole('heading', { name: 'Feed' })
+      .or(page.getByRole('heading', { name: 'Projects', level: 1 }))
+      .first()
+      .waitFor();
   });
 });

@@ -27,14 +27,21 @@ describe('choosing among invitations after sign-in with OpenID Connect', { skip:
       await createAccount({ ctx: t.operator, input: { organizationId: first.id, email: `owner-${name}-${Date.now()}@example.com`, password: PASSWORD } });
       await inviteMember({ ctx: first.ctx, input: { email, role: 'member' } });
       await inviteMember({ ctx: second.ctx, input: { email, role: 'owner' } });
-      const names = new Map((await t.services.sql<{ id: string; name: string }[]>`SELECT id, name FROM organizations WHERE id IN ${t.services.sql([first.id, second.id])}`).map((o) => [o.id, o.name]));
+      const names = new Map(
+        (await t.services.sql<{ id: string; name: string }[]>`SELECT id, name FROM organizations WHERE id IN ${t.services.sql([first.id, second.id])}`).map(
+          (o) => [o.id, o.name],
+        ),
+      );
       const accountId = `chooser-${name}`;
       people().set(accountId, { email, verified: true });
 
       const browser = await openBrowser({ viewport, timeoutMs: 15_000 });
       try {
         const { page } = browser;
-        await page.context().route((url) => !['127.0.0.1', 'localhost'].includes(url.hostname), (route) => route.abort());
+        await page.context().route(
+          (url) => !['127.0.0.1', 'localhost'].includes(url.hostname),
+          (route) => route.abort(),
+        );
         await page.goto(`${base}/app/`);
         await page.getByRole('link', { name: 'Sign in with Test IdP' }).click();
         await page.locator('input[name=login]').fill(accountId);
@@ -58,9 +65,15 @@ describe('choosing among invitations after sign-in with OpenID Connect', { skip:
         await browser.close();
       }
       const accounts = await t.services.sql`SELECT organization_id, role FROM users WHERE lower(email) = lower(${email})`;
-      assert.deepEqual(accounts.map((a) => [a.organization_id, a.role]), [[second.id, 'owner']]);
+      assert.deepEqual(
+        accounts.map((a) => [a.organization_id, a.role]),
+        [[second.id, 'owner']],
+      );
       const pending = await t.services.sql`SELECT organization_id FROM invitations WHERE lower(email) = lower(${email})`;
-      assert.deepEqual(pending.map((p) => p.organization_id), [first.id]);
+      assert.deepEqual(
+        pending.map((p) => p.organization_id),
+        [first.id],
+      );
     });
   }
 });

@@ -28,7 +28,14 @@ export async function useOidcServer(settings: Record<string, string>): Promise<O
   const [port, providerPort] = [await freePort(), await freePort()];
   const base = `http://127.0.0.1:${port}`;
   let provider: Awaited<ReturnType<typeof startProvider>> | undefined;
-  const env = { BASE_URL: base, OIDC_ISSUER: `http://127.0.0.1:${providerPort}`, OIDC_CLIENT_ID: CLIENT.id, OIDC_CLIENT_SECRET: CLIENT.secret, OIDC_NAME: 'Test IdP', ...settings };
+  const env = {
+    BASE_URL: base,
+    OIDC_ISSUER: `http://127.0.0.1:${providerPort}`,
+    OIDC_CLIENT_ID: CLIENT.id,
+    OIDC_CLIENT_SECRET: CLIENT.secret,
+    OIDC_NAME: 'Test IdP',
+    ...settings,
+  };
   const t = useTestApp(env);
   const start = () => {
     before(async () => {
@@ -46,7 +53,10 @@ export async function useOidcServer(settings: Record<string, string>): Promise<O
  * dashboard signed in. The provider's page asks for fonts on the internet: refused here, offline.
  */
 export async function signInWithProvider(page: Page, base: string, accountId: string): Promise<void> {
-  await page.context().route((url) => !['127.0.0.1', 'localhost'].includes(url.hostname), (route) => route.abort());
+  await page.context().route(
+    (url) => !['127.0.0.1', 'localhost'].includes(url.hostname),
+    (route) => route.abort(),
+  );
   await page.goto(`${base}/app/`);
   const button = page.getByRole('link', { name: 'Sign in with Test IdP' });
   await button.waitFor();
@@ -67,7 +77,10 @@ export async function signInWithProvider(page: Page, base: string, accountId: st
  * defects", point 2); axe-clean in both themes.
  */
 export async function assertRefusalLandsOnSignIn(page: Page, base: string, accountId: string): Promise<void> {
-  await page.context().route((url) => !['127.0.0.1', 'localhost'].includes(url.hostname), (route) => route.abort());
+  await page.context().route(
+    (url) => !['127.0.0.1', 'localhost'].includes(url.hostname),
+    (route) => route.abort(),
+  );
   await page.goto(`${base}/app/`);
   await page.getByRole('link', { name: 'Sign in with Test IdP' }).click();
   await page.locator('input[name=login]').fill(accountId);
@@ -75,7 +88,10 @@ export async function assertRefusalLandsOnSignIn(page: Page, base: string, accou
   await page.getByRole('button', { name: 'Sign-in' }).click();
   const refused = page.getByTestId('signin-refused');
   await refused.waitFor();
-  assert.match(await refused.innerText(), /You were not signed in\.\s+This account is not a member of any organization here; ask an owner to invite your email\./);
+  assert.match(
+    await refused.innerText(),
+    /You were not signed in\.\s+This account is not a member of any organization here; ask an owner to invite your email\./,
+  );
   const url = new URL(page.url());
   assert.equal(`${url.origin}${url.pathname}${url.search}`, `${base}/app/`, 'the reason leaves the address once read');
   await page.getByRole('link', { name: 'Sign in with Test IdP' }).waitFor();

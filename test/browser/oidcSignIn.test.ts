@@ -28,7 +28,11 @@ describe('sign-in with OpenID Connect in the browser (desktop, passwords off)', 
     } finally {
       await browser.close();
     }
-    const refused = await fetch(`${base}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
+    const refused = await fetch(`${base}/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: PASSWORD }),
+    });
     assert.equal(refused.status, 403);
   });
 

@@ -89,7 +89,9 @@ describe('phone layout of members, project tabs and the attempt log', { skip: mi
         );
         assert.equal(selects.length, 2);
         for (const select of selects) assert.ok(select.width >= select.needed, `a role select is squashed: ${JSON.stringify(select)}`);
-        const table = await page.locator('.members-table').evaluate((node) => ({ table: node.getBoundingClientRect().width, room: node.parentElement!.clientWidth }));
+        const table = await page
+          .locator('.members-table')
+          .evaluate((node) => ({ table: node.getBoundingClientRect().width, room: node.parentElement!.clientWidth }));
         assert.ok(table.table <= table.room + 1, `the members table overflows: ${JSON.stringify(table)}`);
         await assertNoAxeViolations(page, `Members, ${size} ${theme}`);
         await page.screenshot({ path: path.join(SHOTS, `members-${size}-${theme}.png`) });
@@ -165,7 +167,9 @@ describe('phone layout of members, project tabs and the attempt log', { skip: mi
         await page.keyboard.press('Escape');
         await detail.waitFor({ state: 'detached' });
         // The row fades in: axe judges its colours once it has.
-        await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getComputedTiming().endTime === Infinity));
+        await page.waitForFunction(() =>
+          document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getComputedTiming().endTime === Infinity),
+        );
         await assertNoAxeViolations(page, `the feed after the link, ${size} ${theme}`);
       });
     }

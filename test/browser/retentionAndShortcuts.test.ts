@@ -25,7 +25,10 @@ describe('retention confirmation and the shortcut sheet', { skip: missingBrowser
   let page: Page;
   let base = '';
   let apiKey = '';
-  const api = apiWithKey(() => base, () => apiKey);
+  const api = apiWithKey(
+    () => base,
+    () => apiKey,
+  );
 
   before(async () => {
     ensureDashboardBuilt();
@@ -50,7 +53,11 @@ describe('retention confirmation and the shortcut sheet', { skip: missingBrowser
       const projectId = (await api('POST', '/api/projects', { name: `Kept ${size} ${theme}` })).body.id as string;
       assert.equal((await api('PATCH', `/api/projects/${projectId}`, { retentionDays: 90 })).status, 200);
       const daysAgo = (days: number) => Math.floor(Date.now() / 1000) - days * 86_400;
-      for (const [title, days] of [['Old one', 40], ['Old two', 45], ['Recent', 1]] as const) {
+      for (const [title, days] of [
+        ['Old one', 40],
+        ['Old two', 45],
+        ['Recent', 1],
+      ] as const) {
         assert.equal((await api('POST', '/api/events', { project: projectId, category: 'c', title, created_at: daysAgo(days) })).status, 201);
       }
       await page.goto(`${base}/app/p/${projectId}/settings`);
@@ -68,7 +75,10 @@ describe('retention confirmation and the shortcut sheet', { skip: missingBrowser
 
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await dialog.getByRole('button', { name: 'Delete 2 events and save' }).click();
-      await page.getByText(/Project “Kept .*” saved/).first().waitFor();
+      await page
+        .getByText(/Project “Kept .*” saved/)
+        .first()
+        .waitFor();
       const saved = ((await api('GET', '/api/projects')).body as Array<{ id: string; retentionDays: number | null }>).find((p) => p.id === projectId);
       assert.equal(saved?.retentionDays, 30);
 
@@ -90,7 +100,8 @@ describe('retention confirmation and the shortcut sheet', { skip: missingBrowser
       await page.keyboard.press('?');
       const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
       await sheet.waitFor();
-      for (const key of ['?', '/', 'j / k', '← / →', 'Enter', 'f', 'Escape']) assert.equal(await sheet.locator('kbd', { hasText: key }).count() >= 1, true, key);
+      for (const key of ['?', '/', 'j / k', '← / →', 'Enter', 'f', 'Escape'])
+        assert.equal((await sheet.locator('kbd', { hasText: key }).count()) >= 1, true, key);
       assert.deepEqual(await axeViolations(page), []);
       await page.keyboard.press('Escape');
       await sheet.waitFor({ state: 'hidden' });

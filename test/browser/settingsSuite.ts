@@ -28,7 +28,10 @@ export function settingsSuite(t: TestApp, size: 'desktop' | 'phone', viewport: {
     let projectId = '';
     let hookId = '';
     let destinationId = '';
-    const api = apiWithKey(() => base, () => apiKey);
+    const api = apiWithKey(
+      () => base,
+      () => apiKey,
+    );
     const settingsUrl = () => `${base}/app/p/${projectId}/settings`;
     const noSidewaysScroll = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
     const nav = () => page.getByRole('navigation', { name: 'Settings sections' });
@@ -43,7 +46,8 @@ export function settingsSuite(t: TestApp, size: 'desktop' | 'phone', viewport: {
       await createAccount({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
       apiKey = (await createKey({ ctx: { services: t.services, organizationId: organization.id, actor: OPERATOR }, input: { name: 'Setup' } })).key;
       projectId = (await api('POST', '/api/projects', { name: 'Shop' })).body.id;
-      for (const category of ['payments', 'signups']) assert.equal((await api('POST', '/api/events', { project: projectId, category, title: category })).status, 201);
+      for (const category of ['payments', 'signups'])
+        assert.equal((await api('POST', '/api/events', { project: projectId, category, title: category })).status, 201);
       hookId = (await api('POST', `/api/projects/${projectId}/hooks`, { name: 'CI', category: 'deploys' })).body.id;
       const destination = await api('POST', `/api/projects/${projectId}/destinations`, { name: 'Team chat', url: 'http://127.0.0.1:9/chat', format: 'json' });
       assert.equal(destination.status, 201, JSON.stringify(destination.body));
@@ -127,7 +131,7 @@ export function settingsSuite(t: TestApp, size: 'desktop' | 'phone', viewport: {
       assert.deepEqual([saved?.id, saved?.name, saved?.category], [hookId, 'CI deploys', 'releases']);
     });
 
-    it("renames a destination and changes its URL in its row", async () => {
+    it('renames a destination and changes its URL in its row', async () => {
       await destinationRow().getByRole('button', { name: 'Edit name and URL of Team chat' }).click();
       await destinationRow().getByLabel('Destination name').fill('Ops chat');
       await destinationRow().getByLabel('Destination URL').fill('http://127.0.0.1:9/ops');
@@ -171,10 +175,15 @@ export function settingsSuite(t: TestApp, size: 'desktop' | 'phone', viewport: {
       await form.getByLabel('URL', { exact: true }).fill('http://127.0.0.1:9/billing');
       const picker = form.getByRole('combobox', { name: 'Add a category to categories (none: every category)' });
       await picker.fill('sign');
-      await page.getByRole('listbox').getByRole('option', { name: /signups/ }).click();
+      await page
+        .getByRole('listbox')
+        .getByRole('option', { name: /signups/ })
+        .click();
       await form.getByRole('button', { name: 'Add destination' }).click();
       await page.getByTestId('destination-row').filter({ hasText: 'Billing' }).waitFor();
-      const created = ((await api('GET', `/api/projects/${projectId}/destinations`)).body as Array<{ name: string; categories: string[] | null }>).find((d) => d.name === 'Billing');
+      const created = ((await api('GET', `/api/projects/${projectId}/destinations`)).body as Array<{ name: string; categories: string[] | null }>).find(
+        (d) => d.name === 'Billing',
+      );
       assert.deepEqual(created?.categories, ['signups']);
     });
 
@@ -190,7 +199,8 @@ export function settingsSuite(t: TestApp, size: 'desktop' | 'phone', viewport: {
       assert.ok(form.y >= actions.y + actions.height + 8, 'the replay form is apart from the buttons');
       const field = (await replay.getByLabel('Replay failed since').boundingBox())!;
       const button = (await replay.getByRole('button', { name: 'Replay failed' }).boundingBox())!;
-      if (Math.abs(field.y - button.y) < field.height) assert.ok(Math.abs(field.y + field.height - (button.y + button.height)) <= 2, 'the date field and its button share a bottom line');
+      if (Math.abs(field.y - button.y) < field.height)
+        assert.ok(Math.abs(field.y + field.height - (button.y + button.height)) <= 2, 'the date field and its button share a bottom line');
       // The section is named as its link is.
       await page.getByRole('heading', { name: 'General', level: 2 }).waitFor();
       assert.equal(await page.getByRole('heading', { name: 'Project', exact: true, level: 2 }).count(), 0);

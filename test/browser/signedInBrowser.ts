@@ -35,9 +35,16 @@ export async function openSignedIn(t: TestApp, options: SignedInOptions): Promis
   const email = `signed-in-${crypto.randomUUID()}@example.com`;
   const userId = (await createAccount({ ctx: t.operator, input: { organizationId, email, password: PASSWORD } })).id;
   const key = (await createKey({ ctx: { services: t.services, organizationId, actor: OPERATOR }, input: { name: 'Setup' } })).key;
-  const api = apiWithKey(() => base, () => key);
+  const api = apiWithKey(
+    () => base,
+    () => key,
+  );
   await options.seed?.(api, organizationId);
-  const browser = await openBrowser({ viewport: options.viewport, timeoutMs: options.timeoutMs ?? 15_000, ...(options.locale ? { locale: options.locale } : {}) });
+  const browser = await openBrowser({
+    viewport: options.viewport,
+    timeoutMs: options.timeoutMs ?? 15_000,
+    ...(options.locale ? { locale: options.locale } : {}),
+  });
   try {
     await browser.page.emulateMedia({ reducedMotion: 'reduce' });
     await signIn(browser.page, base, email);

@@ -42,7 +42,12 @@ async function smallTargets(page: Page): Promise<string[]> {
       const style = getComputedStyle(node);
       const box = node.getBoundingClientRect();
       // Visually hidden until focused (the skip link): 1 px and clipped.
-      return style.visibility === 'hidden' || node.getClientRects().length === 0 || (box.width <= 1 && box.height <= 1) || node.closest('[aria-hidden="true"], [inert]') !== null;
+      return (
+        style.visibility === 'hidden' ||
+        node.getClientRects().length === 0 ||
+        (box.width <= 1 && box.height <= 1) ||
+        node.closest('[aria-hidden="true"], [inert]') !== null
+      );
     };
     return [...document.querySelectorAll(TARGETS)]
       .filter((node) => !hidden(node) && !inline(node))

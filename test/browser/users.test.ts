@@ -19,7 +19,10 @@ describe('users, profiles, filter chips and project settings in a browser', { sk
   let page: Page;
   let apiKey = '';
   let projectId = '';
-  const api = apiWithKey(() => base, () => apiKey);
+  const api = apiWithKey(
+    () => base,
+    () => apiKey,
+  );
   const feedEvent = (title: string) => page.locator('article.event', { has: page.getByRole('heading', { name: title, exact: true }) });
 
   before(async () => {
@@ -32,8 +35,22 @@ describe('users, profiles, filter chips and project settings in a browser', { sk
     apiKey = (await createKey({ ctx, input: undefined })).key;
     projectId = (await api('POST', '/api/projects', { name: 'Shop' })).body.id;
     const now = Math.floor(Date.now() / 1000);
-    await api('POST', '/api/events', { project: projectId, category: 'signups', title: 'Ann signed up', user_id: 'ann@example.com', tags: { plan: 'pro' }, created_at: now - 60 });
-    await api('POST', '/api/events', { project: projectId, category: 'billing', title: 'Ann paid', user_id: 'ann@example.com', tags: { plan: 'pro' }, created_at: now - 30 });
+    await api('POST', '/api/events', {
+      project: projectId,
+      category: 'signups',
+      title: 'Ann signed up',
+      user_id: 'ann@example.com',
+      tags: { plan: 'pro' },
+      created_at: now - 60,
+    });
+    await api('POST', '/api/events', {
+      project: projectId,
+      category: 'billing',
+      title: 'Ann paid',
+      user_id: 'ann@example.com',
+      tags: { plan: 'pro' },
+      created_at: now - 30,
+    });
     await api('POST', '/api/events', { project: projectId, category: 'signups', title: 'Bob signed up', user_id: 'bob', tags: { plan: 'free' } });
     assert.equal((await api('POST', '/api/identify', { project: projectId, user_id: 'ann@example.com', properties: { company: 'Acme' } })).status, 200);
 
@@ -70,7 +87,9 @@ describe('users, profiles, filter chips and project settings in a browser', { sk
   it('links user ids in the feed to profiles; a tag chip filters by tag=key:value and survives a reload', async () => {
     await page.goto(`${base}/app/p/${projectId}`);
     await feedEvent('Bob signed up').waitFor();
-    await feedEvent('Bob signed up').getByRole('button', { name: /^Filter by tag\s*plan\s*:\s*free$/ }).click();
+    await feedEvent('Bob signed up')
+      .getByRole('button', { name: /^Filter by tag\s*plan\s*:\s*free$/ })
+      .click();
     await page.waitForURL(/tag=plan%3Afree/);
     await page.waitForFunction(() => document.querySelectorAll('article.event').length === 1);
     await page.getByRole('button', { name: 'Remove filter tag plan:free' }).waitFor();
@@ -86,7 +105,9 @@ describe('users, profiles, filter chips and project settings in a browser', { sk
     await page.goBack();
     await page.getByRole('button', { name: 'Remove filter tag plan:free' }).waitFor();
     await page.goto(`${base}/app/p/${projectId}`);
-    await feedEvent('Ann paid').getByRole('link', { name: /ann@example\.com/ }).click();
+    await feedEvent('Ann paid')
+      .getByRole('link', { name: /ann@example\.com/ })
+      .click();
     await page.getByRole('heading', { name: 'ann@example.com' }).waitFor();
   });
 

@@ -30,7 +30,10 @@ export function usersSuite(t: TestApp, size: string, viewport: { width: number; 
     let base = '';
     let apiKey = '';
     let projectId = '';
-    const api = apiWithKey(() => base, () => apiKey);
+    const api = apiWithKey(
+      () => base,
+      () => apiKey,
+    );
     const names = () => page.locator('.user-list .project-link').allTextContents();
     const noSidewaysScroll = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
@@ -46,7 +49,16 @@ export function usersSuite(t: TestApp, size: string, viewport: { width: number; 
       await api('POST', '/api/events', { project: projectId, category: 'signups', title: 'Signed up', user_id: 'u-4821', created_at: now - 3 * 86_400 });
       await api('POST', '/api/events', { project: projectId, category: 'billing', title: 'Paid', user_id: 'u-4821', created_at: now - 3600 });
       await api('POST', '/api/events', { project: projectId, category: 'signups', title: 'Signed up', user_id: 'bob' });
-      assert.equal((await api('POST', '/api/identify', { project: projectId, user_id: 'u-4821', properties: { name: 'Ann Smith', plan: 'pro', website: LONG_VALUE, seats: 12 } })).status, 200);
+      assert.equal(
+        (
+          await api('POST', '/api/identify', {
+            project: projectId,
+            user_id: 'u-4821',
+            properties: { name: 'Ann Smith', plan: 'pro', website: LONG_VALUE, seats: 12 },
+          })
+        ).status,
+        200,
+      );
       browser = await openBrowser({ viewport, timeoutMs: 15_000 });
       page = browser.page;
       // Rows fade in; axe measures contrast on the settled page.
@@ -70,7 +82,13 @@ export function usersSuite(t: TestApp, size: string, viewport: { width: number; 
       assert.equal(await ann.locator('.chip').count(), 0);
       const summary = ann.getByTestId('user-property-summary');
       assert.deepEqual(await summary.locator('.user-property').allInnerTexts(), ['plan pro', `website ${LONG_VALUE}`, 'seats 12']);
-      assert.equal(await summary.locator('.user-property').nth(1).evaluate((el) => el.scrollWidth > el.clientWidth), true);
+      assert.equal(
+        await summary
+          .locator('.user-property')
+          .nth(1)
+          .evaluate((el) => el.scrollWidth > el.clientWidth),
+        true,
+      );
       assert.deepEqual(await axeViolations(page), []);
       assert.equal(await noSidewaysScroll(), true);
     });
@@ -127,7 +145,10 @@ export function usersSuite(t: TestApp, size: string, viewport: { width: number; 
       const newest = (await api('GET', `/api/events?project=${projectId}&user_id=u-4821`)).body.events[0] as { createdAt: string };
       // "Last active" is the newest event, not the later identify the API's lastSeen counts (decision 197).
       assert.notEqual(newest.createdAt, profile.lastSeen);
-      for (const [testId, iso] of [['first-seen', profile.firstSeen], ['last-active', newest.createdAt]] as const) {
+      for (const [testId, iso] of [
+        ['first-seen', profile.firstSeen],
+        ['last-active', newest.createdAt],
+      ] as const) {
         const cell = page.getByTestId(testId);
         assert.match(await cell.innerText(), DATE_TIME, testId);
         assert.equal(await cell.locator('time').first().getAttribute('datetime'), iso, testId);

@@ -21,7 +21,12 @@ async function dayAgo(daysAgo: number): Promise<{ day: string; seconds: number }
 async function event(org: TestOrg, project: string, daysAgo: number, category: string, tagsJson?: string): Promise<number> {
   const { seconds } = await dayAgo(daysAgo);
   const payload = `{"project":${JSON.stringify(project)},"category":${JSON.stringify(category)},"title":"t","created_at":${seconds}${tagsJson ? `,"tags":${tagsJson}` : ''}}`;
-  const reply = await t.request({ method: 'POST', url: '/api/events', payload, headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/json' } });
+  const reply = await t.request({
+    method: 'POST',
+    url: '/api/events',
+    payload,
+    headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/json' },
+  });
   assert.equal(reply.status, 201, reply.raw.body);
   return reply.body.id;
 }
@@ -44,12 +49,21 @@ describe('GET /api/charts with tag filters and groupBy', () => {
     await event(org, project, 1, 'signup');
     await event(org, project, 30, 'signup', '{"plan":"old"}'); // outside the 30 days
     assert.deepEqual(await chart(org, project, 'groupBy=tag:plan'), {
-      '(none)': [{ day: d1.day, count: 1 }, { day: d0.day, count: 1 }],
+      '(none)': [
+        { day: d1.day, count: 1 },
+        { day: d0.day, count: 1 },
+      ],
       free: [{ day: d0.day, count: 1 }],
-      pro: [{ day: d1.day, count: 1 }, { day: d0.day, count: 2 }],
+      pro: [
+        { day: d1.day, count: 1 },
+        { day: d0.day, count: 2 },
+      ],
     });
     assert.deepEqual(await chart(org, project, 'groupBy=tag:plan&category=signup'), {
-      '(none)': [{ day: d1.day, count: 1 }, { day: d0.day, count: 1 }],
+      '(none)': [
+        { day: d1.day, count: 1 },
+        { day: d0.day, count: 1 },
+      ],
       free: [{ day: d0.day, count: 1 }],
       pro: [{ day: d0.day, count: 2 }],
     });
@@ -60,7 +74,10 @@ describe('GET /api/charts with tag filters and groupBy', () => {
     });
     assert.equal((await chart(org, project, 'groupBy=tag:plan&days=31')).old?.length, 1);
     assert.deepEqual(await chart(org, project, 'groupBy=tag:nobody'), {
-      '(none)': [{ day: d1.day, count: 2 }, { day: d0.day, count: 4 }],
+      '(none)': [
+        { day: d1.day, count: 2 },
+        { day: d0.day, count: 4 },
+      ],
     });
   });
 
@@ -131,7 +148,17 @@ describe('GET /api/charts with tag filters and groupBy', () => {
 
   it('answers 400 for a malformed tag or groupBy, 404 for another organization', async () => {
     const { org, project } = await setup();
-    for (const query of ['tag=plan', 'tag=:pro', 'tag=', 'groupBy=', 'groupBy=plan', 'groupBy=tag:', 'groupBy=category', 'groupBy=tag:a&groupBy=tag:b', 'groupBy=tag:a&days=0']) {
+    for (const query of [
+      'tag=plan',
+      'tag=:pro',
+      'tag=',
+      'groupBy=',
+      'groupBy=plan',
+      'groupBy=tag:',
+      'groupBy=category',
+      'groupBy=tag:a&groupBy=tag:b',
+      'groupBy=tag:a&days=0',
+    ]) {
       const reply = await org.get(`/api/charts?project=${project}&${query}`);
       assert.equal(reply.status, 400, query);
       assert.deepEqual(Object.keys(reply.body), ['error']);

@@ -239,11 +239,12 @@ describe('chart time zone at startup', () => {
 
     const { organizationId, projectId } = await project(utc);
     // 20:00 UTC on 10 March is 09:00 on 11 March in Auckland (UTC+13 then); 05:00 UTC is 18:00 on the 10th.
-    await insertEvents(utc, organizationId, [
-      draft(projectId, 'late', '2024-03-10T20:00:00Z'),
-      draft(projectId, 'early', '2024-03-10T05:00:00Z'),
-      draft(projectId, 'late', '2024-03-10T21:00:00Z'),
-    ], { timeZone: 'UTC' });
+    await insertEvents(
+      utc,
+      organizationId,
+      [draft(projectId, 'late', '2024-03-10T20:00:00Z'), draft(projectId, 'early', '2024-03-10T05:00:00Z'), draft(projectId, 'late', '2024-03-10T21:00:00Z')],
+      { timeZone: 'UTC' },
+    );
     assert.deepEqual(await buckets(utc, projectId), [
       { day: '2024-03-10', category: 'early', count: 1 },
       { day: '2024-03-10', category: 'late', count: 2 },
@@ -257,13 +258,19 @@ describe('chart time zone at startup', () => {
       { day: '2024-03-10', category: 'early', count: 1 },
       { day: '2024-03-11', category: 'late', count: 2 },
     ]);
-    assert.ok(messages.some((m) => /recount/.test(m) && m.includes('Pacific/Auckland')), messages.join('\n'));
+    assert.ok(
+      messages.some((m) => /recount/.test(m) && m.includes('Pacific/Auckland')),
+      messages.join('\n'),
+    );
 
     // Same zone again: nothing to do. New writes from an Auckland session land in the same buckets.
     const auckland = connect('Pacific/Auckland');
     assert.equal(await syncChartTimeZone(auckland, 'Pacific/Auckland'), false);
     await insertEvents(auckland, organizationId, [draft(projectId, 'late', '2024-03-10T22:00:00Z')], { timeZone: 'Pacific/Auckland' });
-    assert.deepEqual((await buckets(auckland, projectId)).find((b) => b.category === 'late'), { day: '2024-03-11', category: 'late', count: 3 });
+    assert.deepEqual(
+      (await buckets(auckland, projectId)).find((b) => b.category === 'late'),
+      { day: '2024-03-11', category: 'late', count: 3 },
+    );
   });
 
   it('rebuilds when no zone is recorded but events exist, and drops emptied buckets', async () => {
@@ -287,7 +294,12 @@ describe('chart time zone at startup', () => {
     await migrate(writer);
     await syncChartTimeZone(writer, 'UTC');
     const { organizationId, projectId } = await project(writer);
-    await insertEvents(writer, organizationId, Array.from({ length: 50 }, (_, i) => draft(projectId, `c${i % 3}`, `2024-06-0${1 + (i % 5)}T23:30:00Z`)), { timeZone: 'Europe/Berlin' });
+    await insertEvents(
+      writer,
+      organizationId,
+      Array.from({ length: 50 }, (_, i) => draft(projectId, `c${i % 3}`, `2024-06-0${1 + (i % 5)}T23:30:00Z`)),
+      { timeZone: 'Europe/Berlin' },
+    );
 
     // A transaction that has written an event but not yet committed while the processes start.
     let release!: () => void;
@@ -300,9 +312,7 @@ describe('chart time zone at startup', () => {
       await held;
     });
     await written;
-    const starts = [connect('Europe/Berlin'), connect('Europe/Berlin'), connect('Europe/Berlin')].map((sql) =>
-      syncChartTimeZone(sql, 'Europe/Berlin'),
-    );
+    const starts = [connect('Europe/Berlin'), connect('Europe/Berlin'), connect('Europe/Berlin')].map((sql) => syncChartTimeZone(sql, 'Europe/Berlin'));
     await new Promise((resolve) => setTimeout(resolve, 200));
     release();
     await inFlight;
@@ -313,7 +323,10 @@ describe('chart time zone at startup', () => {
       SELECT to_char((created_at AT TIME ZONE 'Europe/Berlin')::date, 'YYYY-MM-DD') AS day, category, count(*)::int AS count
       FROM events WHERE project_id = ${projectId} GROUP BY 1, 2 ORDER BY 1, 2`;
     assert.deepEqual(await buckets(writer, projectId), [...expected]);
-    assert.equal(expected.reduce((sum, b) => sum + b.count, 0), 51);
+    assert.equal(
+      expected.reduce((sum, b) => sum + b.count, 0),
+      51,
+    );
     // 23:30 UTC is already the next day in Berlin.
     assert.equal(expected[0]!.day, '2024-06-02');
   });

@@ -84,8 +84,23 @@ async function assertSameAsScan(org: TestOrg, project: string, tagKey: string, c
 }
 
 const MIXED_TAGS = [
-  '{"v":"pro"}', '{"v":"pro","w":1}', '{"v":3}', '{"v":"3"}', '{"v":3.0}', '{"v":1.50}', '{"v":1.5}', '{"v":1e21}',
-  '{"v":true}', '{"v":"true"}', '{"v":null}', '{"v":"null"}', '{"v":""}', '{"v":{"b":1,"a":2}}', '{"v":["x"]}', '{"w":1}', null,
+  '{"v":"pro"}',
+  '{"v":"pro","w":1}',
+  '{"v":3}',
+  '{"v":"3"}',
+  '{"v":3.0}',
+  '{"v":1.50}',
+  '{"v":1.5}',
+  '{"v":1e21}',
+  '{"v":true}',
+  '{"v":"true"}',
+  '{"v":null}',
+  '{"v":"null"}',
+  '{"v":""}',
+  '{"v":{"b":1,"a":2}}',
+  '{"v":["x"]}',
+  '{"w":1}',
+  null,
 ];
 
 /** Every MIXED_TAGS value on days 0, 2 and 40 ago, in categories c and d: 102 events. */
@@ -109,10 +124,21 @@ describe('GET /api/charts groupBy served by the per-day counts by tag value', ()
     const served = await assertSameAsScan(org, project, 'v');
     assert.deepEqual(served, first);
     const [d2, d0] = [await today(2), await today(0)];
-    const per = (n: number) => [{ day: d2, count: n }, { day: d0, count: n }];
+    const per = (n: number) => [
+      { day: d2, count: n },
+      { day: d0, count: n },
+    ];
     assert.deepEqual(served, {
-      '': per(2), '1.5': per(4), '1e+21': per(2), '3': per(6), '["x"]': per(2), '(none)': per(4),
-      null: per(4), pro: per(4), true: per(4), '{"a": 2, "b": 1}': per(2),
+      '': per(2),
+      '1.5': per(4),
+      '1e+21': per(2),
+      '3': per(6),
+      '["x"]': per(2),
+      '(none)': per(4),
+      null: per(4),
+      pro: per(4),
+      true: per(4),
+      '{"a": 2, "b": 1}': per(2),
     });
 
     // Served by the rollup: a count changed behind its back shows; a tag filter still reads the events.
@@ -132,7 +158,10 @@ describe('GET /api/charts groupBy served by the per-day counts by tag value', ()
     assert.equal(reply.status, 201);
     await write(org, await mixed(project));
     const served = await assertSameAsScan(org, project, 'plan');
-    assert.deepEqual(served.pro, [{ day: await today(1), count: 2 }, { day: await today(0), count: 1 }]);
+    assert.deepEqual(served.pro, [
+      { day: await today(1), count: 2 },
+      { day: await today(0), count: 1 },
+    ]);
     assert.deepEqual(await assertSameAsScan(org, project, 'v'), await scanned(org, project, 'v'));
   });
 
@@ -153,15 +182,26 @@ describe('GET /api/charts groupBy served by the per-day counts by tag value', ()
     await write(org, drafts.slice(0, 50));
     await rollUp(org, project, 'v');
     await write(org, drafts.slice(50));
-    const patched = await t.request({ method: 'PATCH', url: `/api/projects/${project}`, body: { retentionDays: 1 }, headers: { authorization: `Bearer ${org.key}` } });
+    const patched = await t.request({
+      method: 'PATCH',
+      url: `/api/projects/${project}`,
+      body: { retentionDays: 1 },
+      headers: { authorization: `Bearer ${org.key}` },
+    });
     assert.equal(patched.status, 200);
     const pruner = new RetentionPruner(t.services.sql, { intervalSeconds: 1, timeZone: t.services.config.timeZone, log: t.services.log });
     await pruner.runOnce();
     const served = await assertSameAsScan(org, project, 'v');
-    assert.deepEqual(Object.values(served).flat().map((point) => point.day).filter((day, i, all) => all.indexOf(day) === i), [await today(0)]);
+    assert.deepEqual(
+      Object.values(served)
+        .flat()
+        .map((point) => point.day)
+        .filter((day, i, all) => all.indexOf(day) === i),
+      [await today(0)],
+    );
   });
 
-  it('drops the project\'s counts and keys when the project is purged', async () => {
+  it("drops the project's counts and keys when the project is purged", async () => {
     const { org, project } = await setup();
     await write(org, await mixed(project));
     await rollUp(org, project, 'v');
@@ -251,7 +291,7 @@ describe('GET /api/charts groupBy served by the per-day counts by tag value', ()
     assert.deepEqual(await chart(org, project, 'groupBy=tag:plan'), { pro: [{ day: await today(0), count: 2 }] });
   });
 
-  it('reads the events, and registers the key later, while an import holds the organization\'s event counter', async () => {
+  it("reads the events, and registers the key later, while an import holds the organization's event counter", async () => {
     const { org, project } = await setup();
     await write(org, [await draft(project, 0, 'c', '{"plan":"pro"}')]);
     // Released after 10 s whatever happens, so that a registration that waits on fails the test instead of hanging it.

@@ -59,11 +59,12 @@ describe('per-day counts by tag value when the chart time zone changes', () => {
     await utc`INSERT INTO organizations (id, name) VALUES (${organizationId}, 'tz')`;
     await utc`INSERT INTO projects (id, organization_id, name) VALUES (${projectId}, ${organizationId}, 'tz')`;
     // 20:00 UTC on 10 March is 09:00 on 11 March in Auckland; 05:00 UTC is 18:00 on the 10th.
-    await insertEvents(utc, organizationId, [
-      draft(projectId, 'pro', '2024-03-10T20:00:00Z'),
-      draft(projectId, 'free', '2024-03-10T05:00:00Z'),
-      draft(projectId, 'pro', '2024-03-10T21:00:00Z'),
-    ], { timeZone: 'UTC' });
+    await insertEvents(
+      utc,
+      organizationId,
+      [draft(projectId, 'pro', '2024-03-10T20:00:00Z'), draft(projectId, 'free', '2024-03-10T05:00:00Z'), draft(projectId, 'pro', '2024-03-10T21:00:00Z')],
+      { timeZone: 'UTC' },
+    );
     const q = { organizationId, projectId, tagKey: 'plan' };
     await withTransaction(utc, (tx) => registerTagKey(tx, q));
     await new TagRollupBackfiller(utc, log, 'UTC', 1).backfill(organizationId, projectId, 'plan');

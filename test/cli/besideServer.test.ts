@@ -1,18 +1,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import {
-  ServerProcess,
-  cleanUp,
-  embeddedEnv,
-  isAlive,
-  jsonLine,
-  postmasterPid,
-  readClusterFile,
-  runCli,
-  tempDataDir,
-  waitFor,
-} from '../storage/processes.ts';
+import { ServerProcess, cleanUp, embeddedEnv, isAlive, jsonLine, postmasterPid, readClusterFile, runCli, tempDataDir, waitFor } from '../storage/processes.ts';
 import { KEY_FORMAT, assertFailed, bootstrap, statusWithKey } from './support.ts';
 
 /**
@@ -127,7 +116,7 @@ describe('eventlog commands beside a running server on the same DATA_DIR', () =>
     failures.forEach((failure, i) => assertFailed(failure, 'non-zero', expected[i]!));
   });
 
-  it('ran every command on the server\'s PostgreSQL, which kept running', async () => {
+  it("ran every command on the server's PostgreSQL, which kept running", async () => {
     assert.equal(postmasterPid(dataDir), postmaster);
     assert.ok(isAlive(postmaster));
     assert.equal(readClusterFile(dataDir).ownerPid, server.pid);
@@ -138,6 +127,9 @@ describe('eventlog commands beside a running server on the same DATA_DIR', () =>
     const { orgId, keyId } = await bootstrap(env);
     assert.deepEqual(await server.stop('SIGTERM'), { code: 0, signal: null });
     const keys = jsonLine(await runCli(['key', 'list', orgId], env)).keys as Array<Record<string, unknown>>;
-    assert.deepEqual(keys.map((k) => k.id), [keyId]);
+    assert.deepEqual(
+      keys.map((k) => k.id),
+      [keyId],
+    );
   });
 });

@@ -82,7 +82,10 @@ describe('eventlog commands on the embedded store with no server running', () =>
     const { orgId, keyId, key } = await bootstrap(env);
     assert.match(key, KEY_FORMAT);
     const keys = jsonLine(await runCli(['key', 'list', orgId], env)).keys as Array<Record<string, unknown>>;
-    assert.deepEqual(keys.map((k) => k.id), [keyId]);
+    assert.deepEqual(
+      keys.map((k) => k.id),
+      [keyId],
+    );
     const user = jsonLine(await runCli(['user', 'create', 'first@example.test', '--org', orgId], env, 'a long enough password\n'));
     assert.equal(user.email, 'first@example.test');
     const pid = postmasterPid(dataDir);
@@ -101,21 +104,28 @@ describe('eventlog commands with DATABASE_URL', () => {
   const databaseUrl = process.env.DATABASE_URL;
   const store = process.env.EVENTLOG_TEST_STORE ?? 'unknown';
 
-  it(`bootstrap an organization on the PostgreSQL the runner provides (${store}), beside a server using it`, { skip: !databaseUrl && 'DATABASE_URL is not set' }, async () => {
-    const dataDir = tempDataDir('cli-external');
-    const env = externalEnv(databaseUrl!, dataDir);
-    const server = await ServerProcess.start(env);
-    try {
-      await server.healthy();
-      const { orgId, keyId, key } = await bootstrap(env);
-      assert.equal(await statusWithKey(server, key), 200);
-      const keys = jsonLine(await runCli(['key', 'list', orgId], env)).keys as Array<Record<string, unknown>>;
-      assert.deepEqual(keys.map((k) => k.id), [keyId]);
-      jsonLine(await runCli(['key', 'revoke', keyId], env));
-      await waitFor('the revoked key to be refused', async () => (await statusWithKey(server, key)) === 401, 3_000);
-    } finally {
-      assert.deepEqual(await server.stop('SIGTERM'), { code: 0, signal: null });
-    }
-    assert.deepEqual(fs.readdirSync(dataDir), [], 'with DATABASE_URL nothing is written to DATA_DIR');
-  });
+  it(
+    `bootstrap an organization on the PostgreSQL the runner provides (${store}), beside a server using it`,
+    { skip: !databaseUrl && 'DATABASE_URL is not set' },
+    async () => {
+      const dataDir = tempDataDir('cli-external');
+      const env = externalEnv(databaseUrl!, dataDir);
+      const server = await ServerProcess.start(env);
+      try {
+        await server.healthy();
+        const { orgId, keyId, key } = await bootstrap(env);
+        assert.equal(await statusWithKey(server, key), 200);
+        const keys = jsonLine(await runCli(['key', 'list', orgId], env)).keys as Array<Record<string, unknown>>;
+        assert.deepEqual(
+          keys.map((k) => k.id),
+          [keyId],
+        );
+        jsonLine(await runCli(['key', 'revoke', keyId], env));
+        await waitFor('the revoked key to be refused', async () => (await statusWithKey(server, key)) === 401, 3_000);
+      } finally {
+        assert.deepEqual(await server.stop('SIGTERM'), { code: 0, signal: null });
+      }
+      assert.deepEqual(fs.readdirSync(dataDir), [], 'with DATABASE_URL nothing is written to DATA_DIR');
+    },
+  );
 });

@@ -31,7 +31,24 @@ describe('eventlog send', () => {
       runs[name] = { org, project, result: await runCli(['send', ...args(project)], env, options.stdin) };
     };
     await Promise.all([
-      start('success', (project) => ['Backup finished', '--project', project, '--category', 'cron', '--icon', '💾', '--tag', 'host=db1', '--tag', 'query=a=b', '--notify', '--user', 'ops', '--description', 'All **good**']),
+      start('success', (project) => [
+        'Backup finished',
+        '--project',
+        project,
+        '--category',
+        'cron',
+        '--icon',
+        '💾',
+        '--tag',
+        'host=db1',
+        '--tag',
+        'query=a=b',
+        '--notify',
+        '--user',
+        'ops',
+        '--description',
+        'All **good**',
+      ]),
       start('stdin', (project) => ['Disk report', '--project', project, '--category', 'cron', '--description', '-'], { stdin: 'line one\nline two\n' }),
       start('bad project', () => ['x', '--project', 'nope', '--category', 'cron']),
       start('missing key', (project) => ['x', '--project', project, '--category', 'cron'], { key: () => '' }),
@@ -59,13 +76,13 @@ describe('eventlog send', () => {
     assert.equal((await stored(org, project)).length, 1);
   });
 
-  it('answers an unknown project with the server\'s error and exit 1', async () => {
+  it("answers an unknown project with the server's error and exit 1", async () => {
     const { org, project, result } = runs['bad project']!;
     assertFailed(result, 1, /^eventlog: Project not found\n$/);
     assert.equal((await stored(org, project)).length, 0);
   });
 
-  it('refuses to run without EVENTLOG_KEY (exit 2), and a wrong key gets the server\'s 401 message', async () => {
+  it("refuses to run without EVENTLOG_KEY (exit 2), and a wrong key gets the server's 401 message", async () => {
     const { org, project, result } = runs['missing key']!;
     assertFailed(result, 2, /EVENTLOG_KEY is not set/);
     const request = await prepareSend(['x', '--project', project, '--category', 'cron'], { EVENTLOG_URL: await server.url(), EVENTLOG_KEY: 'ev_wrong' });
@@ -84,13 +101,17 @@ describe('eventlog send', () => {
       [['x', '--project', 'p', '--category', 'c', '--tag', '=v'], /--tag takes key=value/],
       [['x', '--project', 'p', '--category', 'c', '--bogus'], /bogus/],
     ];
-    for (const [args, message] of mistakes) await assert.rejects(prepareSend(args, env), (error: unknown) => error instanceof SendUsageError && message.test(error.message));
+    for (const [args, message] of mistakes)
+      await assert.rejects(prepareSend(args, env), (error: unknown) => error instanceof SendUsageError && message.test(error.message));
   });
 
   it('finds the server in EVENTLOG_URL, else BASE_URL, else localhost:$PORT', async () => {
     const args = ['x', '--project', 'p', '--category', 'c'];
     const key = { EVENTLOG_KEY: 'ev_x' };
-    assert.equal((await prepareSend(args, { ...key, EVENTLOG_URL: 'https://e.example/base', BASE_URL: 'https://b.example' })).url, 'https://e.example/base/api/events');
+    assert.equal(
+      (await prepareSend(args, { ...key, EVENTLOG_URL: 'https://e.example/base', BASE_URL: 'https://b.example' })).url,
+      'https://e.example/base/api/events',
+    );
     assert.equal((await prepareSend(args, { ...key, BASE_URL: 'https://b.example/' })).url, 'https://b.example/api/events');
     assert.equal((await prepareSend(args, { ...key, PORT: '8080' })).url, 'http://localhost:8080/api/events');
     assert.equal((await prepareSend(args, key)).url, 'http://localhost:3000/api/events');

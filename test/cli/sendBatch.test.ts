@@ -34,28 +34,55 @@ describe('eventlog send --batch', () => {
       runs[name] = { org, project, result: await runCli(['send', ...args(project, file)], env, stdin ? lines(project) : undefined) };
     };
     await Promise.all([
-      start('file', (_p, file) => ['--batch', file], (project) => [line({ project, category: 'cron', title: 'one' }), '', line({ project: 'Jobs', category: 'cron', title: 'two', tags: { n: 2 } }), ''].join('\n')),
-      start('stdin', (project) => ['--batch', '-', '--project', project, '--category', 'cron'], () => `${line({ title: 'a' })}\r\n${line({ title: 'b', category: 'other' })}\n`, true),
-      start('refused', (_p, file) => ['--batch', file], (project) => [line({ project, category: 'c', title: 'ok' }), '', line({ project, category: 'c', title: 7 })].join('\n')),
-      start('bad line', (_p, file) => ['--batch', file], (project) => [line({ project, category: 'c', title: 'ok' }), '{"title": "broken"'].join('\n')),
+      start(
+        'file',
+        (_p, file) => ['--batch', file],
+        (project) =>
+          [line({ project, category: 'cron', title: 'one' }), '', line({ project: 'Jobs', category: 'cron', title: 'two', tags: { n: 2 } }), ''].join('\n'),
+      ),
+      start(
+        'stdin',
+        (project) => ['--batch', '-', '--project', project, '--category', 'cron'],
+        () => `${line({ title: 'a' })}\r\n${line({ title: 'b', category: 'other' })}\n`,
+        true,
+      ),
+      start(
+        'refused',
+        (_p, file) => ['--batch', file],
+        (project) => [line({ project, category: 'c', title: 'ok' }), '', line({ project, category: 'c', title: 7 })].join('\n'),
+      ),
+      start(
+        'bad line',
+        (_p, file) => ['--batch', file],
+        (project) => [line({ project, category: 'c', title: 'ok' }), '{"title": "broken"'].join('\n'),
+      ),
     ]);
   });
 
   it('creates every line of the file in one request and prints {events}', async () => {
     const { org, project, result } = runs.file!;
     const printed = jsonLine(result);
-    assert.deepEqual((printed.events as Array<{ title: string }>).map((e) => e.title), ['one', 'two']);
-    assert.deepEqual((await stored(org, project)).map((e) => e.title), ['two', 'one']);
+    assert.deepEqual(
+      (printed.events as Array<{ title: string }>).map((e) => e.title),
+      ['one', 'two'],
+    );
+    assert.deepEqual(
+      (await stored(org, project)).map((e) => e.title),
+      ['two', 'one'],
+    );
   });
 
   it('reads standard input with -, --project and --category filling what a line leaves out', async () => {
     const { org, project, result } = runs.stdin!;
     assert.equal(result.code, 0, result.stderr);
     const events = (await stored(org, project)).map((e) => [e.title, e.category]);
-    assert.deepEqual(events, [['b', 'other'], ['a', 'cron']]);
+    assert.deepEqual(events, [
+      ['b', 'other'],
+      ['a', 'cron'],
+    ]);
   });
 
-  it("names the line of an item the server refuses, exit 1, nothing written", async () => {
+  it('names the line of an item the server refuses, exit 1, nothing written', async () => {
     const { org, project, result } = runs.refused!;
     assertFailed(result, 1, /^eventlog: line 3: .*title/);
     assert.deepEqual(await stored(org, project), []);

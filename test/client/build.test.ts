@@ -15,7 +15,13 @@ after(() => fs.rmSync(out, { recursive: true, force: true }));
 describe('@eventlog/client package', () => {
   it('builds to ESM with type declarations, has no runtime dependencies, and its build runs', async () => {
     // The package's own build (tsc -p client/tsconfig.json), into a scratch directory.
-    await promisify(execFile)(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', path.join(CLIENT, 'tsconfig.json'), '--outDir', out]);
+    await promisify(execFile)(process.execPath, [
+      path.join(ROOT, 'node_modules/typescript/bin/tsc'),
+      '-p',
+      path.join(CLIENT, 'tsconfig.json'),
+      '--outDir',
+      out,
+    ]);
     for (const file of ['index.js', 'index.d.ts', 'generated.d.ts', 'request.js']) assert.ok(fs.existsSync(path.join(out, file)), file);
 
     const manifest = JSON.parse(fs.readFileSync(path.join(CLIENT, 'package.json'), 'utf8'));

@@ -22,7 +22,15 @@ async function events(org: TestOrg, project: string) {
 describe('@eventlog/client against a running server', () => {
   it('track creates the event with LogSnag-style field names and answers the event object', async () => {
     const { org, project, log } = await setup();
-    const event = await log.track({ category: 'signups', title: 'New user', icon: '🎉', tags: { plan: 'pro' }, notify: true, userId: 'u_42', timestamp: new Date('2024-01-02T03:04:05.678Z') });
+    const event = await log.track({
+      category: 'signups',
+      title: 'New user',
+      icon: '🎉',
+      tags: { plan: 'pro' },
+      notify: true,
+      userId: 'u_42',
+      timestamp: new Date('2024-01-02T03:04:05.678Z'),
+    });
     assert.ok(event);
     assert.equal(event.title, 'New user');
     assert.equal(event.user_id, 'u_42');
@@ -58,7 +66,9 @@ describe('@eventlog/client against a running server', () => {
     await log.track({ category: 'signup', title: 'b', userId: 'bob', tags: { plan: 'free' }, timestamp: now - 60 });
     await log.track({ category: 'pay', title: 'c', userId: 'ann', tags: { plan: 'pro' }, timestamp: now - 30 });
     assert.deepEqual(await log.funnels.query({ steps: [{ category: 'signup' }, { category: 'pay' }] }), { steps: [{ users: 2 }, { users: 1 }] });
-    assert.deepEqual(await log.funnels.query({ steps: [{ tags: { plan: 'free' } }, { category: 'pay' }], windowSeconds: 60 }), { steps: [{ users: 1 }, { users: 0 }] });
+    assert.deepEqual(await log.funnels.query({ steps: [{ tags: { plan: 'free' } }, { category: 'pay' }], windowSeconds: 60 }), {
+      steps: [{ users: 1 }, { users: 0 }],
+    });
     const byPlan = await log.charts.get({ groupBy: 'plan', days: 1 });
     assert.deepEqual(Object.keys(byPlan ?? {}), ['free', 'pro']);
     assert.equal(byPlan?.pro?.[0]?.count, 2);
@@ -75,7 +85,7 @@ describe('@eventlog/client against a running server', () => {
     assert.equal(insights[0].value, '4200');
   });
 
-  it('throws EventlogError with the status and the server\'s error', async () => {
+  it("throws EventlogError with the status and the server's error", async () => {
     const { log, org } = await setup();
     const unknown = new Eventlog({ token: org.key, project: 'nope', baseUrl: await server.url() });
     await assert.rejects(unknown.track({ category: 'c', title: 'x' }), (error: unknown) => {
@@ -121,7 +131,9 @@ describe('@eventlog/client against a running server', () => {
 
   it('honours Retry-After on 429 and retries 5xx, at most 4 attempts in all', async () => {
     const { org, project } = await setup();
-    const limited = await proxy(await server.url(), (n) => (n === 1 ? { status: 429, headers: { 'retry-after': '1' } } : n === 2 ? { status: 503 } : 'forward'));
+    const limited = await proxy(await server.url(), (n) =>
+      n === 1 ? { status: 429, headers: { 'retry-after': '1' } } : n === 2 ? { status: 503 } : 'forward',
+    );
     const log = new Eventlog({ token: org.key, project, baseUrl: limited.url, retryDelayMs: 10 });
     await log.track({ category: 'c', title: 'After a wait' });
     assert.equal(limited.seen.length, 3);
@@ -130,7 +142,10 @@ describe('@eventlog/client against a running server', () => {
 
     const down = await proxy(await server.url(), () => ({ status: 502, body: { error: 'Bad gateway' } }));
     const failing = new Eventlog({ token: org.key, project, baseUrl: down.url, retryDelayMs: 5 });
-    await assert.rejects(failing.track({ category: 'c', title: 'x' }), (error: unknown) => error instanceof EventlogError && error.status === 502 && error.message === 'Bad gateway');
+    await assert.rejects(
+      failing.track({ category: 'c', title: 'x' }),
+      (error: unknown) => error instanceof EventlogError && error.status === 502 && error.message === 'Bad gateway',
+    );
     assert.equal(down.seen.length, 4);
     await assert.rejects(failing.insight.track({ title: 'x', value: 1 }), EventlogError);
     assert.equal(down.seen.length, 8, 'insight.track retries too');
@@ -140,7 +155,10 @@ describe('@eventlog/client against a running server', () => {
     const { org, project } = await setup();
     const down = await proxy(await server.url(), () => ({ status: 503 }));
     const log = new Eventlog({ token: org.key, project, baseUrl: down.url, retryDelayMs: 5 });
-    await assert.rejects(log.insight.increment({ title: 'Signups today', value: 1 }), (error: unknown) => error instanceof EventlogError && error.status === 503);
+    await assert.rejects(
+      log.insight.increment({ title: 'Signups today', value: 1 }),
+      (error: unknown) => error instanceof EventlogError && error.status === 503,
+    );
     assert.equal(down.seen.length, 1);
     assert.equal(down.seen[0]!.method, 'PATCH');
     assert.deepEqual(JSON.parse(down.seen[0]!.body), { project, title: 'Signups today', value: { $inc: 1 } });

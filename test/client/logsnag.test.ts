@@ -25,7 +25,10 @@ interface Client {
   track: TheirLogSnag['track'];
   identify: TheirLogSnag['identify'];
   group: TheirLogSnag['group'];
-  insight: { track: (options: { title: string; value: string | number | boolean; icon?: string }) => Promise<boolean>; increment: (options: { title: string; value: number; icon?: string }) => Promise<boolean> };
+  insight: {
+    track: (options: { title: string; value: string | number | boolean; icon?: string }) => Promise<boolean>;
+    increment: (options: { title: string; value: number; icon?: string }) => Promise<boolean>;
+  };
   disableTracking(): void;
   enableTracking(): void;
   isTrackingDisabled(): boolean;
@@ -36,7 +39,19 @@ const DATED = new Date('2024-03-04T05:06:07.890Z');
 /** One scenario of every method; collects each call's result. */
 async function scenario(client: Client): Promise<unknown[]> {
   const results: unknown[] = [];
-  results.push(await client.track({ channel: 'signups', event: 'Dated ms', description: '**Bold** _text_', icon: '🎉', tags: { plan: 'pro', seats: 3, trial: true }, notify: true, user_id: 'u1', parser: 'text', timestamp: DATED }));
+  results.push(
+    await client.track({
+      channel: 'signups',
+      event: 'Dated ms',
+      description: '**Bold** _text_',
+      icon: '🎉',
+      tags: { plan: 'pro', seats: 3, trial: true },
+      notify: true,
+      user_id: 'u1',
+      parser: 'text',
+      timestamp: DATED,
+    }),
+  );
   results.push(await client.track({ channel: 'signups', event: 'Dated seconds', user_id: 'u2', timestamp: 1_700_000_000 }));
   results.push(await client.track({ channel: 'payments', event: 'Now', description: 'plain' }));
   results.push(await client.identify({ user_id: 'u1', properties: { name: 'Ann', paid: true, seats: 2 } }));
@@ -63,10 +78,21 @@ async function scenario(client: Client): Promise<unknown[]> {
 /** What the organization holds after the scenario, without what differs by nature (ids, now). */
 async function stored(org: TestOrg, project: string) {
   const events = (await org.get(`/api/events?project=${project}&limit=100`)).body.events.map(
-    ({ id: _id, projectId: _project, createdAt, ...event }: Record<string, unknown>) => ({ ...event, ...(String(event.title).startsWith('Dated') ? { createdAt } : {}) }),
+    ({ id: _id, projectId: _project, createdAt, ...event }: Record<string, unknown>) => ({
+      ...event,
+      ...(String(event.title).startsWith('Dated') ? { createdAt } : {}),
+    }),
   );
-  const users = (await org.get(`/api/users?project=${project}`)).body.users.map(({ userId, properties, eventCount }: Record<string, unknown>) => ({ userId, properties, eventCount }));
-  const groups = (await org.get(`/api/groups?project=${project}`)).body.groups.map(({ id, properties, users }: Record<string, unknown>) => ({ id, properties, users }));
+  const users = (await org.get(`/api/users?project=${project}`)).body.users.map(({ userId, properties, eventCount }: Record<string, unknown>) => ({
+    userId,
+    properties,
+    eventCount,
+  }));
+  const groups = (await org.get(`/api/groups?project=${project}`)).body.groups.map(({ id, properties, users }: Record<string, unknown>) => ({
+    id,
+    properties,
+    users,
+  }));
   const insights = ((await org.get(`/api/insights?project=${project}`)).body as Array<Record<string, unknown>>)
     .map(({ title, value, icon }) => ({ title, value, icon }))
     .sort((a, b) => String(a.title).localeCompare(String(b.title)));
@@ -91,7 +117,10 @@ describe("LogSnag, the drop-in for @logsnag/node's client", () => {
     assert.equal(ourStore.events.find((e: { title: string }) => e.title === 'Dated ms').createdAt, '2024-03-04T05:06:07.000Z');
     assert.equal(ourStore.events.find((e: { title: string }) => e.title === 'Dated seconds').createdAt, new Date(1_700_000_000_000).toISOString());
     assert.deepEqual(ourStore.groups, [{ id: 'acme', properties: { name: 'Acme', seats: 5, plan: 'pro' }, users: 2 }]);
-    assert.deepEqual(ourStore.insights.find((i) => i.title === 'Signups'), { title: 'Signups', value: '1.5', icon: '📈' });
+    assert.deepEqual(
+      ourStore.insights.find((i) => i.title === 'Signups'),
+      { title: 'Signups', value: '1.5', icon: '📈' },
+    );
   });
 
   it('a refused call throws, as @logsnag/node does; a project by id works too', async () => {

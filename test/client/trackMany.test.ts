@@ -20,15 +20,24 @@ describe('@eventlog/client trackMany', () => {
     items[3] = { ...items[3]!, project: 'Other' } as (typeof items)[number];
     const events = await log.trackMany(items);
     assert.equal(events.length, 2500);
-    assert.deepEqual(events.map((e) => e.title), items.map((i) => i.title));
-    assert.ok(events.every((e, i) => i === 0 || e.id > events[i - 1]!.id), 'ids increase in item order');
+    assert.deepEqual(
+      events.map((e) => e.title),
+      items.map((i) => i.title),
+    );
+    assert.ok(
+      events.every((e, i) => i === 0 || e.id > events[i - 1]!.id),
+      'ids increase in item order',
+    );
     assert.equal(events[3]!.projectId, other);
     assert.equal(events[4]!.projectId, project);
-    assert.deepEqual(counting.seen.map((s) => [s.path, (JSON.parse(s.body) as { events: unknown[] }).events.length]), [
-      ['/api/events/batch', 1000],
-      ['/api/events/batch', 1000],
-      ['/api/events/batch', 500],
-    ]);
+    assert.deepEqual(
+      counting.seen.map((s) => [s.path, (JSON.parse(s.body) as { events: unknown[] }).events.length]),
+      [
+        ['/api/events/batch', 1000],
+        ['/api/events/batch', 1000],
+        ['/api/events/batch', 500],
+      ],
+    );
     assert.equal(new Set(counting.seen.map((s) => s.key)).size, 3, 'each request has its own Idempotency-Key');
     assert.deepEqual(await log.trackMany([]), []);
     assert.equal(counting.seen.length, 3, 'nothing to send, nothing sent');
@@ -39,8 +48,14 @@ describe('@eventlog/client trackMany', () => {
     const project = await org.project();
     const flaky = await proxy(await server.url(), (n) => (n === 1 ? 'forward-then-drop' : n === 2 ? { status: 503 } : 'forward'));
     const log = new Eventlog({ token: org.key, project, baseUrl: flaky.url, retryDelayMs: 10 });
-    const events = await log.trackMany([{ category: 'c', title: 'a' }, { category: 'c', title: 'b' }]);
-    assert.deepEqual(events.map((e) => e.title), ['a', 'b']);
+    const events = await log.trackMany([
+      { category: 'c', title: 'a' },
+      { category: 'c', title: 'b' },
+    ]);
+    assert.deepEqual(
+      events.map((e) => e.title),
+      ['a', 'b'],
+    );
     assert.equal(flaky.seen.length, 3);
     assert.ok(flaky.seen[0]!.key && flaky.seen.every((s) => s.key === flaky.seen[0]!.key));
     assert.equal((await org.get(`/api/events?project=${project}`)).body.events.length, 2);

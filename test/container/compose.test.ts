@@ -55,7 +55,9 @@ describe('compose files', { skip: NO_IMAGE }, () => {
     const startedAt = await podman('inspect', eventlog, '--format', '{{.State.StartedAt}}');
 
     await podman('restart', db);
-    const second = await waitFor('an event accepted after the database restarted', () => sendEvent(baseUrl, installation, 'after the database restarted').catch(() => null));
+    const second = await waitFor('an event accepted after the database restarted', () =>
+      sendEvent(baseUrl, installation, 'after the database restarted').catch(() => null),
+    );
     const stored = await storedEventIds(baseUrl, installation);
     assert.ok(stored.has(first) && stored.has(second));
     assert.equal(await podman('inspect', eventlog, '--format', '{{.State.StartedAt}}'), startedAt, 'the server kept running');

@@ -24,7 +24,13 @@ export async function setUp(baseUrl: string, container: string): Promise<Install
 }
 
 export async function sendEvent(baseUrl: string, installation: Installation, title: string): Promise<string> {
-  const reply = await api(baseUrl, 'POST', '/api/events', { project: installation.projectId, category: 'orders', title }, { authorization: `Bearer ${installation.key}` });
+  const reply = await api(
+    baseUrl,
+    'POST',
+    '/api/events',
+    { project: installation.projectId, category: 'orders', title },
+    { authorization: `Bearer ${installation.key}` },
+  );
   assert.equal(reply.status, 201, JSON.stringify(reply.body));
   return String(reply.body.id);
 }
@@ -34,7 +40,13 @@ export async function storedEventIds(baseUrl: string, installation: Installation
   const ids = new Set<string>();
   let cursor = '';
   for (;;) {
-    const page = await api(baseUrl, 'GET', `/api/events?project=${installation.projectId}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, undefined, { authorization: `Bearer ${installation.key}` });
+    const page = await api(
+      baseUrl,
+      'GET',
+      `/api/events?project=${installation.projectId}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      undefined,
+      { authorization: `Bearer ${installation.key}` },
+    );
     assert.equal(page.status, 200, JSON.stringify(page.body));
     for (const event of page.body.events) ids.add(String(event.id));
     if (!page.body.nextCursor) return ids;

@@ -80,7 +80,11 @@ describe('the container image', { skip: NO_IMAGE }, () => {
     await podman('start', container);
     await waitForHealthy(baseUrl);
     const stored = await storedEventIds(baseUrl, installation);
-    assert.deepEqual(acknowledged.filter((id) => !stored.has(id)), [], 'acknowledged events missing after the restart');
+    assert.deepEqual(
+      acknowledged.filter((id) => !stored.has(id)),
+      [],
+      'acknowledged events missing after the restart',
+    );
     const log = (await run('podman', ['logs', container])).stdout;
     assert.match(log, /database system was shut down at/);
     assert.doesNotMatch(log, RECOVERY);

@@ -32,10 +32,15 @@ interface Run {
 /** Runs a program to its end; never throws for a non-zero exit (the caller checks `code`). */
 export function run(program: string, args: string[], options: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {}): Promise<Run> {
   return new Promise((resolve) => {
-    const child = execFile(program, args, { cwd: ROOT, env: options.env ?? process.env, timeout: options.timeoutMs ?? 180_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr: error && !stderr ? String(error.message) : stderr });
-    });
+    const child = execFile(
+      program,
+      args,
+      { cwd: ROOT, env: options.env ?? process.env, timeout: options.timeoutMs ?? 180_000, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr: error && !stderr ? String(error.message) : stderr });
+      },
+    );
     child.stdin?.end(options.input ?? '');
   });
 }
@@ -78,7 +83,15 @@ export async function waitFor<T>(what: string, probe: () => Promise<T> | T, time
 
 /** Until GET /healthz answers 200 on the published port. */
 export async function waitForHealthy(baseUrl: string, timeoutMs = 120_000): Promise<void> {
-  await waitFor(`${baseUrl}/healthz`, () => fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(2000) }).then((reply) => reply.ok, () => false), timeoutMs);
+  await waitFor(
+    `${baseUrl}/healthz`,
+    () =>
+      fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(2000) }).then(
+        (reply) => reply.ok,
+        () => false,
+      ),
+    timeoutMs,
+  );
 }
 
 /** A container of the test's, removed (with its anonymous volumes) by cleanUp. */
@@ -88,7 +101,19 @@ export async function runContainer(options: { image?: string; volume?: string; p
   made.volumes.add(volume);
   made.containers.add(name);
   const env = Object.entries(options.env ?? {}).flatMap(([key, value]) => ['-e', `${key}=${value}`]);
-  await podman('run', '-d', '--name', name, '-p', `127.0.0.1:${options.port}:3000`, '-v', `${volume}:/data`, ...env, ...(options.args ?? []), options.image ?? IMAGE);
+  await podman(
+    'run',
+    '-d',
+    '--name',
+    name,
+    '-p',
+    `127.0.0.1:${options.port}:3000`,
+    '-v',
+    `${volume}:/data`,
+    ...env,
+    ...(options.args ?? []),
+    options.image ?? IMAGE,
+  );
   return name;
 }
 
@@ -104,11 +129,23 @@ export async function compose(project: string, file: string, env: NodeJS.Process
 
 /** The containers of a compose project, by service name. */
 export async function composeContainers(project: string): Promise<Map<string, string>> {
-  const lines = await podman('ps', '-a', '--filter', `label=io.podman.compose.project=${project}`, '--format', '{{.Names}} {{index .Labels "com.docker.compose.service"}}');
-  return new Map(lines.split('\n').filter(Boolean).map((line) => {
-    const [name = '', service = ''] = line.split(' ');
-    return [service, name];
-  }));
+  const lines = await podman(
+    'ps',
+    '-a',
+    '--filter',
+    `label=io.podman.compose.project=${project}`,
+    '--format',
+    '{{.Names}} {{index .Labels "com.docker.compose.service"}}',
+  );
+  return new Map(
+    lines
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const [name = '', service = ''] = line.split(' ');
+        return [service, name];
+      }),
+  );
 }
 
 /** Removes everything the file made: compose projects (with their volumes), containers, volumes. */

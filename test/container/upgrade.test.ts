@@ -9,7 +9,7 @@ import { OWNER, RECOVERY, sendEvent, setUp, storedEventIds } from './flow.ts';
 after(cleanUp);
 
 describe('an upgrade', { skip: NO_IMAGE || (!PREVIOUS_IMAGE && 'no image of an older commit (not a git checkout)') }, () => {
-  it('the newer image on the older one\'s volume applies the new migrations and keeps the organization, the key and every event', async () => {
+  it("the newer image on the older one's volume applies the new migrations and keeps the organization, the key and every event", async () => {
     const volume = uniqueName('v');
     remember('volume', volume);
     const port = await freePort();
@@ -28,7 +28,10 @@ describe('an upgrade', { skip: NO_IMAGE || (!PREVIOUS_IMAGE && 'no image of an o
     assert.match(log, /applying migration \d+_/);
     assert.doesNotMatch(log, RECOVERY);
     const stored = await storedEventIds(baseUrl, installation);
-    assert.deepEqual(sent.filter((id) => !stored.has(id)), []);
+    assert.deepEqual(
+      sent.filter((id) => !stored.has(id)),
+      [],
+    );
     sent.push(await sendEvent(baseUrl, installation, 'after the upgrade'));
     assert.equal((await storedEventIds(baseUrl, installation)).size, sent.length);
     assert.equal((await api(baseUrl, 'POST', '/api/session', OWNER)).status, 200, 'the owner still signs in');

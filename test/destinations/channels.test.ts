@@ -55,7 +55,7 @@ async function log(org: TestOrg, destination: string) {
 
 const link = (project: string, id: number) => `${BASE}/app/p/${project}?event=${id}`;
 
-describe('channels: each service\'s request', () => {
+describe("channels: each service's request", () => {
   it('telegram: POST sendMessage without the query, HTML text, thread id, token masked', async (tc) => {
     const s = await setup(tc, 'telegram', (o) => `${o}/bot123:SECRET/sendMessage?chat_id=-100&message_thread_id=7`);
     assert.equal(s.destination.url, `http://127.0.0.1:${s.receiver.port}/bot***/sendMessage?chat_id=-100&message_thread_id=7`);
@@ -224,7 +224,12 @@ describe('channels: validation, masking, errors', () => {
   it('a PATCH that sends *** back keeps the stored credential; a new one replaces it', async (tc) => {
     const s = await setup(tc, 'telegram', (o) => `${o}/botKEEP/sendMessage?chat_id=1`);
     const masked = s.destination.url.replace('chat_id=1', 'chat_id=2');
-    const patched = await t.request({ method: 'PATCH', url: `/api/destinations/${s.destination.id}`, body: { url: masked }, headers: { authorization: `Bearer ${s.org.key}` } });
+    const patched = await t.request({
+      method: 'PATCH',
+      url: `/api/destinations/${s.destination.id}`,
+      body: { url: masked },
+      headers: { authorization: `Bearer ${s.org.key}` },
+    });
     assert.equal(patched.status, 200, JSON.stringify(patched.body));
     assert.equal(patched.body.url, masked);
     assert.equal((await s.org.post(`/api/destinations/${s.destination.id}/test`)).status, 200);
@@ -236,8 +241,12 @@ describe('channels: validation, masking, errors', () => {
     assert.ok(!audit.includes('KEEP'), 'the audit log holds no credential');
   });
 
-  it('a permanent refusal (Telegram 403) ends the delivery at once, in the service\'s words', async (tc) => {
-    const answer = { status: 403, headers: { 'content-type': 'application/json' }, body: '{"ok":false,"error_code":403,"description":"Forbidden: bot was blocked by the user"}' };
+  it("a permanent refusal (Telegram 403) ends the delivery at once, in the service's words", async (tc) => {
+    const answer = {
+      status: 403,
+      headers: { 'content-type': 'application/json' },
+      body: '{"ok":false,"error_code":403,"description":"Forbidden: bot was blocked by the user"}',
+    };
     const s = await setup(tc, 'telegram', (o) => `${o}/botB/sendMessage?chat_id=1`, [answer]);
     worker(tc);
     await notify(s.org, s.project);

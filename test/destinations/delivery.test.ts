@@ -40,7 +40,14 @@ async function notify(org: TestOrg, project: string, fields: Record<string, unkn
 async function deliveries(org: TestOrg, destinationId: string) {
   const reply = await org.get(`/api/destinations/${destinationId}/deliveries`);
   assert.equal(reply.status, 200);
-  return reply.body.deliveries as Array<{ id: string; eventId: number; eventTitle: string | null; webhookId: string; status: string; attempts: Array<{ status: number | null; error: string | null; durationMs: number | null; response: string | null }> }>;
+  return reply.body.deliveries as Array<{
+    id: string;
+    eventId: number;
+    eventTitle: string | null;
+    webhookId: string;
+    status: string;
+    attempts: Array<{ status: number | null; error: string | null; durationMs: number | null; response: string | null }>;
+  }>;
 }
 
 async function destinationOf(org: TestOrg, project: string, id: string) {
@@ -140,7 +147,11 @@ describe('delivery formats, byte for byte', () => {
     const headers = signatureHeaders('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}');
     assert.equal(headers['webhook-signature'], 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
     // The same vector, signed by the standardwebhooks package itself.
-    const reference = new Webhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw').sign('msg_p5jXN8AQM9LWM0D4loKWxJek', new Date(1614265330 * 1000), '{"test": 2432232314}');
+    const reference = new Webhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw').sign(
+      'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      new Date(1614265330 * 1000),
+      '{"test": 2432232314}',
+    );
     assert.equal(reference, headers['webhook-signature']);
   });
 });
@@ -156,7 +167,10 @@ describe('retries', () => {
     for (const request of requests) new Webhook(destination.secret as string).verify(request.body, request.headers as Record<string, string>);
     const [delivery] = await settled(org, destination.id);
     assert.equal(delivery?.status, 'succeeded');
-    assert.deepEqual(delivery?.attempts.map((a) => a.status), [500, 500, 200]);
+    assert.deepEqual(
+      delivery?.attempts.map((a) => a.status),
+      [500, 500, 200],
+    );
     assert.equal(delivery?.webhookId, [...ids][0]);
     const shown = await destinationOf(org, project, destination.id);
     assert.equal(shown.lastStatus.ok, true);
@@ -187,7 +201,10 @@ describe('retries', () => {
     await notify(org, project);
     await receiver.waitFor(2);
     const [delivery] = await settled(org, destination.id);
-    assert.deepEqual(delivery?.attempts.map((a) => a.status), [429, 200]);
+    assert.deepEqual(
+      delivery?.attempts.map((a) => a.status),
+      [429, 200],
+    );
   });
 
   it('Retry-After stretches a wait up to the schedule, never beyond it', async (tc) => {
@@ -309,7 +326,12 @@ describe('who gets what', () => {
     worker(tc);
     const hook = await org.post(`/api/projects/${project}/hooks`, { name: 'ci', category: 'ci' });
     const path = new URL(hook.body.url).pathname;
-    const created = await t.request({ method: 'POST', url: path, payload: 'Build green\nall tests pass', headers: { 'content-type': 'text/plain', notify: '1' } });
+    const created = await t.request({
+      method: 'POST',
+      url: path,
+      payload: 'Build green\nall tests pass',
+      headers: { 'content-type': 'text/plain', notify: '1' },
+    });
     assert.equal(created.status, 201);
     const [request] = await receiver.waitFor(1);
     assert.equal(request?.body, '{"text":"*Build green*\\nall tests pass"}');
@@ -332,7 +354,10 @@ describe('durability', () => {
     await receiver.waitFor(2);
     const [delivery] = await settled(org, destination.id);
     assert.equal(delivery?.status, 'succeeded');
-    assert.deepEqual(delivery?.attempts.map((a) => a.status), [500, 200]);
+    assert.deepEqual(
+      delivery?.attempts.map((a) => a.status),
+      [500, 200],
+    );
     assert.equal(receiver.received[0]?.headers['webhook-id'], receiver.received[1]?.headers['webhook-id']);
     new Webhook(destination.secret as string).verify(receiver.received[1]?.body ?? '', receiver.received[1]?.headers as Record<string, string>);
   });
@@ -389,7 +414,9 @@ describe('durability', () => {
     await waitUntil(async () => (await deliveries(org, destination.id)).length === 2, 5000, 'the old delivery to be pruned');
     const kept = (await deliveries(org, destination.id)).map((delivery) => delivery.id).sort();
     assert.deepEqual(kept, [byTitle.get('recent'), byTitle.get('old and still pending')].sort());
-    const [orphans] = await t.services.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM delivery_attempts WHERE organization_id = ${org.id} AND delivery_id = ${byTitle.get('old') ?? ''}`;
+    const [orphans] = await t.services.sql<
+      { n: number }[]
+    >`SELECT count(*)::int AS n FROM delivery_attempts WHERE organization_id = ${org.id} AND delivery_id = ${byTitle.get('old') ?? ''}`;
     assert.equal(orphans?.n, 0, 'its attempts went with it');
   });
 
@@ -450,7 +477,10 @@ describe('test action, attempt log and replay', () => {
     // in event order (two events of one moment may be fanned out the other way round).
     const log = [...first.body.deliveries, ...second.body.deliveries] as Array<{ eventId: number; createdAt: string }>;
     const made = log.map((d) => Date.parse(d.createdAt));
-    assert.deepEqual(made, [...made].sort((a, b) => b - a));
+    assert.deepEqual(
+      made,
+      [...made].sort((a, b) => b - a),
+    );
     assert.equal(new Set(log.map((d) => d.eventId)).size, 23);
     const garbage = await org.get(`/api/destinations/${destination.id}/deliveries?cursor=nonsense`);
     assert.equal(garbage.body.deliveries.length, 20);
@@ -489,7 +519,10 @@ describe('test action, attempt log and replay', () => {
     assert.equal(second?.headers['webhook-id'], first?.headers['webhook-id']);
     new Webhook(destination.secret as string).verify(second?.body ?? '', second?.headers as Record<string, string>);
     const log = await settled(org, destination.id, 2);
-    assert.deepEqual(log.map((d) => d.status), ['succeeded', 'failed']);
+    assert.deepEqual(
+      log.map((d) => d.status),
+      ['succeeded', 'failed'],
+    );
     assert.equal(log[0]?.webhookId, log[1]?.webhookId);
   });
 

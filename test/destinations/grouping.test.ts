@@ -59,7 +59,10 @@ describe('grouping bursts', () => {
     const org = await t.org();
     const project = await org.project('Shop');
     const created = await org.post(`/api/projects/${project}/destinations`, {
-      name: 'n', url: `http://127.0.0.1:${receiver.port}/alerts`, format: 'ntfy', groupWindowSeconds: 600,
+      name: 'n',
+      url: `http://127.0.0.1:${receiver.port}/alerts`,
+      format: 'ntfy',
+      groupWindowSeconds: 600,
     });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const first = worker(tc);
@@ -78,7 +81,10 @@ describe('grouping bursts', () => {
     assert.equal(body.title, '12 events in Shop');
     assert.equal(body.click, `${BASE}/app/p/${project}`);
     const listed = (body.message as string).split('\n').filter((line) => line.startsWith('- '));
-    assert.deepEqual(listed, Array.from({ length: 10 }, (_, i) => `- Order ${12 - i}`));
+    assert.deepEqual(
+      listed,
+      Array.from({ length: 10 }, (_, i) => `- Order ${12 - i}`),
+    );
     assert.match(body.message, /and 2 more/);
     await waitUntil(async () => (await log(org, created.body.id))[0]?.status === 'succeeded', 10_000, 'the group to be sent');
     const deliveries = await log(org, created.body.id);

@@ -54,12 +54,16 @@ async function feed(org: TestOrg, project: string): Promise<Array<{ title: strin
 
 /** Waits until the destination's log holds one finished delivery and every worker is idle. */
 async function settledOnce(org: TestOrg, destination: string, ...apps: TestApp[]): Promise<LoggedDelivery> {
-  await waitUntil(async () => {
-    const deliveries = await log(org, destination);
-    if (deliveries.length === 0 || deliveries.some((d) => d.status === 'pending')) return false;
-    for (const t of apps) if ((await t.services.deliveries.queueDepth()) > 0) return false;
-    return true;
-  }, 15_000, 'the delivery to settle and the queues to empty');
+  await waitUntil(
+    async () => {
+      const deliveries = await log(org, destination);
+      if (deliveries.length === 0 || deliveries.some((d) => d.status === 'pending')) return false;
+      for (const t of apps) if ((await t.services.deliveries.queueDepth()) > 0) return false;
+      return true;
+    },
+    15_000,
+    'the delivery to settle and the queues to empty',
+  );
   const deliveries = await log(org, destination);
   assert.equal(deliveries.length, 1, 'one event makes one delivery, not a chain');
   return deliveries[0]!;
@@ -69,7 +73,7 @@ describe('no delivery loops', () => {
   // Inside the suite: it runs once both applications are up.
   before(listenBoth);
 
-  it('a destination pointed at its own organization\'s hook: one event stays one event', async (tc) => {
+  it("a destination pointed at its own organization's hook: one event stays one event", async (tc) => {
     workers(tc, first);
     const org = await first.org();
     const project = await org.project();
@@ -82,10 +86,16 @@ describe('no delivery loops', () => {
     assert.equal(attempt?.status, 201);
     assert.match(attempt?.note ?? '', /without notify.*this Eventlog installation/);
     const events = await feed(org, project);
-    assert.deepEqual(events.map((e) => [e.title, e.notify]), [['Relayed', false], ['Deployed', true]]);
+    assert.deepEqual(
+      events.map((e) => [e.title, e.notify]),
+      [
+        ['Relayed', false],
+        ['Deployed', true],
+      ],
+    );
   });
 
-  it('a destination pointed at another organization\'s hook of the installation stops there too', async (tc) => {
+  it("a destination pointed at another organization's hook of the installation stops there too", async (tc) => {
     workers(tc, first);
     const sender = await first.org();
     const receiver = await first.org();
@@ -97,7 +107,10 @@ describe('no delivery loops', () => {
 
     const delivery = await settledOnce(sender, forward, first);
     assert.match(delivery.attempts[0]?.note ?? '', /this Eventlog installation/);
-    assert.deepEqual((await feed(receiver, to)).map((e) => [e.title, e.notify]), [['Relayed', false]]);
+    assert.deepEqual(
+      (await feed(receiver, to)).map((e) => [e.title, e.notify]),
+      [['Relayed', false]],
+    );
     assert.deepEqual(await log(receiver, back), []);
   });
 
@@ -113,7 +126,10 @@ describe('no delivery loops', () => {
     const delivery = await settledOnce(a, aToB, first, second);
     assert.equal(delivery.status, 'succeeded');
     assert.match(delivery.attempts[0]?.note ?? '', /another Eventlog installation/);
-    assert.deepEqual((await feed(b, projectB)).map((e) => [e.title, e.notify]), [['Relayed', false]]);
+    assert.deepEqual(
+      (await feed(b, projectB)).map((e) => [e.title, e.notify]),
+      [['Relayed', false]],
+    );
     assert.deepEqual(await log(b, bToA), []);
     assert.equal((await feed(a, projectA)).length, 1);
   });

@@ -17,7 +17,20 @@ describe('destinations management', () => {
     const { org, project } = await setup();
     const json = await org.post(`/api/projects/${project}/destinations`, { name: ' Backend ', url: 'https://example.com/in', format: 'json' });
     assert.equal(json.status, 201);
-    assert.deepEqual(Object.keys(json.body), ['id', 'projectId', 'name', 'url', 'format', 'enabled', 'secret', 'lastStatus', 'categories', 'disabledReason', 'groupWindowSeconds', 'createdAt']);
+    assert.deepEqual(Object.keys(json.body), [
+      'id',
+      'projectId',
+      'name',
+      'url',
+      'format',
+      'enabled',
+      'secret',
+      'lastStatus',
+      'categories',
+      'disabledReason',
+      'groupWindowSeconds',
+      'createdAt',
+    ]);
     assert.equal(json.body.projectId, project);
     assert.equal(json.body.name, 'Backend');
     assert.equal(json.body.url, 'https://example.com/in');
@@ -39,7 +52,10 @@ describe('destinations management', () => {
 
     const list = await org.get(`/api/projects/${project}/destinations`);
     assert.equal(list.status, 200);
-    assert.deepEqual(list.body.map((d: { id: string }) => d.id), [json.body.id, text.body.id, embed.body.id]);
+    assert.deepEqual(
+      list.body.map((d: { id: string }) => d.id),
+      [json.body.id, text.body.id, embed.body.id],
+    );
     assert.deepEqual(list.body[0], json.body);
   });
 

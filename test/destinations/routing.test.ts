@@ -47,10 +47,14 @@ async function log(org: TestOrg, id: string) {
 
 /** Waits until the log holds `count` deliveries, none pending. */
 async function settled(org: TestOrg, id: string, count: number) {
-  await waitUntil(async () => {
-    const rows = await log(org, id);
-    return rows.length >= count && rows.every((d) => d.status !== 'pending');
-  }, 15_000, `${count} settled deliveries`);
+  await waitUntil(
+    async () => {
+      const rows = await log(org, id);
+      return rows.length >= count && rows.every((d) => d.status !== 'pending');
+    },
+    15_000,
+    `${count} settled deliveries`,
+  );
   return log(org, id);
 }
 
@@ -99,7 +103,10 @@ describe('routing by category', () => {
     const alert = await notify(org, project, 'alerts');
     await target.receiver.waitFor(1);
     await sleep(300);
-    assert.deepEqual(target.receiver.received.map((r) => JSON.parse(r.body).event.id), [alert.id]);
+    assert.deepEqual(
+      target.receiver.received.map((r) => JSON.parse(r.body).event.id),
+      [alert.id],
+    );
 
     const back = await patch(org, target.id, { categories: null });
     assert.equal(back.body.categories, null);
@@ -205,9 +212,15 @@ describe('replay of every failure', () => {
     assert.deepEqual(again.body, { queued: 0 }, 'their latest delivery is now the pending replay');
     worker(tc, ONE_ATTEMPT);
     await settled(org, target.id, 5);
-    const replayedIds = target.receiver.received.slice(3).map((r) => r.headers['webhook-id']).sort();
+    const replayedIds = target.receiver.received
+      .slice(3)
+      .map((r) => r.headers['webhook-id'])
+      .sort();
     assert.deepEqual(replayedIds, failed.map((d) => d.webhookId).sort());
-    const bodies = target.receiver.received.slice(3).map((r) => r.body).sort();
+    const bodies = target.receiver.received
+      .slice(3)
+      .map((r) => r.body)
+      .sort();
     const firstBodies = target.receiver.received.slice(0, 3).filter((r) => failed.some((f) => f.webhookId === r.headers['webhook-id']));
     assert.deepEqual(bodies, firstBodies.map((r) => r.body).sort(), 'the same bodies');
     assert.deepEqual((await org.post(`/api/destinations/${target.id}/replay-failed`, { since: before })).body, { queued: 0 });

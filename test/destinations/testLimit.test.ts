@@ -54,7 +54,7 @@ describe('Test action limits', () => {
     assert.equal(another.status, 429);
   });
 
-  it('a Test of another organization\'s destination is a 404 and counts nothing', async () => {
+  it("a Test of another organization's destination is a 404 and counts nothing", async () => {
     const owner = await t.org();
     const stranger = await t.org();
     const project = await owner.project();

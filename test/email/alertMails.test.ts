@@ -102,7 +102,11 @@ describe("an alert's mail", () => {
     const hour = Number(new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', hourCycle: 'h23' }).format(new Date()));
     const start = `${String((hour + 8) % 24).padStart(2, '0')}:00`;
     const end = `${String((hour + 8) % 24).padStart(2, '0')}:30`;
-    const saved = await put(t, member, { projects: { [project]: 'alerts' }, email: true, quietHours: { timeZone: zone, start, end, days: [1, 2, 3, 4, 5, 6, 7] } });
+    const saved = await put(t, member, {
+      projects: { [project]: 'alerts' },
+      email: true,
+      quietHours: { timeZone: zone, start, end, days: [1, 2, 3, 4, 5, 6, 7] },
+    });
     assert.equal(saved.status, 200, JSON.stringify(saved.body));
     worker(tc);
     const queue = new MailQueue({ sql: t.services.sql, mailer: t.services.mailer, log: t.services.log }, { pollIntervalMs: 100 });

@@ -46,14 +46,24 @@ async function notify(org: TestOrg, project: string, fields: Record<string, unkn
 async function deliveries(org: TestOrg, destinationId: string) {
   const reply = await org.get(`/api/destinations/${destinationId}/deliveries`);
   assert.equal(reply.status, 200);
-  return reply.body.deliveries as Array<{ id: string; eventId: number; webhookId: string; status: string; attempts: Array<{ status: number | null; error: string | null }> }>;
+  return reply.body.deliveries as Array<{
+    id: string;
+    eventId: number;
+    webhookId: string;
+    status: string;
+    attempts: Array<{ status: number | null; error: string | null }>;
+  }>;
 }
 
 async function settled(org: TestOrg, destinationId: string, count = 1) {
-  await waitUntil(async () => {
-    const log = await deliveries(org, destinationId);
-    return log.length >= count && log.every((d) => d.status !== 'pending');
-  }, 10_000, 'deliveries to settle');
+  await waitUntil(
+    async () => {
+      const log = await deliveries(org, destinationId);
+      return log.length >= count && log.every((d) => d.status !== 'pending');
+    },
+    10_000,
+    'deliveries to settle',
+  );
   return deliveries(org, destinationId);
 }
 
@@ -107,13 +117,19 @@ describe('creating email destinations', () => {
     const org = await t.org();
     const project = await org.project();
     const created = await org.post(`/api/projects/${project}/destinations`, { name: 'm', url: 'mailto:a@example.com' });
-    const patch = (body: unknown) => t.request({ method: 'PATCH', url: `/api/destinations/${created.body.id}`, body, headers: { authorization: `Bearer ${org.key}` } });
+    const patch = (body: unknown) =>
+      t.request({ method: 'PATCH', url: `/api/destinations/${created.body.id}`, body, headers: { authorization: `Bearer ${org.key}` } });
     assert.equal((await patch({ url: 'https://example.com/hook' })).status, 400);
     const changed = await patch({ url: 'mailto:b@example.com,c@example.com' });
     assert.equal(changed.status, 200);
     assert.equal(changed.body.url, 'mailto:b@example.com,c@example.com');
     const hook = await org.post(`/api/projects/${project}/destinations`, { name: 'w', url: 'https://example.com/h', format: 'text' });
-    const hookPatch = await t.request({ method: 'PATCH', url: `/api/destinations/${hook.body.id}`, body: { url: 'mailto:a@example.com' }, headers: { authorization: `Bearer ${org.key}` } });
+    const hookPatch = await t.request({
+      method: 'PATCH',
+      url: `/api/destinations/${hook.body.id}`,
+      body: { url: 'mailto:a@example.com' },
+      headers: { authorization: `Bearer ${org.key}` },
+    });
     assert.equal(hookPatch.status, 400);
   });
 
@@ -146,7 +162,7 @@ describe('the mail a notify event becomes', () => {
     assert.equal(parsed.from?.value[0]?.address, 'alerts@example.com');
     assert.equal(parsed.from?.value[0]?.name, 'Eventlog');
     assert.deepEqual(mail.to, [to]);
-    assert.equal(mail.user, smtp.user, 'the transport authenticated with the URL\'s user');
+    assert.equal(mail.user, smtp.user, "the transport authenticated with the URL's user");
     assert.match(String(parsed.messageId), /^<msg_.+@events\.example\.com>$/);
     const dashboard = `https://events.example.com/app/p/${project}?event=${event.id}`;
     // The plain-text part.
@@ -210,7 +226,10 @@ describe('retries and the attempt log', () => {
     await smtp.waitForMailTo(to);
     const [delivery] = await settled(org, destination.id);
     assert.equal(delivery?.status, 'succeeded');
-    assert.deepEqual(delivery?.attempts.map((a) => a.status), [451, 452, 250]);
+    assert.deepEqual(
+      delivery?.attempts.map((a) => a.status),
+      [451, 452, 250],
+    );
     assert.equal(smtp.to(to).length, 1);
   });
 
@@ -221,7 +240,10 @@ describe('retries and the attempt log', () => {
     const [delivery] = await settled(org, destination.id);
     await sleep(500);
     assert.equal(delivery?.status, 'failed');
-    assert.deepEqual(delivery?.attempts.map((a) => a.status), [550]);
+    assert.deepEqual(
+      delivery?.attempts.map((a) => a.status),
+      [550],
+    );
     assert.match(delivery?.attempts[0]?.error ?? '', /mailbox unavailable/);
     assert.equal(smtp.offered, 1);
   });
@@ -232,7 +254,10 @@ describe('retries and the attempt log', () => {
     await notify(org, project);
     const [delivery] = await settled(org, destination.id);
     assert.equal(delivery?.status, 'failed');
-    assert.deepEqual(delivery?.attempts.map((a) => a.status), [421, 421, 421]);
+    assert.deepEqual(
+      delivery?.attempts.map((a) => a.status),
+      [421, 421, 421],
+    );
   });
 
   it('a dropped connection is retried (status null), then delivered once', async (tc) => {
@@ -285,10 +310,14 @@ describe('Test, replay and automatic disabling', () => {
     worker(tc);
     for (let i = 0; i < 20; i++) await notify(org, project, { title: `Failure ${i}` });
     const failedLog = await settled(org, destination.id, 20);
-    await waitUntil(async () => {
-      const list = await org.get(`/api/projects/${project}/destinations`);
-      return list.body[0].enabled === false;
-    }, 5000, 'the destination to be disabled');
+    await waitUntil(
+      async () => {
+        const list = await org.get(`/api/projects/${project}/destinations`);
+        return list.body[0].enabled === false;
+      },
+      5000,
+      'the destination to be disabled',
+    );
     const list = await org.get(`/api/projects/${project}/destinations`);
     assert.match(list.body[0].disabledReason, /20 consecutive/);
     assert.match(list.body[0].disabledReason, /SMTP 550/);
@@ -319,7 +348,10 @@ describe('durability', () => {
     worker(tc);
     await smtp.waitForMailTo(to);
     const [delivery] = await settled(org, destination.id);
-    assert.deepEqual(delivery?.attempts.map((a) => a.status), [450, 250]);
+    assert.deepEqual(
+      delivery?.attempts.map((a) => a.status),
+      [450, 250],
+    );
     await sleep(300);
     assert.equal(smtp.to(to).length, 1);
   });

@@ -54,7 +54,9 @@ describe('digest settings', () => {
     await put(member, { frequency: 'weekly', hour: 7, timeZone: 'Europe/Paris' });
     const [row] = await t.services.sql<{ due: Date }[]>`
       SELECT next_due_at AS due FROM digest_settings WHERE organization_id = ${org.id} AND user_id = ${member.userId}`;
-    const local = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(row!.due);
+    const local = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+      row!.due,
+    );
     assert.equal(local, 'Mon 07:00');
     assert.ok(row!.due.getTime() > Date.now() && row!.due.getTime() <= Date.now() + 7 * 86_400_000);
     await put(member, { frequency: 'off', hour: 7, timeZone: 'Europe/Paris' });
@@ -86,7 +88,12 @@ describe('digest settings', () => {
   it('an API key gets 403 on every digest route', async () => {
     const org = await t.org();
     assert.equal((await org.get('/api/me/digest')).status, 403);
-    const putWithKey = await t.request({ method: 'PUT', url: '/api/me/digest', body: { frequency: 'off', hour: 1, timeZone: 'UTC' }, headers: { authorization: `Bearer ${org.key}` } });
+    const putWithKey = await t.request({
+      method: 'PUT',
+      url: '/api/me/digest',
+      body: { frequency: 'off', hour: 1, timeZone: 'UTC' },
+      headers: { authorization: `Bearer ${org.key}` },
+    });
     assert.equal(putWithKey.status, 403);
     assert.equal((await org.post('/api/me/digest/send')).status, 403);
   });
@@ -104,7 +111,8 @@ describe('the digest', () => {
     // As many refunds as the day before: "no change" in words, not "±0 (+0%)" inside parentheses.
     await notify(org, shop, { category: 'refunds', created_at: now - 7200 });
     await notify(org, shop, { category: 'refunds', created_at: now - 86_400 - 7200 });
-    for (let i = 0; i < 25; i++) await notify(org, shop, { category: 'payments', title: `Payment failed #${i}`, notify: true, created_at: now - 60 * (25 - i) });
+    for (let i = 0; i < 25; i++)
+      await notify(org, shop, { category: 'payments', title: `Payment failed #${i}`, notify: true, created_at: now - 60 * (25 - i) });
     await notify(org, blog, { category: 'posts', title: '<script>x</script>', notify: true, created_at: now - 60 });
     assert.equal((await org.post('/api/insight', { project: shop, title: 'Revenue', value: '1,234 €' })).status, 200);
 

@@ -48,7 +48,10 @@ describe('SMTP credentials and TLS', () => {
     assert.equal(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example.com' }).smtp?.requireTls, false, 'TLS from the first byte already');
     assert.equal(loadConfig({ SMTP_URL: 'smtp://relay.local' }).smtp?.requireTls, false, 'no credentials to protect');
     for (const bad of ['smtp://u:secret@mail.example.com?tls=no', 'smtp://u:secret@mail.example.com?tls=']) {
-      assert.throws(() => loadConfig({ SMTP_URL: bad }), (error: Error) => error instanceof ConfigError && /tls/.test(error.message) && !error.message.includes('secret'));
+      assert.throws(
+        () => loadConfig({ SMTP_URL: bad }),
+        (error: Error) => error instanceof ConfigError && /tls/.test(error.message) && !error.message.includes('secret'),
+      );
     }
   });
 });

@@ -37,7 +37,10 @@ describe('SMTP settings', () => {
 
   it('a bad SMTP_URL or SMTP_FROM stops the start with a message that does not repeat the password', () => {
     for (const bad of [`http://u:${SECRET}@host`, `smtp://u:${SECRET}@`, `not a url ${SECRET}`]) {
-      assert.throws(() => loadConfig({ SMTP_URL: bad }), (error: Error) => error instanceof ConfigError && !error.message.includes(SECRET));
+      assert.throws(
+        () => loadConfig({ SMTP_URL: bad }),
+        (error: Error) => error instanceof ConfigError && !error.message.includes(SECRET),
+      );
     }
     assert.throws(() => loadConfig({ SMTP_URL: url, SMTP_FROM: 'not an address' }), ConfigError);
     assert.throws(() => loadConfig({ SMTP_URL: url, SMTP_FROM: 'Evil <a@b.c>\r\nBcc: x@y.z' }), ConfigError);

@@ -101,8 +101,7 @@ export async function startSmtpServer(answers: SmtpAnswer[] = [250], port = 0): 
     password,
     received,
     to,
-    waitFor: (count: number, timeoutMs = 10_000) =>
-      waitUntil(() => received.length >= count, timeoutMs, `${count} mails`).then(() => received),
+    waitFor: (count: number, timeoutMs = 10_000) => waitUntil(() => received.length >= count, timeoutMs, `${count} mails`).then(() => received),
     waitForMailTo: (address: string, count = 1, timeoutMs = 10_000) =>
       waitUntil(() => to(address).length >= count, timeoutMs, `${count} mails to ${address}`).then(() => to(address)),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -31,8 +31,14 @@ describe('POST /api/events/batch', () => {
     });
     assert.equal(reply.status, 201, JSON.stringify(reply.body));
     const events = reply.body.events;
-    assert.deepEqual(events.map((e: { title: string }) => e.title), ['first', 'second, project by name', 'third']);
-    assert.deepEqual(events.map((e: { projectId: string }) => e.projectId), [a, b, a]);
+    assert.deepEqual(
+      events.map((e: { title: string }) => e.title),
+      ['first', 'second, project by name', 'third'],
+    );
+    assert.deepEqual(
+      events.map((e: { projectId: string }) => e.projectId),
+      [a, b, a],
+    );
     assert.ok(events[0].id < events[1].id && events[1].id < events[2].id, JSON.stringify(events.map((e: { id: number }) => e.id)));
     assert.deepEqual(events[0].tags, { n: 1 });
     assert.deepEqual(events[0].metadata, { deep: [1, 2] });
@@ -52,12 +58,18 @@ describe('POST /api/events/batch', () => {
     const batches = Array.from({ length: 3 }, (_, b) => org.post(BATCH, { events: Array.from({ length: 50 }, (_, i) => item(project, `b${b}-${i}`)) }));
     const singles = Array.from({ length: 20 }, (_, i) => org.post('/api/events', item(project, `s${i}`)));
     const replies = await Promise.all([...batches, ...singles]);
-    assert.ok(replies.every((reply) => reply.status === 201), JSON.stringify(replies.map((r) => r.status)));
+    assert.ok(
+      replies.every((reply) => reply.status === 201),
+      JSON.stringify(replies.map((r) => r.status)),
+    );
     const ids = replies.flatMap((reply) => (reply.body.events ?? [reply.body]).map((e: { id: number }) => e.id));
     assert.equal(new Set(ids).size, 170);
     for (const reply of replies.slice(0, 3)) {
       const batchIds = reply.body.events.map((e: { id: number }) => e.id);
-      assert.deepEqual(batchIds, batchIds.map((_: number, i: number) => batchIds[0] + i));
+      assert.deepEqual(
+        batchIds,
+        batchIds.map((_: number, i: number) => batchIds[0] + i),
+      );
     }
     // Committed before the 201: another connection sees every event at once.
     const [row] = await t.services.sql<{ count: number }[]>`SELECT count(*)::int AS count FROM events WHERE organization_id = ${org.id}`;
@@ -158,7 +170,10 @@ describe('POST /api/events/batch', () => {
     assert.equal(refused.status, 507);
     assert.deepEqual(await feed(org, project), []);
     const fits = await org.post(BATCH, { events: [item(project, 'a'), item(project, 'b')] });
-    assert.deepEqual(fits.body.events.map((e: { id: number }) => e.id), [MAX_ID - 1, MAX_ID]);
+    assert.deepEqual(
+      fits.body.events.map((e: { id: number }) => e.id),
+      [MAX_ID - 1, MAX_ID],
+    );
   });
 
   it('applies Idempotency-Key to the whole batch: a repeat answers the first answer and writes nothing', async () => {

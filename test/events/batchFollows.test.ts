@@ -34,7 +34,10 @@ describe('what follows each item of a batch', () => {
       assert.equal(reply.status, 201);
       const ids = reply.body.events.map((e: { id: number }) => e.id);
       const categories = (await org.get(`/api/categories?project=${project}`)).body;
-      assert.deepEqual(categories.map((c: { name: string; count: number }) => [c.name, c.count]).sort(), [['pay', 1], ['signup', 2]]);
+      assert.deepEqual(categories.map((c: { name: string; count: number }) => [c.name, c.count]).sort(), [
+        ['pay', 1],
+        ['signup', 2],
+      ]);
       const users = (await org.get(`/api/users?project=${project}`)).body.users;
       assert.deepEqual(users.map((u: { user_id?: string; userId?: string; eventCount?: number }) => u.user_id ?? u.userId).sort(), ['ann', 'bob']);
       await waitUntil(async () => (await org.get(`/api/events?project=${project}&search=wombat`)).body.events.length === 2, 10_000, 'search finds the batch');
@@ -73,7 +76,11 @@ describe('what follows each item of a batch', () => {
   it('alerts count the items, and retention prunes an item already too old', async () => {
     const org = await t.org();
     const project = await org.project();
-    const alert = await org.post(`/api/projects/${project}/alerts`, { name: 'Errors', condition: { count: 'atLeast', threshold: 3, windowSeconds: 600 }, filter: { category: 'errors' } });
+    const alert = await org.post(`/api/projects/${project}/alerts`, {
+      name: 'Errors',
+      condition: { count: 'atLeast', threshold: 3, windowSeconds: 600 },
+      filter: { category: 'errors' },
+    });
     assert.equal(alert.status, 201, JSON.stringify(alert.body));
     // Dated events count only from the alert's creation on: as if it had been created a minute ago.
     const [row] = await t.services.sql<{ at: Date }[]>`SELECT window_start AS at FROM alerts WHERE organization_id = ${org.id} AND id = ${alert.body.id}`;
@@ -86,10 +93,21 @@ describe('what follows each item of a batch', () => {
     assert.equal((await org.get(`/api/alerts/${alert.body.id}`)).body.state, 'firing');
 
     const kept = await org.project('Kept');
-    assert.equal((await t.request({ method: 'PATCH', url: `/api/projects/${kept}`, body: { retentionDays: 7 }, headers: { authorization: `Bearer ${org.key}` } })).status, 200);
-    const reply = await org.post(BATCH, { events: [{ project: kept, category: 'c', title: 'fresh' }, { project: kept, category: 'c', title: 'old', created_at: now() - 30 * 86_400 }] });
+    assert.equal(
+      (await t.request({ method: 'PATCH', url: `/api/projects/${kept}`, body: { retentionDays: 7 }, headers: { authorization: `Bearer ${org.key}` } })).status,
+      200,
+    );
+    const reply = await org.post(BATCH, {
+      events: [
+        { project: kept, category: 'c', title: 'fresh' },
+        { project: kept, category: 'c', title: 'old', created_at: now() - 30 * 86_400 },
+      ],
+    });
     assert.equal(reply.status, 201);
     await new RetentionPruner(t.services.sql, { intervalSeconds: 1, timeZone: t.services.config.timeZone, log: t.services.log }).runOnce();
-    assert.deepEqual((await org.get(`/api/events?project=${kept}`)).body.events.map((e: { title: string }) => e.title), ['fresh']);
+    assert.deepEqual(
+      (await org.get(`/api/events?project=${kept}`)).body.events.map((e: { title: string }) => e.title),
+      ['fresh'],
+    );
   });
 });

@@ -216,16 +216,25 @@ describe('GET /api/events', () => {
       seen.push(...reply.body.events.map((e) => e.title));
       cursor = reply.body.nextCursor;
     } while (cursor);
-    assert.deepEqual(seen, [6, 5, 4, 3, 2, 1, 0].map((i) => `event ${i}`));
+    assert.deepEqual(
+      seen,
+      [6, 5, 4, 3, 2, 1, 0].map((i) => `event ${i}`),
+    );
   });
 
   it('breaks created_at ties by id descending', async () => {
     const { org, project } = await setup();
     for (const title of ['a', 'b', 'c']) await org.post('/api/events', { project, category: 'c', title, created_at: 1700000000 });
     const first = await org.get(`/api/events?project=${project}&limit=2`);
-    assert.deepEqual(first.body.events.map((e: { title: string }) => e.title), ['c', 'b']);
+    assert.deepEqual(
+      first.body.events.map((e: { title: string }) => e.title),
+      ['c', 'b'],
+    );
     const rest = await org.get(`/api/events?project=${project}&limit=2&cursor=${encodeURIComponent(first.body.nextCursor)}`);
-    assert.deepEqual(rest.body.events.map((e: { title: string }) => e.title), ['a']);
+    assert.deepEqual(
+      rest.body.events.map((e: { title: string }) => e.title),
+      ['a'],
+    );
   });
 
   it('clamps limit to 1..100 and defaults to 50', async () => {
@@ -254,7 +263,10 @@ describe('GET /api/events', () => {
     const { org, project } = await setup();
     await seed(org, project, 4, (i) => ({ category: i % 2 ? 'odd' : 'even' }));
     const reply = await org.get(`/api/events?project=${project}&category=odd`);
-    assert.deepEqual(reply.body.events.map((e: { title: string }) => e.title), ['event 3', 'event 1']);
+    assert.deepEqual(
+      reply.body.events.map((e: { title: string }) => e.title),
+      ['event 3', 'event 1'],
+    );
   });
 
   it('searches title, description and tags text case-insensitively, never metadata', async () => {
@@ -287,9 +299,15 @@ describe('GET /api/events', () => {
     const { org, project } = await setup();
     await seed(org, project, 9, (i) => ({ title: i % 3 === 0 ? `match ${i}` : `other ${i}` }));
     const first = await org.get(`/api/events?project=${project}&search=match&limit=2`);
-    assert.deepEqual(first.body.events.map((e: { title: string }) => e.title), ['match 6', 'match 3']);
+    assert.deepEqual(
+      first.body.events.map((e: { title: string }) => e.title),
+      ['match 6', 'match 3'],
+    );
     const second = await org.get(`/api/events?project=${project}&search=match&limit=2&cursor=${encodeURIComponent(first.body.nextCursor)}`);
-    assert.deepEqual(second.body.events.map((e: { title: string }) => e.title), ['match 0']);
+    assert.deepEqual(
+      second.body.events.map((e: { title: string }) => e.title),
+      ['match 0'],
+    );
     assert.equal(second.body.nextCursor, null);
   });
 

@@ -49,7 +49,9 @@ describe('GET /api/events filters', () => {
     const base = Math.floor(Date.now() / 1000) - 1000;
     const made: number[] = [];
     for (let i = 0; i < 6; i++) {
-      made.push(await event(org, { project, category: i % 2 ? 'odd' : 'even', title: `title ${i}`, user_id: i < 4 ? 'ann' : 'bob', created_at: base + i * 10 }));
+      made.push(
+        await event(org, { project, category: i % 2 ? 'odd' : 'even', title: `title ${i}`, user_id: i < 4 ? 'ann' : 'bob', created_at: base + i * 10 }),
+      );
     }
     await org.post(`/api/events/${made[1]}/favorite`);
     await org.post(`/api/events/${made[2]}/favorite`);
@@ -61,13 +63,28 @@ describe('GET /api/events filters', () => {
     assert.deepEqual(await ids(org, project, 'user_id=ann&category=odd'), [made[3], made[1]]);
     assert.deepEqual(await ids(org, project, 'user_id=ann&favorited=false&search=title'), [made[3], made[0]]);
     const first = await org.get(`/api/events?project=${project}&user_id=ann&limit=2`);
-    assert.deepEqual(first.body.events.map((e: { id: number }) => e.id), [made[3], made[2]]);
+    assert.deepEqual(
+      first.body.events.map((e: { id: number }) => e.id),
+      [made[3], made[2]],
+    );
     assert.deepEqual(await ids(org, project, `user_id=ann&limit=2&cursor=${encodeURIComponent(first.body.nextCursor)}`), [made[1], made[0]]);
   });
 
   it('malformed or empty values are 400', async () => {
     const { org, project } = await setup();
-    for (const query of ['tag=plain', 'tag=:v', 'tag=', 'tag=a:1&tag=bad', 'favorited=yes', 'favorited=', 'since=abc', 'since=', 'until=1e5x', 'until=', 'user_id=']) {
+    for (const query of [
+      'tag=plain',
+      'tag=:v',
+      'tag=',
+      'tag=a:1&tag=bad',
+      'favorited=yes',
+      'favorited=',
+      'since=abc',
+      'since=',
+      'until=1e5x',
+      'until=',
+      'user_id=',
+    ]) {
       const reply = await org.get(`/api/events?project=${project}&${query}`);
       assert.equal(reply.status, 400, `${query}: ${JSON.stringify(reply.body)}`);
       assert.equal(typeof reply.body.error, 'string');

@@ -56,7 +56,11 @@ describe('group commit (the ingest batcher)', () => {
     const unreachable = postgres({ host: '127.0.0.1', port, user: 'nobody', database: 'none', connect_timeout: 1, max: 4, onnotice: () => {} });
     try {
       const batcher = new IngestBatcher(unreachable, { timeZone: t.services.config.timeZone });
-      const settled = (row: Promise<unknown>) => row.then(() => 'written', (error: { code?: string }) => ({ code: error.code, at: performance.now() }));
+      const settled = (row: Promise<unknown>) =>
+        row.then(
+          () => 'written',
+          (error: { code?: string }) => ({ code: error.code, at: performance.now() }),
+        );
       const first = settled(batcher.insert(draft));
       const later = [];
       for (let i = 0; i < 3; i++) {
@@ -76,7 +80,7 @@ describe('group commit (the ingest batcher)', () => {
     }
   });
 
-  it('writes another organization\'s rows while one organization waits', async () => {
+  it("writes another organization's rows while one organization waits", async () => {
     const waiting = await organizationWithEvents();
     const other = await organizationWithEvents();
     const batcher = new IngestBatcher(t.services.sql, { timeZone: t.services.config.timeZone });

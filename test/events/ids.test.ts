@@ -42,7 +42,10 @@ describe('ids per organization (extensions.md, "Ids")', () => {
     const project = await org.project();
     const replies = await Promise.all(Array.from({ length: 60 }, (_, i) => org.post('/api/events', event(project, `e${i}`))));
     const ids = replies.map((r) => r.body.id as number).sort((x, y) => x - y);
-    assert.deepEqual(ids, Array.from({ length: 60 }, (_, i) => i + 1));
+    assert.deepEqual(
+      ids,
+      Array.from({ length: 60 }, (_, i) => i + 1),
+    );
   });
 
   it('gives two organizations the same event id, each resolving only in its own organization', async () => {
@@ -81,7 +84,11 @@ describe('ids per organization (extensions.md, "Ids")', () => {
     });
     assert.equal(imported.status, 507);
     const projects = (await full.get('/api/projects')).body as Array<{ name: string }>;
-    assert.deepEqual(projects.map((p) => p.name), ['Test project'], 'the import wrote nothing');
+    assert.deepEqual(
+      projects.map((p) => p.name),
+      ['Test project'],
+      'the import wrote nothing',
+    );
 
     const categories = (await full.get(`/api/categories?project=${project}`)).body as Array<{ name: string; count: number }>;
     assert.deepEqual(categories, [{ name: 'ids', count: 1 }]);
@@ -97,7 +104,11 @@ describe('ids per organization (extensions.md, "Ids")', () => {
     assert.equal((await org.post('/api/events', event(project))).body.id, 1);
     const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ category: 'c', title: `old ${i}`, created_at: 1_700_000_000 + i }));
     const imported = await org.post('/api/import', {
-      projects: [{ name: 'big', events: rows(1500) }, { name: 'bigger', events: rows(1200) }, { name: 'small', events: rows(3) }],
+      projects: [
+        { name: 'big', events: rows(1500) },
+        { name: 'bigger', events: rows(1200) },
+        { name: 'small', events: rows(3) },
+      ],
     });
     assert.equal(imported.status, 200, JSON.stringify(imported.body));
     const ids = async (name: string) => {
@@ -110,8 +121,14 @@ describe('ids per organization (extensions.md, "Ids")', () => {
         before = `&cursor=${page.body.nextCursor as string}`;
       }
     };
-    assert.deepEqual(await ids('0'), Array.from({ length: 1500 }, (_, i) => i + 2));
-    assert.deepEqual(await ids('1'), Array.from({ length: 1200 }, (_, i) => i + 1502));
+    assert.deepEqual(
+      await ids('0'),
+      Array.from({ length: 1500 }, (_, i) => i + 2),
+    );
+    assert.deepEqual(
+      await ids('1'),
+      Array.from({ length: 1200 }, (_, i) => i + 1502),
+    );
     assert.deepEqual(await ids('2'), [2702, 2703, 2704]);
     assert.equal((await org.post('/api/events', event(project))).body.id, 2705);
   });
@@ -158,7 +175,10 @@ describe('ids per organization (extensions.md, "Ids")', () => {
     const updated = await org.post('/api/insight', { project, title: 'kept', value: 2 });
     assert.equal(updated.status, 200);
     const insights = (await org.get(`/api/insights?project=${project}`)).body as Array<{ title: string; value: string }>;
-    assert.deepEqual(insights.map((i) => [i.title, i.value]), [['kept', '2']]);
+    assert.deepEqual(
+      insights.map((i) => [i.title, i.value]),
+      [['kept', '2']],
+    );
   });
 
   it('spends no id on an insight update: 1,000 updates, then the next insight is one higher', async () => {
@@ -166,9 +186,7 @@ describe('ids per organization (extensions.md, "Ids")', () => {
     const project = await org.project();
     assert.equal((await org.post('/api/insight', { project, title: 'cron', value: 0 })).status, 200);
     for (let round = 0; round < 10; round++) {
-      const replies = await Promise.all(
-        Array.from({ length: 100 }, (_, i) => org.post('/api/insight', { project, title: 'cron', value: round * 100 + i })),
-      );
+      const replies = await Promise.all(Array.from({ length: 100 }, (_, i) => org.post('/api/insight', { project, title: 'cron', value: round * 100 + i })));
       assert.ok(replies.every((r) => r.status === 200));
     }
     assert.equal((await org.post('/api/insight', { project, title: 'next', value: 1 })).status, 200);
@@ -183,7 +201,10 @@ describe('ids per organization (extensions.md, "Ids")', () => {
     const project = await org.project();
     await setCounter(org, 'event', ID_WARNING_THRESHOLD - 2);
     const warnings: Array<[string, string]> = [];
-    const batcher = new IngestBatcher(t.services.sql, { timeZone: t.services.config.timeZone, warn: (message, organizationId) => warnings.push([message, organizationId]) });
+    const batcher = new IngestBatcher(t.services.sql, {
+      timeZone: t.services.config.timeZone,
+      warn: (message, organizationId) => warnings.push([message, organizationId]),
+    });
     const draft = { ...validateEventInput(event(project)), organizationId: org.id };
     for (let i = 0; i < 4; i++) await batcher.insert(draft);
     await batcher.drain();

@@ -58,6 +58,9 @@ describe('categories known to the process', () => {
     const project = await org.project();
     for (const category of ['a', 'b', 'a', 'a']) assert.equal((await org.post('/api/events', { project, category, title: 'x' })).status, 201);
     const reply = await org.get(`/api/categories?project=${project}`);
-    assert.deepEqual(reply.body, [{ name: 'a', count: 3 }, { name: 'b', count: 1 }]);
+    assert.deepEqual(reply.body, [
+      { name: 'a', count: 3 },
+      { name: 'b', count: 1 },
+    ]);
   });
 });

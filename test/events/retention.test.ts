@@ -31,10 +31,19 @@ describe('PATCH /api/projects/:projectId', () => {
     assert.equal((await patch(org, project, {})).status, 200);
   });
 
-  it('refuses bad values with 400 and others\' projects with 404, changing nothing', async () => {
+  it("refuses bad values with 400 and others' projects with 404, changing nothing", async () => {
     const org = await t.org();
     const project = await org.project('Keep');
-    for (const body of [{ name: '' }, { name: '   ' }, { name: 'x'.repeat(201) }, { name: 5 }, { retentionDays: 0 }, { retentionDays: 36501 }, { retentionDays: 1.5 }, { retentionDays: '7' }]) {
+    for (const body of [
+      { name: '' },
+      { name: '   ' },
+      { name: 'x'.repeat(201) },
+      { name: 5 },
+      { retentionDays: 0 },
+      { retentionDays: 36501 },
+      { retentionDays: 1.5 },
+      { retentionDays: '7' },
+    ]) {
       const reply = await patch(org, project, body);
       assert.equal(reply.status, 400, `${JSON.stringify(body)}: ${JSON.stringify(reply.body)}`);
     }
@@ -62,11 +71,17 @@ describe('retention', () => {
     assert.ok((await pruner().runOnce()) >= 4);
 
     const feed = await org.get(`/api/events?project=${project}`);
-    assert.deepEqual(feed.body.events.map((e: { id: number }) => e.id), [keep.body.id]);
+    assert.deepEqual(
+      feed.body.events.map((e: { id: number }) => e.id),
+      [keep.body.id],
+    );
     const search = await org.get(`/api/events?project=${project}&search=needle`);
     assert.equal(search.body.events.length, 1);
     const categories = await org.get(`/api/categories?project=${project}`);
-    assert.deepEqual(categories.body, [{ name: 'c', count: 1 }, { name: 'gone', count: 0 }]);
+    assert.deepEqual(categories.body, [
+      { name: 'c', count: 1 },
+      { name: 'gone', count: 0 },
+    ]);
     const charts = await org.get(`/api/charts?project=${project}&days=30`);
     assert.equal(JSON.stringify(charts.body).includes('"count":3'), false);
     const user = await org.get(`/api/users/u?project=${project}`);
@@ -90,7 +105,10 @@ describe('retention', () => {
     await patch(org, project, { retentionDays: 2 });
     await Promise.all([pruner().runOnce(), pruner().runOnce(), pruner().runOnce()]);
     const feed = await org.get(`/api/events?project=${project}`);
-    assert.deepEqual(feed.body.events.map((e: { title: string }) => e.title), ['new']);
+    assert.deepEqual(
+      feed.body.events.map((e: { title: string }) => e.title),
+      ['new'],
+    );
     const users = (await org.get(`/api/users?project=${project}&limit=100`)).body.users;
     assert.equal(users.length, 5, 'users stay after their events are pruned');
     for (const u of users) assert.equal(u.eventCount, u.userId === 'u0' ? 1 : 0);

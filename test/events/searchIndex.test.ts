@@ -97,9 +97,15 @@ describe('the search table and its indexer', () => {
     await post(org, project, 'wombat two');
     assert.deepEqual(await titles(org, project, 'wombat'), ['wombat two', 'wombat one']);
     const page = await org.get(`/api/events?project=${project}&search=wombat&limit=1`);
-    assert.deepEqual(page.body.events.map((e: { title: string }) => e.title), ['wombat two']);
+    assert.deepEqual(
+      page.body.events.map((e: { title: string }) => e.title),
+      ['wombat two'],
+    );
     const next = await org.get(`/api/events?project=${project}&search=wombat&limit=1&cursor=${encodeURIComponent(page.body.nextCursor)}`);
-    assert.deepEqual(next.body.events.map((e: { title: string }) => e.title), ['wombat one']);
+    assert.deepEqual(
+      next.body.events.map((e: { title: string }) => e.title),
+      ['wombat one'],
+    );
   });
 
   it('keeps each project to itself and forgets a deleted event', async () => {
@@ -114,13 +120,19 @@ describe('the search table and its indexer', () => {
     assert.equal((await org.post(`/api/events/${doomed}/delete`)).status, 200);
     assert.deepEqual(await titles(org, project, 'narwhal'), ['narwhal kept']);
     // The delete marked its block; the indexer writes it again without the deleted event.
-    assert.deepEqual((await blocks(org.id)).map((block) => block.stale), [true, false]);
+    assert.deepEqual(
+      (await blocks(org.id)).map((block) => block.stale),
+      [true, false],
+    );
     await indexer().runUntilIdle();
     assert.deepEqual(await entries(org.id), [2, 3]);
-    assert.deepEqual((await blocks(org.id)).map((block) => [block.ids, block.words, block.stale]), [
-      [[2], 'narwhal kept', false],
-      [[3], 'narwhal elsewhere', false],
-    ]);
+    assert.deepEqual(
+      (await blocks(org.id)).map((block) => [block.ids, block.words, block.stale]),
+      [
+        [[2], 'narwhal kept', false],
+        [[3], 'narwhal elsewhere', false],
+      ],
+    );
     assert.deepEqual(await titles(org, project, 'narwhal'), ['narwhal kept']);
   });
 
@@ -156,18 +168,24 @@ describe('the search table and its indexer', () => {
       });
       await sleep(300);
       assert.equal(deleted, false, 'the delete did not wait for the indexer');
-      await writeBlocks(indexing, org.id, [{ projectId: project, firstEventId: 1, lastEventId: 3, eventIds: [1, 2, 3], words: 'one two three', newestMicros: null }]);
+      await writeBlocks(indexing, org.id, [
+        { projectId: project, firstEventId: 1, lastEventId: 3, eventIds: [1, 2, 3], words: 'one two three', newestMicros: null },
+      ]);
       await indexing`UPDATE search_progress SET indexed_through = 3 WHERE organization_id = ${org.id}`;
       await indexing`COMMIT`;
       assert.equal((await deleting).status, 200);
     } finally {
       indexing.release();
     }
-    assert.deepEqual((await blocks(org.id)).map((block) => block.stale), [true]);
+    assert.deepEqual(
+      (await blocks(org.id)).map((block) => block.stale),
+      [true],
+    );
     await indexer().runUntilIdle();
-    assert.deepEqual((await blocks(org.id)).map((block) => [block.first, block.last, block.ids, block.words, block.stale]), [
-      [1, 3, [1, 3], 'one three', false],
-    ]);
+    assert.deepEqual(
+      (await blocks(org.id)).map((block) => [block.first, block.last, block.ids, block.words, block.stale]),
+      [[1, 3, [1, 3], 'one three', false]],
+    );
   });
 
   it('removes a block whose events are all deleted, by the API or by retention', async () => {
@@ -183,7 +201,10 @@ describe('the search table and its indexer', () => {
     const pruned = await pruneEvents(t.services.sql, { organizationId: org.id, projectId: project, retentionDays: 1, batch: 100, timeZone: 'UTC' });
     assert.equal(pruned, 1);
     await indexer().runUntilIdle();
-    assert.deepEqual((await blocks(org.id)).map((block) => [block.projectId, block.ids, block.words]), [[other, [3], 'kept']]);
+    assert.deepEqual(
+      (await blocks(org.id)).map((block) => [block.projectId, block.ids, block.words]),
+      [[other, [3], 'kept']],
+    );
   });
 
   it('cuts blocks by project and by 64 events, and finds a match in any of them', async () => {
@@ -191,12 +212,21 @@ describe('the search table and its indexer', () => {
     const a = await org.project('A');
     const b = await org.project('B');
     const events = Array.from({ length: 150 }, (_, i) => ({
-      project: i % 3 === 0 ? b : a, category: 'c', title: i === 140 ? 'Order #12345 placed by Zoë' : `event ${i}`,
+      project: i % 3 === 0 ? b : a,
+      category: 'c',
+      title: i === 140 ? 'Order #12345 placed by Zoë' : `event ${i}`,
     }));
     for (const event of events) assert.equal((await org.post('/api/events', event)).status, 201);
     await indexer().runUntilIdle();
     const written = await blocks(org.id);
-    assert.deepEqual(written.map((block) => [block.projectId === a ? 'A' : 'B', block.ids.length]), [['B', 50], ['A', 64], ['A', 36]]);
+    assert.deepEqual(
+      written.map((block) => [block.projectId === a ? 'A' : 'B', block.ids.length]),
+      [
+        ['B', 50],
+        ['A', 64],
+        ['A', 36],
+      ],
+    );
     assert.ok(written.every((block) => block.ids.every((id) => id >= block.first && id <= block.last)));
     for (const search of ['ORDER #123', 'der #12345 pla', 'zoë', '#1', 'd by Z', 'Order #12345 placed by Zoë']) {
       assert.deepEqual(await titles(org, a, search), ['Order #12345 placed by Zoë'], search);
@@ -215,7 +245,12 @@ describe('the search table and its indexer', () => {
     }
     await indexer().runUntilIdle();
     const query = (search: string, before?: { micros: bigint; id: number }) => ({
-      organizationId: org.id, projectId: project, pattern: likePattern(search), blockPatterns: blockPatterns(search), limit: 11, before,
+      organizationId: org.id,
+      projectId: project,
+      pattern: likePattern(search),
+      blockPatterns: blockPatterns(search),
+      limit: 11,
+      before,
     });
     const ids = (rows: Array<{ id: number }>) => rows.map((row) => row.id);
     assert.equal((await blocksMatching(t.services.sql, query('DINGO'), 100)).blocks.length, 3);
@@ -253,10 +288,20 @@ describe('the search table and its indexer', () => {
     await t.services.sql`DELETE FROM search_blocks WHERE organization_id = ${org.id}`;
     await writeBlocks(t.services.sql, org.id, small);
     const query = (search: string, limit: number, before?: { micros: bigint; id: number }) => ({
-      organizationId: org.id, projectId: project, pattern: likePattern(search), blockPatterns: blockPatterns(search), limit, before,
+      organizationId: org.id,
+      projectId: project,
+      pattern: likePattern(search),
+      blockPatterns: blockPatterns(search),
+      limit,
+      before,
     });
     const ids = (rows: Array<{ id: number }>) => rows.map((row) => row.id);
-    for (const [search, limit] of [['wombat', 4], ['wombat', 30], ['event 1', 3], ['EVENT', 17]] as const) {
+    for (const [search, limit] of [
+      ['wombat', 4],
+      ['wombat', 30],
+      ['event 1', 3],
+      ['EVENT', 17],
+    ] as const) {
       let before: { micros: bigint; id: number } | undefined;
       for (let page = 0; page < 3; page++) {
         const walked = await selectFeed(t.services.sql, query(search, limit, before));
@@ -285,7 +330,10 @@ describe('the search table and its indexer', () => {
     await Promise.all([indexer().runUntilIdle(), indexer().runUntilIdle(), indexer().runUntilIdle()]);
     for (const org of orgs) {
       assert.equal(await progress(org.id), 30);
-      assert.deepEqual(await entries(org.id), Array.from({ length: 30 }, (_, i) => i + 1));
+      assert.deepEqual(
+        await entries(org.id),
+        Array.from({ length: 30 }, (_, i) => i + 1),
+      );
     }
   });
 

@@ -187,7 +187,7 @@ describe('POST /api/funnels', () => {
     assert.deepEqual(await funnel(org, { project, steps: late, windowSeconds: DAY }), [4, 4, 1, 0]);
   });
 
-  it('answers 400 for every bad field, 404 for another organization\'s project', async () => {
+  it("answers 400 for every bad field, 404 for another organization's project", async () => {
     const { org, project } = await setup();
     const two = [{ category: 'a' }, { category: 'b' }];
     const bad: Array<Record<string, unknown>> = [
@@ -223,7 +223,12 @@ describe('POST /api/funnels', () => {
       assert.equal(reply.status, 400, JSON.stringify(body));
       assert.equal(typeof reply.body.error, 'string');
     }
-    const notJson = await t.request({ method: 'POST', url: '/api/funnels', payload: '[', headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/json' } });
+    const notJson = await t.request({
+      method: 'POST',
+      url: '/api/funnels',
+      payload: '[',
+      headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/json' },
+    });
     assert.equal(notJson.status, 400);
     assert.deepEqual(await funnel(org, { project, steps: two, windowSeconds: 60 }), [0, 0]);
     assert.deepEqual(await funnel(org, { project, steps: two, windowSeconds: 31_536_000 }), [0, 0]);

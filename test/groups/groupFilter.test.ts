@@ -40,14 +40,17 @@ describe('the group filter', () => {
     assert.deepEqual(await ids(org, `project=${project}&group=acme&since=${NOW - 45}`), [a2, b1]);
     assert.deepEqual(await ids(org, `project=${project}&group=acme&search=invoice`), [b1]);
     const page = await org.get(`/api/events?project=${project}&group=acme&limit=2`);
-    assert.deepEqual(page.body.events.map((e: { id: number }) => e.id), [a2, b1]);
+    assert.deepEqual(
+      page.body.events.map((e: { id: number }) => e.id),
+      [a2, b1],
+    );
     assert.deepEqual(await ids(org, `project=${project}&group=acme&limit=2&cursor=${page.body.nextCursor}`), [a1]);
     // A group without users has no events.
     await org.post('/api/group', { project, group_id: 'empty', properties: {} });
     assert.deepEqual(await ids(org, `project=${project}&group=empty`), []);
   });
 
-  it('an unknown group is 404, an empty one 400, another organization\'s 404', async () => {
+  it("an unknown group is 404, an empty one 400, another organization's 404", async () => {
     const org = await t.org();
     const project = await org.project();
     await join(org, project, 'acme', 'ann');

@@ -17,7 +17,10 @@ describe('export and import carry groups', () => {
   it('a group, its properties and users survive an export and an import into another organization', async () => {
     const source = await t.org();
     const project = await source.project('Shop');
-    assert.equal((await source.post('/api/group', { project, group_id: 'acme', user_id: 'ann', properties: { name: 'Acme', seats: 3, paying: true } })).status, 200);
+    assert.equal(
+      (await source.post('/api/group', { project, group_id: 'acme', user_id: 'ann', properties: { name: 'Acme', seats: 3, paying: true } })).status,
+      200,
+    );
     assert.equal((await source.post('/api/group', { project, group_id: 'acme', user_id: 'bob' })).status, 200);
     assert.equal((await source.post('/api/group', { project, group_id: 'empty', properties: {} })).status, 200);
     assert.equal((await source.post('/api/events', { project, category: 'c', title: 't', user_id: 'ann', created_at: 1700000000 })).status, 201);
@@ -43,7 +46,10 @@ describe('export and import carry groups', () => {
 
   it('a document without groups (an earlier release) imports as before', async () => {
     const org = await t.org();
-    const reply = await org.post('/api/import', { version: 1, projects: [{ id: 'p', name: 'Old', events: [{ category: 'c', title: 't', user_id: 'u' }], insights: [], alerts: [] }] });
+    const reply = await org.post('/api/import', {
+      version: 1,
+      projects: [{ id: 'p', name: 'Old', events: [{ category: 'c', title: 't', user_id: 'u' }], insights: [], alerts: [] }],
+    });
     assert.equal(reply.status, 200, JSON.stringify(reply.body));
     assert.deepEqual((await org.get(`/api/groups?project=${reply.body.idMap.p}`)).body.groups, []);
   });
@@ -51,7 +57,16 @@ describe('export and import carry groups', () => {
   it('rows of one id merge; bad group rows are 400 naming the row, and nothing is imported', async () => {
     const org = await t.org();
     const merged = await org.post('/api/import', {
-      projects: [{ id: 'p', name: 'Merge', groups: [{ id: 'g', properties: { a: 1, b: 2 }, users: ['x'] }, { id: 'g', properties: { b: null }, users: ['y', 'x'] }] }],
+      projects: [
+        {
+          id: 'p',
+          name: 'Merge',
+          groups: [
+            { id: 'g', properties: { a: 1, b: 2 }, users: ['x'] },
+            { id: 'g', properties: { b: null }, users: ['y', 'x'] },
+          ],
+        },
+      ],
     });
     assert.equal(merged.status, 200, JSON.stringify(merged.body));
     const group = (await org.get(`/api/groups/g?project=${merged.body.idMap.p}`)).body.group;

@@ -53,7 +53,10 @@ describe('groups', () => {
     assert.deepEqual(user.body.properties, {});
     assert.ok(user.body.lastSeen);
     const groups = await org.get(`/api/users/ann/groups?project=${project}`);
-    assert.deepEqual(groups.body.groups.map((g: { id: string }) => g.id), ['acme', 'globex']);
+    assert.deepEqual(
+      groups.body.groups.map((g: { id: string }) => g.id),
+      ['acme', 'globex'],
+    );
   });
 
   it('an existing user is not touched by joining a group', async () => {
@@ -84,16 +87,26 @@ describe('groups', () => {
 
   it('lists groups newest lastSeenAt first, groups without events last, by keyset pages', async () => {
     const { org, project } = await setup();
-    for (const [id, age] of [['old', 900], ['new', 100], ['mid', 500]] as const) {
+    for (const [id, age] of [
+      ['old', 900],
+      ['new', 100],
+      ['mid', 500],
+    ] as const) {
       await group(org, { project, group_id: id, user_id: `${id}-user` });
       await event(org, project, `${id}-user`, NOW - age);
     }
     await group(org, { project, group_id: 'quiet', properties: { name: 'Quiet' } });
     const first = await list(org, `project=${project}&limit=2`);
-    assert.deepEqual(first.groups.map((g) => g.id), ['new', 'mid']);
+    assert.deepEqual(
+      first.groups.map((g) => g.id),
+      ['new', 'mid'],
+    );
     assert.ok(first.nextCursor);
     const second = await list(org, `project=${project}&limit=2&cursor=${first.nextCursor}`);
-    assert.deepEqual(second.groups.map((g) => g.id), ['old', 'quiet']);
+    assert.deepEqual(
+      second.groups.map((g) => g.id),
+      ['old', 'quiet'],
+    );
     assert.equal(second.nextCursor, null);
     assert.equal((await list(org, `project=${project}&limit=0`)).groups.length, 1, 'limit is clamped to 1');
     assert.equal((await list(org, `project=${project}&limit=500`)).groups.length, 4);
@@ -125,7 +138,10 @@ describe('groups', () => {
     await group(org, { project, group_id: 'other', properties: { name: 'Big Acme Corp', seats: 42 } });
     await group(org, { project, group_id: 'third', properties: { name: 'Nothing' } });
     assert.deepEqual((await list(org, `project=${project}&search=acme`)).groups.map((g) => g.id).sort(), ['ACME-1', 'other']);
-    assert.deepEqual((await list(org, `project=${project}&search=42`)).groups.map((g) => g.id), ['other']);
+    assert.deepEqual(
+      (await list(org, `project=${project}&search=42`)).groups.map((g) => g.id),
+      ['other'],
+    );
     assert.deepEqual((await list(org, `project=${project}&search=%25`)).groups, []);
   });
 

@@ -40,8 +40,14 @@ describe('the boundary rule: NUL and lone surrogates are a 400 naming the field'
     assertRefused(await org.post('/api/events', { project, category: 'c', title: 'a\u0000b' }), 'body.title');
     assertRefused(await org.post('/api/events', { project, category: 'c', title: '\ud800' }), 'body.title');
     assertRefused(await org.post('/api/events', { project, category: 'c', title: 'x\udc00y' }), 'body.title');
-    assertRefused(await org.post('/api/events', { project, category: 'c', title: 't', tags: { k: 'v\u0000' } }), /body\.tags must not contain NUL characters \(at k\)/);
-    assertRefused(await org.post('/api/events', { project, category: 'c', title: 't', metadata: [{ deep: ['\ud83d'] }] }), /body\.metadata must not contain lone UTF-16 surrogates \(at \[0\]\.deep\[0\]\)/);
+    assertRefused(
+      await org.post('/api/events', { project, category: 'c', title: 't', tags: { k: 'v\u0000' } }),
+      /body\.tags must not contain NUL characters \(at k\)/,
+    );
+    assertRefused(
+      await org.post('/api/events', { project, category: 'c', title: 't', metadata: [{ deep: ['\ud83d'] }] }),
+      /body\.metadata must not contain lone UTF-16 surrogates \(at \[0\]\.deep\[0\]\)/,
+    );
     assertRefused(await org.post('/api/events', { project, category: 'c', title: 't', metadata: { 'k\u0000': 1 } }), /body\.metadata has a key/);
     assertRefused(await org.post('/api/projects', { name: 'p\ud800' }), 'body.name');
     assertRefused(await org.post('/api/insight', { project, title: 'MRR', value: '\udfff' }), 'body.value');
@@ -99,7 +105,10 @@ describe('the nesting limit', () => {
     const project = await org.project();
     const atLimit = await org.post('/api/events', { project, category: 'c', title: 't', metadata: nested(DATA_DEPTH_LIMIT) });
     assert.equal(atLimit.status, 201, JSON.stringify(atLimit.body));
-    assertRefused(await org.post('/api/events', { project, category: 'c', title: 't', metadata: nested(DATA_DEPTH_LIMIT + 1) }), /body\.metadata.* nested deeper than 64 levels/);
+    assertRefused(
+      await org.post('/api/events', { project, category: 'c', title: 't', metadata: nested(DATA_DEPTH_LIMIT + 1) }),
+      /body\.metadata.* nested deeper than 64 levels/,
+    );
     assertRefused(await org.post('/api/events', { project, category: 'c', title: 't', tags: { a: nested(DATA_DEPTH_LIMIT) } }), /nested deeper than 64 levels/);
   });
 
@@ -120,7 +129,12 @@ describe('the nesting limit', () => {
     const project = await org.project();
     const deep = '['.repeat(10_000) + ']'.repeat(10_000);
     const payload = `{"project":"${project}","category":"c","title":"t","metadata":${deep}}`;
-    const reply = await t.request({ method: 'POST', url: '/api/events', payload, headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/json' } });
+    const reply = await t.request({
+      method: 'POST',
+      url: '/api/events',
+      payload,
+      headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/json' },
+    });
     assertRefused(reply, /nested deeper/);
     const projectPayload = `{"name":${deepText(10_000)}}`;
     const projectHeaders = { authorization: `Bearer ${org.key}`, 'content-type': 'application/json' };

@@ -28,7 +28,29 @@ type RouteSpec = { method: string; url: string; query: string[]; body: string[] 
 const deepText = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 
 const hostileString = fc.oneof(
-  fc.constantFrom('', '\u0000', 'a\u0000b', '\ud800', 'x\udc00y', '\udbff\udfff', '😀', ' ', '..', '../../etc/passwd', '%00', '%ZZ', '\\', '"', "'; drop table events; --", 'null', 'true', '-1', '1e309', 'ev_0000', '\r\nx-injected: 1'),
+  fc.constantFrom(
+    '',
+    '\u0000',
+    'a\u0000b',
+    '\ud800',
+    'x\udc00y',
+    '\udbff\udfff',
+    '😀',
+    ' ',
+    '..',
+    '../../etc/passwd',
+    '%00',
+    '%ZZ',
+    '\\',
+    '"',
+    "'; drop table events; --",
+    'null',
+    'true',
+    '-1',
+    '1e309',
+    'ev_0000',
+    '\r\nx-injected: 1',
+  ),
   fc.string({ maxLength: 20 }),
   fc.string({ unit: 'binary', maxLength: 12 }),
   fc.string({ maxLength: 3 }).map((s) => s.repeat(3000)),
@@ -62,7 +84,11 @@ const urlPart = fc.oneof(
 
 /** Percent-encoding that writes a lone surrogate as its (invalid) UTF-8 bytes instead of throwing. */
 function encodeLoosely(text: string): string {
-  return text.replace(/[\ud800-\udfff]/g, '\u{e000}').split('\u{e000}').map(encodeURIComponent).join('%ED%A0%80');
+  return text
+    .replace(/[\ud800-\udfff]/g, '\u{e000}')
+    .split('\u{e000}')
+    .map(encodeURIComponent)
+    .join('%ED%A0%80');
 }
 
 type Body = { payload?: string | Buffer; contentType?: string; encoding?: string };
@@ -75,9 +101,17 @@ function bodyArbitrary(fields: string[]): fc.Arbitrary<Body> {
     { weight: 1, arbitrary: fc.constant({ payload: `{"metadata":${deepText(10_000)}}`, contentType: 'application/json' }) },
     { weight: 1, arbitrary: fc.constant({ payload: deepText(10_000), contentType: 'application/json' }) },
     { weight: 1, arbitrary: hostileString.map((s) => ({ payload: s, contentType: 'application/json' })) },
-    { weight: 1, arbitrary: object.map((value) => ({ payload: Buffer.from(safeStringify(value), 'utf16le'), contentType: 'application/json; charset=utf-16' })) },
+    {
+      weight: 1,
+      arbitrary: object.map((value) => ({ payload: Buffer.from(safeStringify(value), 'utf16le'), contentType: 'application/json; charset=utf-16' })),
+    },
     { weight: 1, arbitrary: object.map((value) => ({ payload: safeStringify(value), contentType: 'application/json', encoding: 'gzip' })) },
-    { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', '').map((contentType) => ({ payload: 'a=1&b=%00', contentType })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', '')
+        .map((contentType) => ({ payload: 'a=1&b=%00', contentType })),
+    },
     { weight: 1, arbitrary: fc.constant({ payload: Buffer.from([0xff, 0xfe, 0x00, 0xed, 0xa0, 0x80]), contentType: 'application/json' }) },
     { weight: 1, arbitrary: fc.constant<Body>({}) },
   );
@@ -141,7 +175,11 @@ describe('fuzzing every route with hostile requests', () => {
         if (index % 4 !== part) continue;
         const request = fc.record({
           params: fc.array(urlPart, { minLength: 4, maxLength: 4 }),
-          query: fc.dictionary(route.query.length ? fc.oneof(fc.constantFrom(...route.query), hostileString) : hostileString, fc.oneof(urlPart, fc.array(urlPart, { maxLength: 2 })), { maxKeys: 3 }),
+          query: fc.dictionary(
+            route.query.length ? fc.oneof(fc.constantFrom(...route.query), hostileString) : hostileString,
+            fc.oneof(urlPart, fc.array(urlPart, { maxLength: 2 })),
+            { maxKeys: 3 },
+          ),
           body: bodyArbitrary(route.body),
           auth: fc.constantFrom('key', 'key', 'key', 'none', 'garbage'),
           oversized: fc.integer({ min: 0, max: 199 }).map((n) => n === 0),

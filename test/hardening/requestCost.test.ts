@@ -43,7 +43,10 @@ describe('limits on what one request may ask for', () => {
     const imported = await org.post('/api/import', { version: 1, projects: [{ name: 'Imported', events: [{ category: 'c', title: 't', tags: tags(101) }] }] });
     assert.equal(imported.status, 400);
     const feed = await org.get(`/api/events?project=${project}`);
-    assert.deepEqual(feed.body.events.map((event: { title: string }) => event.title), ['ok']);
+    assert.deepEqual(
+      feed.body.events.map((event: { title: string }) => event.title),
+      ['ok'],
+    );
   });
 
   it('a description holds at most 65,536 characters', async () => {
@@ -111,7 +114,10 @@ describe('the statement time limit of the request pool', () => {
     // The database was not marked down, and the project kept its name.
     const projects = await app.inject({ method: 'GET', url: '/api/projects', headers: { authorization: `Bearer ${org.key}` } });
     assert.equal(projects.statusCode, 200);
-    assert.deepEqual(JSON.parse(projects.body).map((p: { name: string }) => p.name), ['Locked']);
+    assert.deepEqual(
+      JSON.parse(projects.body).map((p: { name: string }) => p.name),
+      ['Locked'],
+    );
   });
 
   it('an import and an export run past the limit: their length grows with the document by design', async () => {
@@ -119,7 +125,12 @@ describe('the statement time limit of the request pool', () => {
     const events = Array.from({ length: 30_000 }, (_, i) => ({ category: `c${i % 7}`, title: `event ${i}`, description: 'x'.repeat(300), tags: { i } }));
     const headers = { authorization: `Bearer ${org.key}`, 'content-type': 'application/json' };
     const started = Date.now();
-    const imported = await app.inject({ method: 'POST', url: '/api/import', headers, payload: JSON.stringify({ version: 1, projects: [{ name: 'Big', events }] }) });
+    const imported = await app.inject({
+      method: 'POST',
+      url: '/api/import',
+      headers,
+      payload: JSON.stringify({ version: 1, projects: [{ name: 'Big', events }] }),
+    });
     assert.equal(imported.statusCode, 200, imported.body);
     assert.ok(Date.now() - started > limitMs, 'the import took longer than the limit');
     const exported = await app.inject({ method: 'GET', url: '/api/export', headers: { authorization: headers.authorization } });

@@ -12,7 +12,6 @@ let app: App;
 let port: number;
 const limits = { bodyTimeoutMs: 1500, largeBodyTimeoutMs: 5000, stallMs: 1000, maxLargeUploads: 2 };
 
-
 /** A raw HTTP request whose body the test sends (or withholds) itself. */
 async function rawRequest(path: string, key: string, contentLength: number) {
   const socket = net.connect(port, '127.0.0.1');

@@ -78,8 +78,7 @@ describe('incoming hook: creating events', () => {
   it('a notify event gets its outbox row, the hand-off to deliveries', async () => {
     const { org, path } = await setup();
     // Event ids are numbered per organization, so the organization is part of the lookup.
-    const outbox = (eventId: number) =>
-      t.services.sql`SELECT event_id FROM notify_outbox WHERE organization_id = ${org.id} AND event_id = ${eventId}`;
+    const outbox = (eventId: number) => t.services.sql`SELECT event_id FROM notify_outbox WHERE organization_id = ${org.id} AND event_id = ${eventId}`;
     const reply = await send(path, { body: 'x', headers: { notify: '1' } });
     assert.equal((await outbox(reply.body.id)).length, 1);
     const quiet = await send(path, { body: 'y' });
@@ -357,7 +356,11 @@ describe('incoming hook: monthly event cap', () => {
     const replies = await Promise.all(Array.from({ length: 40 }, (_, i) => send(paths[i % 2] as string, { body: `event ${i}` })));
     const statuses = replies.map((r) => r.status);
     assert.equal(statuses.filter((s) => s === 201).length, cap, statuses.join(','));
-    assert.equal(statuses.filter((s) => s === 429).length, 40 - cap, JSON.stringify(replies.filter((r) => r.status !== 201 && r.status !== 429).map((r) => r.body)));
+    assert.equal(
+      statuses.filter((s) => s === 429).length,
+      40 - cap,
+      JSON.stringify(replies.filter((r) => r.status !== 201 && r.status !== 429).map((r) => r.body)),
+    );
     assert.equal((await events(org, project)).length, cap);
     assert.equal(await usage(org.id), cap);
   });

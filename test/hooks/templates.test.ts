@@ -82,7 +82,10 @@ describe('Grafana and Alertmanager templates', () => {
     assert.equal(reply.body.notify, true);
     assert.equal(reply.body.url, 'https://grafana.example.com/d/node-exporter?orgId=1&viewPanel=12');
     assert.deepEqual(reply.body.tags, { alertname: 'High memory usage', grafana_folder: 'Infrastructure', team: 'platform', status: 'firing' });
-    assert.match(reply.body.description, /\[firing\] High memory usage \(grafana_folder=Infrastructure, team=platform, zone=eu-1\): web-1 is running out of memory/);
+    assert.match(
+      reply.body.description,
+      /\[firing\] High memory usage \(grafana_folder=Infrastructure, team=platform, zone=eu-1\): web-1 is running out of memory/,
+    );
   });
 
   it('Alertmanager: a resolved alert does not notify; a group notifies when any alert fires', async () => {
@@ -101,7 +104,7 @@ describe('Grafana and Alertmanager templates', () => {
     assert.equal(firing.body.notify, true);
   });
 
-  it('headers and query overrides win, each replacing its whole field; ?template= beats the hook\'s own', async () => {
+  it("headers and query overrides win, each replacing its whole field; ?template= beats the hook's own", async () => {
     const { path } = await setup('github');
     const reply = await send(`${path}?template=alertmanager&notify=0&category=alerts`, fixture('alertmanager-firing'), { tags: 'team=sre' });
     assert.equal(reply.status, 201, JSON.stringify(reply.body));

@@ -41,7 +41,13 @@ describe('updating an incoming hook', () => {
     assert.deepEqual(cleared.body, { ...changed.body, template: null });
     assert.equal((await t.request({ method: 'POST', url: path, payload: 'After' })).status, 201);
     const events = (await org.get(`/api/events?project=${project}`)).body.events as Array<{ title: string; category: string }>;
-    assert.deepEqual(events.map((e) => [e.title, e.category]), [['After', 'payments'], ['Before', 'deploys']]);
+    assert.deepEqual(
+      events.map((e) => [e.title, e.category]),
+      [
+        ['After', 'payments'],
+        ['Before', 'deploys'],
+      ],
+    );
   });
 
   for (const [label, body] of [

@@ -14,7 +14,13 @@ async function browserKey(org: TestOrg): Promise<string> {
 }
 
 function send(key: string, method: 'POST' | 'PATCH', url: string, body: unknown, remoteAddress = '203.0.113.9') {
-  return t.app.inject({ method, url, remoteAddress, headers: { authorization: `Bearer ${key}`, origin: SHOP, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  return t.app.inject({
+    method,
+    url,
+    remoteAddress,
+    headers: { authorization: `Bearer ${key}`, origin: SHOP, 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });
 }
 
 describe('browser keys and insight counters', () => {
@@ -29,19 +35,31 @@ describe('browser keys and insight counters', () => {
     assert.equal(addedByLogSnag.statusCode, 200, addedByLogSnag.body);
     assert.deepEqual(addedByLogSnag.json(), { ok: true });
 
-    for (const [url, body] of [['/api/insight', { project, title: 'Visits', value: 1_000_000 }], ['/v1/insight', { project, title: 'Visits', value: 1_000_000 }]] as const) {
+    for (const [url, body] of [
+      ['/api/insight', { project, title: 'Visits', value: 1_000_000 }],
+      ['/v1/insight', { project, title: 'Visits', value: 1_000_000 }],
+    ] as const) {
       const refused = await send(key, 'POST', url, body);
       assert.equal(refused.statusCode, 403, `${url}: ${refused.body}`);
       assert.match(refused.json().error, /only add to insight counters/);
     }
     // A server's key is still told the new value, and sees that the refused sets changed nothing.
-    const reply = await t.request({ method: 'PATCH', url: '/api/insight', body: { project, title: 'Visits', value: { $inc: 1 } }, headers: { authorization: `Bearer ${org.key}` } });
+    const reply = await t.request({
+      method: 'PATCH',
+      url: '/api/insight',
+      body: { project, title: 'Visits', value: { $inc: 1 } },
+      headers: { authorization: `Bearer ${org.key}` },
+    });
     assert.deepEqual(reply.body, { ok: true, value: '4' });
   });
 
   it('no CORS preflight for setting an insight; the increment keeps its preflight', async () => {
     const preflight = (method: string) =>
-      t.request({ method: 'OPTIONS', url: '/api/insight', headers: { origin: SHOP, 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type' } });
+      t.request({
+        method: 'OPTIONS',
+        url: '/api/insight',
+        headers: { origin: SHOP, 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type' },
+      });
     const patch = await preflight('PATCH');
     assert.equal(patch.status, 204);
     assert.equal(patch.headers['access-control-allow-origin'], SHOP);
@@ -59,16 +77,24 @@ describe('browser keys and identify', () => {
     const intoMinute = Date.now() % 60_000;
     if (intoMinute > 45_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 50));
     const address = '203.0.113.40';
-    const identified = await Promise.all(Array.from({ length: 50 }, (_, i) => send(key, 'POST', '/api/identify', { project, user_id: `u${i}`, properties: {} }, address)));
+    const identified = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => send(key, 'POST', '/api/identify', { project, user_id: `u${i}`, properties: {} }, address)),
+    );
     assert.deepEqual([...new Set(identified.map((r) => r.statusCode))], [200]);
-    const logSnag = await Promise.all(Array.from({ length: 10 }, (_, i) => send(key, 'POST', '/v1/identify', { project, user_id: `v${i}`, properties: {} }, address)));
+    const logSnag = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => send(key, 'POST', '/v1/identify', { project, user_id: `v${i}`, properties: {} }, address)),
+    );
     assert.deepEqual([...new Set(logSnag.map((r) => r.statusCode))], [200]);
     const over = await send(key, 'POST', '/api/identify', { project, user_id: 'late', properties: {} }, address);
     assert.equal(over.statusCode, 429);
     assert.ok(Number(over.headers['retry-after']) >= 1);
     const event = await send(key, 'POST', '/api/events', { project, category: 'web', title: 'view' }, address);
     assert.equal(event.statusCode, 429, 'events share the count');
-    assert.equal((await send(key, 'POST', '/api/identify', { project, user_id: 'other', properties: {} }, '203.0.113.41')).statusCode, 200, 'another address has its own');
+    assert.equal(
+      (await send(key, 'POST', '/api/identify', { project, user_id: 'other', properties: {} }, '203.0.113.41')).statusCode,
+      200,
+      'another address has its own',
+    );
     // A server's key is not limited.
     for (let i = 0; i < 3; i++) assert.equal((await org.post('/api/identify', { project, user_id: `s${i}`, properties: {} })).status, 200);
   });

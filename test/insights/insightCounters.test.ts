@@ -99,9 +99,15 @@ describe('PATCH /api/insight {"$inc": n}', () => {
     const org = await t.org();
     const project = await org.project();
     const replies = await Promise.all(Array.from({ length: 100 }, () => patch(org, { project, title: 'Hits', value: { $inc: 1 } })));
-    assert.ok(replies.every((r) => r.status === 200), JSON.stringify(replies.find((r) => r.status !== 200)?.body));
+    assert.ok(
+      replies.every((r) => r.status === 200),
+      JSON.stringify(replies.find((r) => r.status !== 200)?.body),
+    );
     const seen = replies.map((r) => Number(r.body.value)).sort((a, b) => a - b);
-    assert.deepEqual(seen, Array.from({ length: 100 }, (_, i) => i + 1));
+    assert.deepEqual(
+      seen,
+      Array.from({ length: 100 }, (_, i) => i + 1),
+    );
     assert.equal((await values(org, project)).Hits, '100');
     const again = await Promise.all(Array.from({ length: 100 }, () => patch(org, { project, title: 'Hits', value: { $inc: 1 } })));
     assert.ok(again.every((r) => r.status === 200));

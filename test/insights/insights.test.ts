@@ -91,8 +91,17 @@ describe('POST /api/insight', () => {
     await org.post('/api/insight', { project, title: 'A', value: 1 });
     await org.post('/api/insight', { project, title: 'a', value: 2 });
     await org.post('/api/insight', { project: second, title: 'A', value: 3 });
-    assert.deepEqual((await list(org, project)).map((i) => [i.title, i.value]), [['A', '1'], ['a', '2']]);
-    assert.deepEqual((await list(org, second)).map((i) => [i.title, i.value]), [['A', '3']]);
+    assert.deepEqual(
+      (await list(org, project)).map((i) => [i.title, i.value]),
+      [
+        ['A', '1'],
+        ['a', '2'],
+      ],
+    );
+    assert.deepEqual(
+      (await list(org, second)).map((i) => [i.title, i.value]),
+      [['A', '3']],
+    );
   });
 
   it('counts the icon and title limits in code points', async () => {
@@ -108,7 +117,10 @@ describe('POST /api/insight', () => {
     // A refused update leaves the stored insight as it was.
     assert.equal((await org.post('/api/insight', { project, title: 'i16', value: 2, icon: '🎉'.repeat(17) })).status, 400);
     const stored = await list(org, project);
-    assert.deepEqual(stored.map((i) => i.title), ['i16', 'a16', '😀'.repeat(500)]);
+    assert.deepEqual(
+      stored.map((i) => i.title),
+      ['i16', 'a16', '😀'.repeat(500)],
+    );
     assert.equal(stored[0]!.value, '1');
   });
 
@@ -169,7 +181,13 @@ describe('POST /api/insight', () => {
     const { org, project } = await setup();
     const raw = (payload: string, contentType = 'application/json') =>
       t.request({ method: 'POST', url: '/api/insight', payload, headers: { authorization: `Bearer ${org.key}`, 'content-type': contentType } });
-    for (const reply of [await raw('{"project":'), await raw('[]'), await raw('null'), await raw('"x"'), await raw('title=t', 'application/x-www-form-urlencoded')]) {
+    for (const reply of [
+      await raw('{"project":'),
+      await raw('[]'),
+      await raw('null'),
+      await raw('"x"'),
+      await raw('title=t', 'application/x-www-form-urlencoded'),
+    ]) {
       assert.ok(reply.status === 400 || reply.status === 415, `${reply.status} ${JSON.stringify(reply.body)}`);
       assert.deepEqual(Object.keys(reply.body), ['error']);
     }
@@ -199,7 +217,10 @@ describe('POST /api/insight/:insightId/delete', () => {
     assert.equal(reply.status, 200);
     assert.deepEqual(reply.body, { id: first!.id, deleted: true });
     assert.deepEqual(await heard, { type: 'insight.deleted', organizationId: org.id, projectId: project, id: first!.id });
-    assert.deepEqual((await list(org, project)).map((i) => i.title), ['b']);
+    assert.deepEqual(
+      (await list(org, project)).map((i) => i.title),
+      ['b'],
+    );
     assert.equal((await org.post(`/api/insight/${first!.id}/delete`)).status, 404);
     // The title is free again: a new insight gets a new id.
     await org.post('/api/insight', { project, title: 'a', value: 3 });
@@ -232,7 +253,10 @@ describe('GET /api/insights', () => {
   it('lists only the project insights, oldest first', async () => {
     const { org, project } = await setup();
     for (const title of ['c', 'a', 'b']) await org.post('/api/insight', { project, title, value: title });
-    assert.deepEqual((await list(org, project)).map((i) => i.title), ['c', 'a', 'b']);
+    assert.deepEqual(
+      (await list(org, project)).map((i) => i.title),
+      ['c', 'a', 'b'],
+    );
   });
 
   it('answers 404 without a project or with another organization one', async () => {

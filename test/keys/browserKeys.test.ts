@@ -21,18 +21,30 @@ const preflight = (url: string, origin: string, method = 'POST') =>
 
 describe('CORS for browser keys', () => {
   it('answers the preflight of the routes an ingest key may use', async () => {
-    for (const [url, method] of [['/api/events', 'POST'], ['/api/identify', 'POST'], ['/api/insight', 'PATCH'], ['/v1/log', 'POST']] as const) {
+    for (const [url, method] of [
+      ['/api/events', 'POST'],
+      ['/api/identify', 'POST'],
+      ['/api/insight', 'PATCH'],
+      ['/v1/log', 'POST'],
+    ] as const) {
       const reply = await preflight(url, SHOP, method);
       assert.equal(reply.status, 204, `${method} ${url}`);
       assert.equal(reply.headers['access-control-allow-origin'], SHOP);
-      const allowed = String(reply.headers['access-control-allow-headers']).toLowerCase().split(/\s*,\s*/);
+      const allowed = String(reply.headers['access-control-allow-headers'])
+        .toLowerCase()
+        .split(/\s*,\s*/);
       for (const header of ['authorization', 'content-type', 'idempotency-key']) assert.ok(allowed.includes(header), `${header} in ${allowed.join(',')}`);
       assert.match(String(reply.headers['access-control-allow-methods']), new RegExp(method));
     }
   });
 
   it('answers no preflight for routes an ingest key may not use', async () => {
-    for (const [url, method] of [['/api/projects', 'POST'], ['/api/events', 'GET'], ['/api/export', 'GET'], ['/api/keys', 'POST']] as const) {
+    for (const [url, method] of [
+      ['/api/projects', 'POST'],
+      ['/api/events', 'GET'],
+      ['/api/export', 'GET'],
+      ['/api/keys', 'POST'],
+    ] as const) {
       const reply = await preflight(url, SHOP, method);
       assert.equal(reply.headers['access-control-allow-origin'], undefined, `${method} ${url}`);
       assert.ok(reply.status >= 400, `${method} ${url}: ${reply.status}`);
@@ -44,7 +56,12 @@ describe('CORS for browser keys', () => {
     const project = await org.project();
     const key = await browserKey(org, [SHOP, 'http://localhost:5173']);
     const send = (origin: string | undefined) =>
-      t.request({ method: 'POST', url: '/api/events', body: { project, category: 'web', title: 'clicked' }, headers: { authorization: `Bearer ${key}`, ...(origin ? { origin } : {}) } });
+      t.request({
+        method: 'POST',
+        url: '/api/events',
+        body: { project, category: 'web', title: 'clicked' },
+        headers: { authorization: `Bearer ${key}`, ...(origin ? { origin } : {}) },
+      });
 
     const allowed = await send(SHOP);
     assert.equal(allowed.status, 201);
@@ -69,7 +86,12 @@ describe('CORS for browser keys', () => {
     const project = await org.project();
     const ingestOnly = await browserKey(org, null);
     for (const key of [org.key, ingestOnly]) {
-      const reply = await t.request({ method: 'POST', url: '/api/events', body: { project, category: 'web', title: 't' }, headers: { authorization: `Bearer ${key}`, origin: SHOP } });
+      const reply = await t.request({
+        method: 'POST',
+        url: '/api/events',
+        body: { project, category: 'web', title: 't' },
+        headers: { authorization: `Bearer ${key}`, origin: SHOP },
+      });
       assert.equal(reply.status, 201);
       assert.equal(reply.headers['access-control-allow-origin'], undefined);
     }

@@ -103,11 +103,7 @@ describe('API keys from the dashboard', () => {
 
   it('refuses all three to a bearer key with 403, so a leaked key cannot mint keys', async () => {
     const org = await t.org();
-    for (const reply of [
-      await org.get('/api/keys'),
-      await org.post('/api/keys'),
-      await org.post(`/api/keys/${org.keyId}/revoke`),
-    ]) {
+    for (const reply of [await org.get('/api/keys'), await org.post('/api/keys'), await org.post(`/api/keys/${org.keyId}/revoke`)]) {
       assert.equal(reply.status, 403);
       assert.deepEqual(reply.body, { error: NEEDS_SESSION });
     }

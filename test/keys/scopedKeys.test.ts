@@ -9,9 +9,13 @@ const t = useTestApp();
 
 type Scope = { projects?: string[] | null; access?: 'full' | 'ingest' | 'read'; origins?: string[] | null };
 
-async function keyOf(org: TestOrg, scope: Scope): Promise<(method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown, headers?: Record<string, string>) => Promise<Reply>> {
+async function keyOf(
+  org: TestOrg,
+  scope: Scope,
+): Promise<(method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown, headers?: Record<string, string>) => Promise<Reply>> {
   const { key } = await createKey({ ctx: org.ctx, input: scope });
-  return (method, url, body, headers = {}) => t.request({ method, url, ...(body === undefined ? {} : { body }), headers: { authorization: `Bearer ${key}`, ...headers } });
+  return (method, url, body, headers = {}) =>
+    t.request({ method, url, ...(body === undefined ? {} : { body }), headers: { authorization: `Bearer ${key}`, ...headers } });
 }
 
 describe('creating scoped keys', () => {
@@ -19,19 +23,30 @@ describe('creating scoped keys', () => {
     const org = await t.org();
     const [a, b] = [await org.project('a'), await org.project('b')];
     const owner = await signInAs(t, org);
-    const made = await owner.post('/api/keys', { name: 'web shop', projects: [a, b], access: 'ingest', origins: ['https://shop.example.com', 'http://localhost:5173'] });
+    const made = await owner.post('/api/keys', {
+      name: 'web shop',
+      projects: [a, b],
+      access: 'ingest',
+      origins: ['https://shop.example.com', 'http://localhost:5173'],
+    });
     assert.equal(made.status, 201, JSON.stringify(made.body));
     assert.deepEqual(made.body.projects, [a, b]);
     assert.equal(made.body.access, 'ingest');
     assert.deepEqual(made.body.origins, ['https://shop.example.com', 'http://localhost:5173']);
     const listed = (await owner.get('/api/keys')).body.find((k: { id: string }) => k.id === made.body.id);
-    assert.deepEqual({ projects: listed.projects, access: listed.access, origins: listed.origins }, { projects: [a, b], access: 'ingest', origins: ['https://shop.example.com', 'http://localhost:5173'] });
+    assert.deepEqual(
+      { projects: listed.projects, access: listed.access, origins: listed.origins },
+      { projects: [a, b], access: 'ingest', origins: ['https://shop.example.com', 'http://localhost:5173'] },
+    );
 
     const plain = await owner.post('/api/keys', {});
-    assert.deepEqual({ projects: plain.body.projects, access: plain.body.access, origins: plain.body.origins }, { projects: null, access: 'full', origins: null });
+    assert.deepEqual(
+      { projects: plain.body.projects, access: plain.body.access, origins: plain.body.origins },
+      { projects: null, access: 'full', origins: null },
+    );
   });
 
-  it('refuses a bad scope with 400 and another organization\'s project with 404, making no key', async () => {
+  it("refuses a bad scope with 400 and another organization's project with 404, making no key", async () => {
     const org = await t.org();
     const other = await t.org();
     const theirs = await other.project();
@@ -64,7 +79,7 @@ describe('creating scoped keys', () => {
 });
 
 describe('a key limited to some projects', () => {
-  it('meets every other project as another organization\'s, and lists and exports its own only', async () => {
+  it("meets every other project as another organization's, and lists and exports its own only", async () => {
     const org = await t.org();
     const [mine, theirs] = [await org.project('mine'), await org.project('theirs')];
     const event = (await org.post('/api/events', { project: theirs, category: 'c', title: 'hidden' })).body.id;
@@ -89,11 +104,20 @@ describe('a key limited to some projects', () => {
     }
     assert.equal((await org.get(`/api/events/${event}`)).body.title, 'hidden', 'nothing was deleted');
 
-    assert.deepEqual((await call('GET', '/api/projects')).body.map((p: { id: string }) => p.id), [mine]);
+    assert.deepEqual(
+      (await call('GET', '/api/projects')).body.map((p: { id: string }) => p.id),
+      [mine],
+    );
     const exported = await call('GET', '/api/export');
     assert.equal(exported.status, 200);
-    assert.deepEqual(JSON.parse(exported.raw.body).projects.map((p: { id: string }) => p.id), [mine]);
-    for (const [url, body] of [['/api/projects', { name: 'new' }], ['/api/import', { version: 1, projects: [] }]] as const) {
+    assert.deepEqual(
+      JSON.parse(exported.raw.body).projects.map((p: { id: string }) => p.id),
+      [mine],
+    );
+    for (const [url, body] of [
+      ['/api/projects', { name: 'new' }],
+      ['/api/import', { version: 1, projects: [] }],
+    ] as const) {
       const reply = await call('POST', url, body);
       assert.equal(reply.status, 403, `${url}: ${reply.status}`);
     }

@@ -169,7 +169,13 @@ describe('invitations', () => {
   it('validates the invitation body with 400 and changes nothing', async () => {
     const org = await t.org();
     const owner = await signInAs(t, org);
-    for (const body of [{}, { email: 'x@example.com' }, { role: 'member' }, { email: 'not an email', role: 'member' }, { email: 'x@example.com', role: 'admin' }]) {
+    for (const body of [
+      {},
+      { email: 'x@example.com' },
+      { role: 'member' },
+      { email: 'not an email', role: 'member' },
+      { email: 'x@example.com', role: 'admin' },
+    ]) {
       const reply = await owner.post('/api/invitations', body);
       assert.equal(reply.status, 400, JSON.stringify(body));
     }

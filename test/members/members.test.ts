@@ -81,7 +81,10 @@ describe('members and roles', () => {
     const refused = await member.post(`/api/projects/${project}/delete`);
     assert.equal(refused.status, 403, JSON.stringify(refused.body));
     assert.deepEqual(Object.keys(refused.body), ['error']);
-    assert.ok((await member.get('/api/projects')).body.some((p: { id: string }) => p.id === project), 'the project is still there');
+    assert.ok(
+      (await member.get('/api/projects')).body.some((p: { id: string }) => p.id === project),
+      'the project is still there',
+    );
     assert.equal((await owner.post(`/api/projects/${project}/delete`)).status, 200);
     assert.equal((await org.post(`/api/projects/${await org.project('By key')}/delete`)).status, 200);
   });

@@ -35,7 +35,14 @@ describe('invitation preview', () => {
     assert.equal((await accept(t, used)).status, 200);
     const expired = tokenOf((await invite(owner)).body.url);
     await t.services.sql`UPDATE invitations SET expires_at = now() - interval '1 second' WHERE organization_id = ${org.id}`;
-    for (const [label, token] of [['used', used], ['expired', expired], ['unknown', 'A'.repeat(43)], ['malformed', 'not a token'], ['a number', 42], ['too long', 'a'.repeat(201)]] as const) {
+    for (const [label, token] of [
+      ['used', used],
+      ['expired', expired],
+      ['unknown', 'A'.repeat(43)],
+      ['malformed', 'not a token'],
+      ['a number', 42],
+      ['too long', 'a'.repeat(201)],
+    ] as const) {
       const reply = await preview(token);
       assert.equal(reply.status, 400, `${label}: ${JSON.stringify(reply.body)}`);
       assert.deepEqual(Object.keys(reply.body), ['error'], label);
@@ -56,7 +63,10 @@ describe('pending invitations', () => {
     await t.services.sql`UPDATE invitations SET expires_at = now() - interval '1 hour' WHERE organization_id = ${org.id} AND id = ${first.body.id}`;
     const reply = await owner.get('/api/invitations');
     assert.equal(reply.status, 200, JSON.stringify(reply.body));
-    assert.deepEqual(reply.body.map((i: { id: string }) => i.id), [second.body.id, first.body.id]);
+    assert.deepEqual(
+      reply.body.map((i: { id: string }) => i.id),
+      [second.body.id, first.body.id],
+    );
     assert.deepEqual(Object.keys(reply.body[0]).sort(), ['createdAt', 'email', 'expiresAt', 'id', 'role']);
     assert.equal(reply.body[0].role, 'owner');
     assert.ok(Date.parse(reply.body[1].expiresAt) < Date.now(), 'the expired one is listed as such');
@@ -98,7 +108,9 @@ describe('pending invitations', () => {
     assert.equal((await preview(tokenOf(invitation.body.url))).status, 400, 'the old link is dead');
     assert.equal((await preview(tokenOf(reply.body.url))).status, 200);
     const audit = await owner.get('/api/audit');
-    const invites = audit.body.entries.filter((e: { action: string; target: { id: string } | null }) => e.action === 'member.invite' && e.target?.id === invitation.body.id);
+    const invites = audit.body.entries.filter(
+      (e: { action: string; target: { id: string } | null }) => e.action === 'member.invite' && e.target?.id === invitation.body.id,
+    );
     assert.equal(invites.length, 2, 'the invitation and the resend');
     assert.equal((await accept(t, tokenOf(reply.body.url))).status, 200);
     assert.equal((await owner.post(`/api/invitations/${invitation.body.id}/resend`)).status, 404, 'an accepted invitation is gone');
@@ -109,7 +121,11 @@ describe('pending invitations', () => {
     const owner = await signInAs(t, org);
     const invitation = await invite(owner);
     const member = await joined(t, owner, 'member');
-    for (const [method, url] of [['GET', '/api/invitations'], ['POST', `/api/invitations/${invitation.body.id}/revoke`], ['POST', `/api/invitations/${invitation.body.id}/resend`]] as const) {
+    for (const [method, url] of [
+      ['GET', '/api/invitations'],
+      ['POST', `/api/invitations/${invitation.body.id}/revoke`],
+      ['POST', `/api/invitations/${invitation.body.id}/resend`],
+    ] as const) {
       const asMember = method === 'GET' ? await member.get(url) : await member.post(url);
       assert.equal(asMember.status, 403, `member ${url}`);
       const asKey = await t.request({ method, url, headers: { authorization: `Bearer ${org.key}` } });

@@ -47,7 +47,12 @@ describe('notification preferences', () => {
     const project = await org.project();
     const foreign = await (await t.org()).project();
     const member = await signInAs(t, org);
-    const good = { projects: { [project]: 'all' }, quietHours: { timeZone: 'UTC', start: '23:00', end: '06:00', days: [6, 7] }, snoozedUntil: null, email: false };
+    const good = {
+      projects: { [project]: 'all' },
+      quietHours: { timeZone: 'UTC', start: '23:00', end: '06:00', days: [6, 7] },
+      snoozedUntil: null,
+      email: false,
+    };
     assert.equal((await put(t, member, good)).status, 200);
     const quiet = (fields: object) => ({ quietHours: { ...good.quietHours, ...fields } });
     for (const body of [

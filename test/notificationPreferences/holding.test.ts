@@ -45,7 +45,7 @@ async function member(org: TestOrg, project: string, browsers = 1): Promise<Brow
 }
 
 describe('levels and the email copy', () => {
-  it('all, alerts and none; the email copy goes to the member\'s address through the mail queue', async (tc) => {
+  it("all, alerts and none; the email copy goes to the member's address through the mail queue", async (tc) => {
     const org = await t.org();
     const project = await org.project();
     const all = await member(org, project);
@@ -57,21 +57,35 @@ describe('levels and the email copy', () => {
     await notify(org, project, 'Plain order');
     await fanOut(new Date());
     const subscriptionsOf = async (browser: Browser) =>
-      (await t.services.sql<{ id: string }[]>`SELECT id FROM push_subscriptions WHERE organization_id = ${org.id} AND user_id = ${browser.userId}`).map((r) => r.id);
+      (await t.services.sql<{ id: string }[]>`SELECT id FROM push_subscriptions WHERE organization_id = ${org.id} AND user_id = ${browser.userId}`).map(
+        (r) => r.id,
+      );
     const plain = await pushJobs(org);
-    assert.deepEqual(plain.map((j) => j.subscriptionId), await subscriptionsOf(all));
-    assert.deepEqual((await mailJobs(org)).map((m) => m.recipients), [[all.email]]);
+    assert.deepEqual(
+      plain.map((j) => j.subscriptionId),
+      await subscriptionsOf(all),
+    );
+    assert.deepEqual(
+      (await mailJobs(org)).map((m) => m.recipients),
+      [[all.email]],
+    );
 
     await alertEvent(t, org, project, false);
     await fanOut(new Date());
-    const afterAlert = (await pushJobs(org)).slice(1).map((j) => j.subscriptionId).sort();
+    const afterAlert = (await pushJobs(org))
+      .slice(1)
+      .map((j) => j.subscriptionId)
+      .sort();
     assert.deepEqual(afterAlert, [...(await subscriptionsOf(all)), ...(await subscriptionsOf(alertsOnly))].sort());
 
     const queue = new MailQueue({ sql: t.services.sql, mailer: t.services.mailer, log: t.services.log }, { pollIntervalMs: 100 });
     queue.start();
     tc.after(() => queue.stop());
     const mails = await smtp.waitForMailTo(all.email, 2);
-    assert.deepEqual(mails.map((m) => m.parsed.subject).sort(), ['Alert firing: errors', 'Plain order'].sort().map((s) => mails.find((m) => m.parsed.subject?.includes(s))?.parsed.subject));
+    assert.deepEqual(
+      mails.map((m) => m.parsed.subject).sort(),
+      ['Alert firing: errors', 'Plain order'].sort().map((s) => mails.find((m) => m.parsed.subject?.includes(s))?.parsed.subject),
+    );
     assert.equal(smtp.to(none.email).length, 0);
   });
 
@@ -89,13 +103,19 @@ describe('levels and the email copy', () => {
     await alertEvent(t, org, project, false, 'Alert firing: refunds');
     await notify(org, project, 'Plain order 3');
     await fanOut(new Date());
-    assert.deepEqual((await pushJobs(org)).map((job) => JSON.parse(job.payload).title), ['Alert firing: refunds']);
-    assert.deepEqual((await mailJobs(org)).map((mail) => [mail.recipients, mail.subject]), [[[alertsOnly.email], '[Test project] Alert firing: refunds']]);
+    assert.deepEqual(
+      (await pushJobs(org)).map((job) => JSON.parse(job.payload).title),
+      ['Alert firing: refunds'],
+    );
+    assert.deepEqual(
+      (await mailJobs(org)).map((mail) => [mail.recipients, mail.subject]),
+      [[[alertsOnly.email], '[Test project] Alert firing: refunds']],
+    );
   });
 });
 
 describe('quiet hours, snoozes and summaries', () => {
-  it('a snoozed member\'s notifications are held, one row per event however many browsers, then one summary per medium', async (tc) => {
+  it("a snoozed member's notifications are held, one row per event however many browsers, then one summary per medium", async (tc) => {
     const org = await t.org();
     const project = await org.project();
     const browser = await member(org, project, 2);
@@ -118,7 +138,18 @@ describe('quiet hours, snoozes and summaries', () => {
     assert.equal(jobs.length, 2, 'one per browser');
     const payload = JSON.parse(jobs[0]!.payload) as { title: string; body: string; url: string };
     assert.equal(payload.title, '12 notifications while you were away');
-    assert.deepEqual(payload.body.split('\n'), ['Order 12', 'Order 11', 'Order 10', 'Order 9', 'Order 8', 'Order 7', 'Order 6', 'Order 5', 'Order 4', 'Order 3']);
+    assert.deepEqual(payload.body.split('\n'), [
+      'Order 12',
+      'Order 11',
+      'Order 10',
+      'Order 9',
+      'Order 8',
+      'Order 7',
+      'Order 6',
+      'Order 5',
+      'Order 4',
+      'Order 3',
+    ]);
     assert.equal(payload.url, `${BASE}/app`);
     assert.ok((await heldRows(org)).every((row) => row.releasedAt !== null));
 
@@ -149,8 +180,13 @@ describe('quiet hours, snoozes and summaries', () => {
     assert.equal(JSON.parse((await pushJobs(org))[0]!.payload).title, '1 notification while you were away');
     // The member's digest lists what the summary held.
     const mail = await composeDigest(t.services.sql, {
-      organizationId: org.id, userId: browser.userId, settings: { frequency: 'daily', hour: 8, timeZone: 'UTC' },
-      from: new Date(now.getTime() - 86_400_000), to: new Date(now.getTime() + 1000), baseUrl: BASE, preview: false,
+      organizationId: org.id,
+      userId: browser.userId,
+      settings: { frequency: 'daily', hour: 8, timeZone: 'UTC' },
+      from: new Date(now.getTime() - 86_400_000),
+      to: new Date(now.getTime() + 1000),
+      baseUrl: BASE,
+      preview: false,
     });
     assert.match(mail!.text, /Held while you were away: 1 notification\n- While away/);
   });
@@ -183,7 +219,10 @@ describe('quiet hours, snoozes and summaries', () => {
     const otherSql = createClient(t.databaseUrl, { max: 2 });
     try {
       const sent = await Promise.all([loop(later).runOnce(), loop(later, otherSql).runOnce(), loop(later).runOnce()]);
-      assert.equal(sent.reduce((a, b) => a + b, 0), 1);
+      assert.equal(
+        sent.reduce((a, b) => a + b, 0),
+        1,
+      );
     } finally {
       await otherSql.end();
     }
@@ -223,6 +262,9 @@ describe('quiet hours, snoozes and summaries', () => {
     const jobs = await pushJobs(org);
     assert.equal(jobs.length, 1);
     assert.equal(JSON.parse(jobs[0]!.payload).title, 'Alert firing: critical');
-    assert.deepEqual((await heldRows(org)).map((r) => [r.userId, r.title]), [[snoozed.userId, 'Alert firing: ordinary']]);
+    assert.deepEqual(
+      (await heldRows(org)).map((r) => [r.userId, r.title]),
+      [[snoozed.userId, 'Alert firing: ordinary']],
+    );
   });
 });

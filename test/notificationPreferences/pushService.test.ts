@@ -90,7 +90,10 @@ describe('notification preferences at a local push service', () => {
     await notify(org, project, 'Daytime order');
     await fanOut(new Date('2026-06-05T10:00:00Z'));
     await sendQueued(org);
-    assert.deepEqual(pushes().map((push) => push.title), ['Daytime order']);
+    assert.deepEqual(
+      pushes().map((push) => push.title),
+      ['Daytime order'],
+    );
 
     // 23:30 and 23:45: inside the window.
     await notify(org, project, 'Night order 1');
@@ -129,7 +132,11 @@ describe('notification preferences at a local push service', () => {
     await alertEvent(t, org, project, true, 'Alert firing: payments down');
     await fanOut(new Date(start.getTime() + 60_000));
     await sendQueued(org);
-    assert.deepEqual(pushes().map((push) => push.title), ['Alert firing: payments down'], 'the critical alert, and nothing held');
+    assert.deepEqual(
+      pushes().map((push) => push.title),
+      ['Alert firing: payments down'],
+      'the critical alert, and nothing held',
+    );
     assert.equal(await heldCount(org), 3);
 
     const clock = { now: new Date(start.getTime() + 1_800_000) };
@@ -146,6 +153,9 @@ describe('notification preferences at a local push service', () => {
     await notify(org, project, 'Order after the snooze');
     await fanOut(new Date((until + 60) * 1000));
     await sendQueued(org);
-    assert.deepEqual(pushes().map((push) => push.title), ['Alert firing: payments down', '3 notifications while you were away', 'Order after the snooze']);
+    assert.deepEqual(
+      pushes().map((push) => push.title),
+      ['Alert firing: payments down', '3 notifications while you were away', 'Order after the snooze'],
+    );
   });
 });

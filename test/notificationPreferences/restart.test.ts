@@ -92,13 +92,27 @@ describe('held notifications across a restart', () => {
     await Promise.all([serve(2 * HOUR), serve(2 * HOUR)]);
     await waitFor('the summary at the push service', () => received().length > 0, 30_000);
     // Released and sent: nothing is left that could make a second push.
-    await waitFor('every held row released and every push sent', async () =>
-      (await heldRows(org)).every((row) => row.releasedAt !== null) && (await queuedPushes(org)) === 0, 30_000);
+    await waitFor(
+      'every held row released and every push sent',
+      async () => (await heldRows(org)).every((row) => row.releasedAt !== null) && (await queuedPushes(org)) === 0,
+      30_000,
+    );
 
     assert.equal(received().length, 1, 'one summary');
     const summary = JSON.parse(decrypt(received()[0]!.body, keys.ecdh, keys.auth));
     assert.equal(summary.title, '12 notifications while you were away');
-    assert.deepEqual(summary.body.split('\n'), ['Order 12', 'Order 11', 'Order 10', 'Order 9', 'Order 8', 'Order 7', 'Order 6', 'Order 5', 'Order 4', 'Order 3']);
+    assert.deepEqual(summary.body.split('\n'), [
+      'Order 12',
+      'Order 11',
+      'Order 10',
+      'Order 9',
+      'Order 8',
+      'Order 7',
+      'Order 6',
+      'Order 5',
+      'Order 4',
+      'Order 3',
+    ]);
     assert.equal(summary.url, `${BASE}/app`);
     const rows = await heldRows(org);
     assert.equal(rows.length, 12, 'none lost');

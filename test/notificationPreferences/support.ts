@@ -24,8 +24,34 @@ export async function subscribe(member: Browser, projectId: string, origin: stri
 
 /** An event written by an alert of the project (disabled, so only this event is its), as the engine writes it. */
 export async function alertEvent(t: TestApp, org: TestOrg, project: string, critical: boolean, title = 'Alert firing: errors'): Promise<void> {
-  const alert = await org.post(`/api/projects/${project}/alerts`, { name: 'errors', condition: { count: 'atLeast', threshold: 1_000_000, windowSeconds: 60 }, critical, enabled: false });
+  const alert = await org.post(`/api/projects/${project}/alerts`, {
+    name: 'errors',
+    condition: { count: 'atLeast', threshold: 1_000_000, windowSeconds: 60 },
+    critical,
+    enabled: false,
+  });
   assert.equal(alert.status, 201, JSON.stringify(alert.body));
   await withTransaction(t.services.sql, (tx) =>
-    writeEventsInTransaction(tx, org.id, [{ projectId: project, category: 'alerts', title, description: null, icon: null, tags: null, metadata: null, url: null, userId: null, notify: true, createdAtMicros: null, alertId: (alert.body as { id: string }).id }], { timeZone: 'UTC' }));
+    writeEventsInTransaction(
+      tx,
+      org.id,
+      [
+        {
+          projectId: project,
+          category: 'alerts',
+          title,
+          description: null,
+          icon: null,
+          tags: null,
+          metadata: null,
+          url: null,
+          userId: null,
+          notify: true,
+          createdAtMicros: null,
+          alertId: (alert.body as { id: string }).id,
+        },
+      ],
+      { timeZone: 'UTC' },
+    ),
+  );
 }

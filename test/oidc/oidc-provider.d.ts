@@ -6,13 +6,20 @@ declare module 'oidc-provider' {
     save(): Promise<string>;
   }
   interface Context {
-    oidc: { provider: { Grant: new (init: { clientId: string; accountId: string }) => Grant }; client?: { clientId: string }; session?: { accountId?: string } };
+    oidc: {
+      provider: { Grant: new (init: { clientId: string; accountId: string }) => Grant };
+      client?: { clientId: string };
+      session?: { accountId?: string };
+    };
   }
   export default class Provider {
-    constructor(issuer: string, configuration: Record<string, unknown> & {
-      findAccount?: (ctx: Context, id: string) => unknown;
-      loadExistingGrant?: (ctx: Context) => Promise<Grant>;
-    });
+    constructor(
+      issuer: string,
+      configuration: Record<string, unknown> & {
+        findAccount?: (ctx: Context, id: string) => unknown;
+        loadExistingGrant?: (ctx: Context) => Promise<Grant>;
+      },
+    );
     callback(): (request: IncomingMessage, response: ServerResponse) => void;
   }
 }

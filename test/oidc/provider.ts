@@ -19,7 +19,9 @@ export async function startProvider(redirectUri: string, port: number): Promise<
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${port}`;
   const provider = new Provider(issuer, {
-    clients: [{ client_id: CLIENT.id, client_secret: CLIENT.secret, redirect_uris: [redirectUri], grant_types: ['authorization_code'], response_types: ['code'] }],
+    clients: [
+      { client_id: CLIENT.id, client_secret: CLIENT.secret, redirect_uris: [redirectUri], grant_types: ['authorization_code'], response_types: ['code'] },
+    ],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     findAccount: (_ctx, id) => {
       const person = people.get(id);

@@ -14,7 +14,14 @@ import { CLIENT, type Person, signInAtProvider, startProvider } from './provider
 const BASE_URL = 'http://eventlog.test';
 // The issuer's address must be known before the app reads its settings: a port of this process's own.
 const PORT = 20000 + (process.pid % 20000);
-const env: Record<string, string> = { BASE_URL, OIDC_ISSUER: `http://127.0.0.1:${PORT}`, OIDC_CLIENT_ID: CLIENT.id, OIDC_CLIENT_SECRET: CLIENT.secret, OIDC_NAME: 'Test IdP', OIDC_PASSWORD_SIGNIN: 'off' };
+const env: Record<string, string> = {
+  BASE_URL,
+  OIDC_ISSUER: `http://127.0.0.1:${PORT}`,
+  OIDC_CLIENT_ID: CLIENT.id,
+  OIDC_CLIENT_SECRET: CLIENT.secret,
+  OIDC_NAME: 'Test IdP',
+  OIDC_PASSWORD_SIGNIN: 'off',
+};
 let provider: Awaited<ReturnType<typeof startProvider>>;
 before(async () => {
   provider = await startProvider(`${BASE_URL}/api/oidc/callback`, PORT);
@@ -23,7 +30,11 @@ after(() => provider.close());
 const t = useTestApp(env);
 
 const cookieOf = (reply: Reply, name: string) =>
-  [reply.headers['set-cookie'] ?? []].flat().map(String).find((line) => line.startsWith(`${name}=`) && !line.startsWith(`${name}=;`))?.split(';')[0];
+  [reply.headers['set-cookie'] ?? []]
+    .flat()
+    .map(String)
+    .find((line) => line.startsWith(`${name}=`) && !line.startsWith(`${name}=;`))
+    ?.split(';')[0];
 
 let people = 0;
 function person(email: string, verified = true): string {
@@ -38,7 +49,12 @@ async function throughProvider(accountId: string): Promise<{ callback: string; a
   assert.equal(start.status, 302);
   const location = new URL(String(start.headers.location));
   assert.equal(location.origin, provider.issuer);
-  for (const [name, value] of [['scope', 'openid email profile'], ['code_challenge_method', 'S256'], ['response_type', 'code']] as const) assert.equal(location.searchParams.get(name), value);
+  for (const [name, value] of [
+    ['scope', 'openid email profile'],
+    ['code_challenge_method', 'S256'],
+    ['response_type', 'code'],
+  ] as const)
+    assert.equal(location.searchParams.get(name), value);
   for (const name of ['state', 'nonce', 'code_challenge']) assert.ok(location.searchParams.get(name), name);
   const attempt = cookieOf(start, 'eventlog_oidc');
   assert.ok(attempt, 'the attempt cookie');
@@ -130,7 +146,10 @@ describe('sign-in with OpenID Connect', () => {
     assert.equal(described.body.user.email, email);
     assert.equal(described.body.organization.id, org.id);
     const members = await t.services.sql`SELECT role FROM users WHERE organization_id = ${org.id} AND email = ${email}`;
-    assert.deepEqual(members.map((m) => m.role), ['member']);
+    assert.deepEqual(
+      members.map((m) => m.role),
+      ['member'],
+    );
   });
 
   it('never picks among invitations from several organizations: the person chooses one, which joins that one only', async () => {
@@ -144,7 +163,11 @@ describe('sign-in with OpenID Connect', () => {
     assert.equal(landed.status, 302, JSON.stringify(landed.body));
     assert.equal(landed.headers.location, '/app/signin/choose');
     assert.equal(cookieOf(landed, 'eventlog_session'), undefined, 'nobody is signed in yet');
-    const choiceLine = [landed.headers['set-cookie'] ?? []].flat().map(String).find((line) => line.startsWith('eventlog_oidc_choice=')) ?? '';
+    const choiceLine =
+      [landed.headers['set-cookie'] ?? []]
+        .flat()
+        .map(String)
+        .find((line) => line.startsWith('eventlog_oidc_choice=')) ?? '';
     assert.match(choiceLine, /HttpOnly/i);
     assert.match(choiceLine, /Max-Age=600/);
     const choice = cookieOf(landed, 'eventlog_oidc_choice')!;
@@ -153,10 +176,17 @@ describe('sign-in with OpenID Connect', () => {
     const listed = await t.request({ method: 'GET', url: '/api/oidc/choices', headers: { cookie: choice } });
     assert.equal(listed.status, 200, JSON.stringify(listed.body));
     assert.equal(listed.body.email, email);
-    const names = new Map((await t.services.sql<{ id: string; name: string }[]>`SELECT id, name FROM organizations WHERE id IN ${t.services.sql([first.id, second.id])}`).map((o) => [o.id, o.name]));
+    const names = new Map(
+      (await t.services.sql<{ id: string; name: string }[]>`SELECT id, name FROM organizations WHERE id IN ${t.services.sql([first.id, second.id])}`).map(
+        (o) => [o.id, o.name],
+      ),
+    );
     assert.deepEqual(
       listed.body.invitations.map((i: { organization: { id: string; name: string }; role: string }) => [i.organization.id, i.organization.name, i.role]).sort(),
-      [[first.id, names.get(first.id), 'member'], [second.id, names.get(second.id), 'owner']].sort(),
+      [
+        [first.id, names.get(first.id), 'member'],
+        [second.id, names.get(second.id), 'owner'],
+      ].sort(),
     );
 
     // Another email's invitation, or one that does not exist, is not among the choices: 404.
@@ -172,9 +202,17 @@ describe('sign-in with OpenID Connect', () => {
     const described = await t.request({ method: 'GET', url: '/api/session', headers: { cookie: cookieOf(joined, 'eventlog_session')! } });
     assert.equal(described.body.organization.id, second.id);
     const accounts = await t.services.sql`SELECT organization_id, role FROM users WHERE lower(email) = lower(${email})`;
-    assert.deepEqual(accounts.map((a) => [a.organization_id, a.role]), [[second.id, 'owner']], 'joined the chosen organization only, with its role');
+    assert.deepEqual(
+      accounts.map((a) => [a.organization_id, a.role]),
+      [[second.id, 'owner']],
+      'joined the chosen organization only, with its role',
+    );
     const pending = await t.services.sql`SELECT organization_id FROM invitations WHERE lower(email) = lower(${email})`;
-    assert.deepEqual(pending.map((p) => p.organization_id), [first.id], "the other organization's invitation stays pending");
+    assert.deepEqual(
+      pending.map((p) => p.organization_id),
+      [first.id],
+      "the other organization's invitation stays pending",
+    );
   });
 
   it('refuses a missing, forged or expired choice with 401, and a used one', async () => {
@@ -197,7 +235,11 @@ describe('sign-in with OpenID Connect', () => {
     }
     assert.equal((await t.services.sql`SELECT 1 FROM invitations WHERE lower(email) = lower(${email})`).length, 2, 'nothing changed');
     assert.equal((await t.request({ method: 'POST', url: `/api/oidc/choices/${mine.id}/accept`, headers: { cookie: real } })).status, 200);
-    assert.equal((await t.request({ method: 'POST', url: `/api/oidc/choices/${mine.id}/accept`, headers: { cookie: real } })).status, 404, 'a used invitation is no longer a choice');
+    assert.equal(
+      (await t.request({ method: 'POST', url: `/api/oidc/choices/${mine.id}/accept`, headers: { cookie: real } })).status,
+      404,
+      'a used invitation is no longer a choice',
+    );
   });
 
   it('offers the button and turns password sign-in off', async () => {

@@ -41,9 +41,12 @@ describe('secret settings from files (<NAME>_FILE)', () => {
     assert.equal(config.metricsToken, SECRET);
   });
 
-  it('keeps what the file holds besides the final line break: inner spaces are the secret\'s', () => {
+  it("keeps what the file holds besides the final line break: inner spaces are the secret's", () => {
     assert.equal(loadConfig({ METRICS_TOKEN_FILE: secretFile('two words\n\n') }).metricsToken, 'two words');
-    assert.equal(loadConfig({ OIDC_ISSUER: 'https://id.example.com', OIDC_CLIENT_ID: 'c', OIDC_CLIENT_SECRET_FILE: secretFile('a b c\n') }).oidc?.clientSecret, 'a b c');
+    assert.equal(
+      loadConfig({ OIDC_ISSUER: 'https://id.example.com', OIDC_CLIENT_ID: 'c', OIDC_CLIENT_SECRET_FILE: secretFile('a b c\n') }).oidc?.clientSecret,
+      'a b c',
+    );
   });
 
   it('the variable and its _FILE both set is an error naming both, without the value', () => {
@@ -51,10 +54,7 @@ describe('secret settings from files (<NAME>_FILE)', () => {
     for (const name of ['DATABASE_URL', 'SMTP_URL', 'OIDC_CLIENT_SECRET', 'METRICS_TOKEN']) {
       assert.throws(
         () => loadConfig({ [name]: `postgres://x:${SECRET}@h/d`, [`${name}_FILE`]: file }),
-        (error: Error) =>
-          error instanceof ConfigError &&
-          error.message.includes(`${name} and ${name}_FILE are both set`) &&
-          !error.message.includes(SECRET),
+        (error: Error) => error instanceof ConfigError && error.message.includes(`${name} and ${name}_FILE are both set`) && !error.message.includes(SECRET),
         name,
       );
     }
@@ -67,22 +67,35 @@ describe('secret settings from files (<NAME>_FILE)', () => {
 
   it('a missing, unreadable or empty file stops the start with a message naming the setting and the path', () => {
     const missing = path.join(dir, 'no-such-secret');
-    assert.throws(() => loadConfig({ DATABASE_URL_FILE: missing }), (error: Error) => error instanceof ConfigError && error.message === `DATABASE_URL_FILE: cannot read ${JSON.stringify(missing)} (ENOENT)`);
-    assert.throws(() => loadConfig({ METRICS_TOKEN_FILE: dir }), (error: Error) => error instanceof ConfigError && /^METRICS_TOKEN_FILE: cannot read .* \(EISDIR\)$/.test(error.message));
+    assert.throws(
+      () => loadConfig({ DATABASE_URL_FILE: missing }),
+      (error: Error) => error instanceof ConfigError && error.message === `DATABASE_URL_FILE: cannot read ${JSON.stringify(missing)} (ENOENT)`,
+    );
+    assert.throws(
+      () => loadConfig({ METRICS_TOKEN_FILE: dir }),
+      (error: Error) => error instanceof ConfigError && /^METRICS_TOKEN_FILE: cannot read .* \(EISDIR\)$/.test(error.message),
+    );
     const empty = secretFile('\n');
-    assert.throws(() => loadConfig({ SMTP_URL_FILE: empty }), (error: Error) => error instanceof ConfigError && error.message === `SMTP_URL_FILE: ${JSON.stringify(empty)} is empty`);
+    assert.throws(
+      () => loadConfig({ SMTP_URL_FILE: empty }),
+      (error: Error) => error instanceof ConfigError && error.message === `SMTP_URL_FILE: ${JSON.stringify(empty)} is empty`,
+    );
   });
 
   it('the value from a file is checked like the variable: a bad DATABASE_URL is refused', () => {
     assert.throws(() => loadConfig({ DATABASE_URL_FILE: secretFile('mysql://x\n') }), /DATABASE_URL must start with postgres/);
   });
 
-  it('the command line reads them too: a command finds its database through DATABASE_URL_FILE', { skip: !process.env.DATABASE_URL && 'the runner sets DATABASE_URL' }, async () => {
-    const env = embeddedEnv(tempDataDir('secret-file'), { DATABASE_URL_FILE: secretFile(`${process.env.DATABASE_URL}\n`) });
-    const org = jsonLine(await runCli(['org', 'create', 'From a secret file'], env));
-    assert.equal(org.name, 'From a secret file');
-    const both = await runCli(['org', 'create', 'Both'], { ...env, DATABASE_URL: String(process.env.DATABASE_URL) });
-    assert.equal(both.code, 1);
-    assert.match(both.stderr, /DATABASE_URL and DATABASE_URL_FILE are both set/);
-  });
+  it(
+    'the command line reads them too: a command finds its database through DATABASE_URL_FILE',
+    { skip: !process.env.DATABASE_URL && 'the runner sets DATABASE_URL' },
+    async () => {
+      const env = embeddedEnv(tempDataDir('secret-file'), { DATABASE_URL_FILE: secretFile(`${process.env.DATABASE_URL}\n`) });
+      const org = jsonLine(await runCli(['org', 'create', 'From a secret file'], env));
+      assert.equal(org.name, 'From a secret file');
+      const both = await runCli(['org', 'create', 'Both'], { ...env, DATABASE_URL: String(process.env.DATABASE_URL) });
+      assert.equal(both.code, 1);
+      assert.match(both.stderr, /DATABASE_URL and DATABASE_URL_FILE are both set/);
+    },
+  );
 });

@@ -22,7 +22,15 @@ async function serve(extra: Record<string, string>): Promise<Started> {
   assert.ok(databaseUrl, 'run with npm test: it provides DATABASE_URL');
   const child = spawn(process.execPath, [path.join(ROOT, 'bin/eventlog.js'), 'serve'], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', BASE_URL: `http://localhost:${port}`, ...extra },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      BASE_URL: `http://localhost:${port}`,
+      ...extra,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -87,14 +95,26 @@ describe('a friendly start', () => {
     const server = await serve({ LOG_FORMAT: 'pretty', LOG_LEVEL: 'debug' });
     await (await fetch(`${server.url}/healthz`)).arrayBuffer();
     await waitFor('the health probe line', () => server.stdout().includes('GET /healthz'));
-    const line = server.stderr().split('\n').find((text) => text.startsWith('Eventlog is ready'));
+    const line = server
+      .stderr()
+      .split('\n')
+      .find((text) => text.startsWith('Eventlog is ready'));
     assert.ok(line, server.stderr());
     assert.match(line, new RegExp(`http://localhost:${new URL(server.url).port}/app/ \\((open it to create the first account|sign in there)\\)`));
     assert.ok(line.includes(`PostgreSQL at ${url.host}${url.pathname}`), line);
     if (url.password) assert.ok(!(server.stderr() + server.stdout()).includes(url.password));
-    const probe = server.stdout().split('\n').find((text) => text.includes('GET /healthz'));
+    const probe = server
+      .stdout()
+      .split('\n')
+      .find((text) => text.includes('GET /healthz'));
     assert.match(probe!, /^\d\d:\d\d:\d\d\.\d{3} DEBUG \[[^\]]+\] GET \/healthz 200 \d+\.\dms request completed$/);
-    assert.ok(!server.stdout().split('\n').some((text) => text.startsWith('{')), 'a JSON line in pretty output');
+    assert.ok(
+      !server
+        .stdout()
+        .split('\n')
+        .some((text) => text.startsWith('{')),
+      'a JSON line in pretty output',
+    );
     await server.stop();
   });
 });

@@ -17,7 +17,12 @@ const t = useTestApp({ BASE_URL: 'https://events.example.test', SMTP_URL: smtp.u
 
 let client = 0;
 async function reset(email: string): Promise<void> {
-  const reply = await t.request({ method: 'POST', url: '/api/password-reset', body: { email }, headers: { 'x-forwarded-for': `198.51.100.${++client % 250}` } });
+  const reply = await t.request({
+    method: 'POST',
+    url: '/api/password-reset',
+    body: { email },
+    headers: { 'x-forwarded-for': `198.51.100.${++client % 250}` },
+  });
   assert.equal(reply.status, 200, JSON.stringify(reply.body));
   assert.deepEqual(reply.body, { ok: true });
 }

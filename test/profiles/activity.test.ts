@@ -34,12 +34,19 @@ describe("a user's activity", () => {
     const days = reply.body.days as Array<{ day: string; count: number }>;
     assert.equal(days.length, 30);
     assert.equal(days.at(-1)!.day, dayOf(NOW));
-    assert.deepEqual(days.map((d) => d.day), [...days.map((d) => d.day)].sort(), 'oldest first');
+    assert.deepEqual(
+      days.map((d) => d.day),
+      [...days.map((d) => d.day)].sort(),
+      'oldest first',
+    );
     assert.equal(new Set(days.map((d) => d.day)).size, 30, 'consecutive distinct days');
     const expected = new Map<string, number>();
     for (const moment of moments) expected.set(dayOf(moment), (expected.get(dayOf(moment)) ?? 0) + 1);
     for (const { day, count } of days) assert.equal(count, expected.get(day) ?? 0, day);
-    assert.equal(days.reduce((sum, d) => sum + d.count, 0), 4);
+    assert.equal(
+      days.reduce((sum, d) => sum + d.count, 0),
+      4,
+    );
   });
 
   it('answers every day at 0 for a user known only by identify', async () => {

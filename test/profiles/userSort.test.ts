@@ -58,9 +58,12 @@ describe('sorting the users list', () => {
     assert.deepEqual((await walk(org, project, '')).slice(0, 2).sort(), ['cid', 'dee'], 'last seen counts the identify calls');
     assert.deepEqual(await walk(org, project, '&sort=lastActive'), ['ann', 'bob', 'eve', 'dee', 'cid', 'gus']);
     const page = await org.get(`/api/users?project=${project}&sort=lastActive&limit=2`);
-    assert.deepEqual(page.body.users.map((u: { lastActive: string }) => u.lastActive), [new Date((NOW - 50) * 1000).toISOString(), new Date((NOW - 200) * 1000).toISOString()]);
+    assert.deepEqual(
+      page.body.users.map((u: { lastActive: string }) => u.lastActive),
+      [new Date((NOW - 50) * 1000).toISOString(), new Date((NOW - 200) * 1000).toISOString()],
+    );
     const plain = await org.get(`/api/users?project=${project}&limit=1`);
-    assert.equal('lastActive' in plain.body.users[0], false, 'the other orders keep the contract\'s user object');
+    assert.equal('lastActive' in plain.body.users[0], false, "the other orders keep the contract's user object");
   });
 
   it('sorts by first seen, newest users first, ties by id descending', async () => {
@@ -78,7 +81,10 @@ describe('sorting the users list', () => {
     const { org, project } = await setup();
     const first = await org.get(`/api/users?project=${project}&limit=2&sort=events`);
     const mixed = await org.get(`/api/users?project=${project}&limit=2&sort=firstSeen&cursor=${encodeURIComponent(first.body.nextCursor)}`);
-    assert.deepEqual(mixed.body.users.map((u: { userId: string }) => u.userId), ['bob', 'cid']);
+    assert.deepEqual(
+      mixed.body.users.map((u: { userId: string }) => u.userId),
+      ['bob', 'cid'],
+    );
   });
 
   it('refuses an unknown sort with 400 {error}', async () => {

@@ -99,8 +99,9 @@ describe('users', () => {
     const ids: string[] = [];
     let cursor: string | null = null;
     do {
-      const reply: { status: number; body: { users: Array<{ userId: string }>; nextCursor: string | null } } =
-        await org.get(`/api/users?project=${project}&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const reply: { status: number; body: { users: Array<{ userId: string }>; nextCursor: string | null } } = await org.get(
+        `/api/users?project=${project}&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       assert.equal(reply.status, 200);
       assert.ok(reply.body.users.length <= 2);
       ids.push(...reply.body.users.map((u) => u.userId));
@@ -203,7 +204,10 @@ describe('users', () => {
     const mine = [await event(org, project, 'j'), await event(org, project, 'j')];
     await event(org, project, 'k');
     const feed = await org.get(`/api/events?project=${project}&user_id=j`);
-    assert.deepEqual(feed.body.events.map((e: { id: number }) => e.id), mine.reverse());
+    assert.deepEqual(
+      feed.body.events.map((e: { id: number }) => e.id),
+      mine.reverse(),
+    );
   });
 
   it('POST /v1/identify is identify with LogSnag names: project by id or exact name, 400 when the name is shared', async () => {

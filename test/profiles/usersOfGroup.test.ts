@@ -29,7 +29,9 @@ async function walk(org: TestOrg, project: string, query: string): Promise<UserP
   const users: UserPage['users'] = [];
   let cursor: string | null = null;
   do {
-    const reply: { status: number; body: UserPage } = await org.get(`/api/users?project=${project}&limit=2${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const reply: { status: number; body: UserPage } = await org.get(
+      `/api/users?project=${project}&limit=2${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
     assert.equal(reply.status, 200, JSON.stringify(reply.body));
     users.push(...reply.body.users);
     cursor = reply.body.nextCursor;
@@ -61,14 +63,21 @@ async function setup(): Promise<{ org: TestOrg; project: string }> {
 }
 
 describe('the users of a group (GET /api/users?group=)', () => {
-  it('lists only the group\'s users by last activity, page by page, each with lastActive; a bulk identify does not reorder them', async () => {
+  it("lists only the group's users by last activity, page by page, each with lastActive; a bulk identify does not reorder them", async () => {
     const { org, project } = await setup();
     const expected = ['ann', 'bob', 'eve', 'cid', 'dee'];
     const walked = await walk(org, project, '&sort=lastActive&group=acme');
     assert.deepEqual(idsOf(walked), expected);
     const times: Array<string | null> = [NOW - 50, NOW - 200, NOW - 400, NOW - 3000].map((at) => new Date(at * 1000).toISOString());
-    assert.deepEqual(walked.map((user) => user.lastActive), [...times, null], 'dee, who has no event, comes last');
-    assert.deepEqual(walked.map((user) => user.eventCount), [1, 2, 1, 1, 0]);
+    assert.deepEqual(
+      walked.map((user) => user.lastActive),
+      [...times, null],
+      'dee, who has no event, comes last',
+    );
+    assert.deepEqual(
+      walked.map((user) => user.eventCount),
+      [1, 2, 1, 1, 0],
+    );
 
     // A nightly sync of properties: every member identified now, the oldest last.
     for (const userId of ['ann', 'bob', 'eve', 'dee', 'cid']) await identify(org, project, userId, { plan: 'pro' });
@@ -80,7 +89,11 @@ describe('the users of a group (GET /api/users?group=)', () => {
     const { org, project } = await setup();
     assert.deepEqual(idsOf(await walk(org, project, '&sort=events&group=acme')), ['bob', 'eve', 'cid', 'ann', 'dee']);
     assert.deepEqual(idsOf(await walk(org, project, '&sort=firstSeen&group=globex')), ['fay', 'cid']);
-    assert.deepEqual(idsOf(await walk(org, project, '&sort=lastActive&group=acme&search=e')), ['ann', 'eve', 'dee'], 'search matches ids and property values (Ann Lee)');
+    assert.deepEqual(
+      idsOf(await walk(org, project, '&sort=lastActive&group=acme&search=e')),
+      ['ann', 'eve', 'dee'],
+      'search matches ids and property values (Ann Lee)',
+    );
     const first = await org.get(`/api/users?project=${project}&sort=lastActive&group=acme&limit=3`);
     assert.deepEqual(idsOf(first.body.users), ['ann', 'bob', 'eve']);
     const next = await org.get(`/api/users?project=${project}&sort=lastActive&group=acme&limit=3&cursor=${encodeURIComponent(first.body.nextCursor)}`);

@@ -46,7 +46,14 @@ describe('GET /api/projects/activity', () => {
       lastEventAt: new Date((todayNoon - 60 + 2) * 1000).toISOString(),
       firingAlerts: [],
     });
-    assert.deepEqual(byId.get(quiet), { projectId: quiet, eventsToday: 0, eventsThisWeek: 0, series: days.map((day) => ({ day, count: 0 })), lastEventAt: null, firingAlerts: [] });
+    assert.deepEqual(byId.get(quiet), {
+      projectId: quiet,
+      eventsToday: 0,
+      eventsThisWeek: 0,
+      series: days.map((day) => ({ day, count: 0 })),
+      lastEventAt: null,
+      firingAlerts: [],
+    });
 
     const other = await t.org();
     assert.deepEqual((await other.get('/api/projects/activity')).body, []);
@@ -58,7 +65,13 @@ describe('GET /api/projects/activity', () => {
     const watched = await org.project('watched');
     const calm = await org.project('calm');
     const create = async (name: string, threshold: number) =>
-      (await org.post(`/api/projects/${watched}/alerts`, { name, filter: { category: 'errors' }, condition: { count: 'atLeast', threshold, windowSeconds: 60 } })).body.id as string;
+      (
+        await org.post(`/api/projects/${watched}/alerts`, {
+          name,
+          filter: { category: 'errors' },
+          condition: { count: 'atLeast', threshold, windowSeconds: 60 },
+        })
+      ).body.id as string;
     const firing = await create('Errors', 1);
     await create('Many errors', 100);
     assert.equal((await org.post('/api/events', { project: watched, category: 'errors', title: 'boom' })).status, 201);
@@ -66,7 +79,12 @@ describe('GET /api/projects/activity', () => {
     const byId = new Map((await org.get('/api/projects/activity')).body.map((p: { projectId: string }) => [p.projectId, p]));
     assert.deepEqual((byId.get(watched) as { firingAlerts: unknown }).firingAlerts, [{ id: firing, name: 'Errors' }]);
     assert.deepEqual((byId.get(calm) as { firingAlerts: unknown }).firingAlerts, []);
-    const disabled = await t.request({ method: 'PATCH', url: `/api/alerts/${firing}`, body: { enabled: false }, headers: { authorization: `Bearer ${org.key}` } });
+    const disabled = await t.request({
+      method: 'PATCH',
+      url: `/api/alerts/${firing}`,
+      body: { enabled: false },
+      headers: { authorization: `Bearer ${org.key}` },
+    });
     assert.equal(disabled.status, 200, JSON.stringify(disabled.body));
     const after = new Map((await org.get('/api/projects/activity')).body.map((p: { projectId: string }) => [p.projectId, p]));
     assert.deepEqual((after.get(watched) as { firingAlerts: unknown }).firingAlerts, [], 'a disabled alert is not shown as firing');
@@ -76,12 +94,16 @@ describe('GET /api/projects/activity', () => {
     const org = await t.org();
     const project = await org.project('watched');
     const create = async (name: string, category: string) =>
-      (await org.post(`/api/projects/${project}/alerts`, { name, filter: { category }, condition: { count: 'atLeast', threshold: 1, windowSeconds: 60 } })).body.id as string;
+      (await org.post(`/api/projects/${project}/alerts`, { name, filter: { category }, condition: { count: 'atLeast', threshold: 1, windowSeconds: 60 } })).body
+        .id as string;
     const loud = await create('Errors', 'errors');
     const noisy = await create('Crawlers', 'crawlers');
     for (const category of ['errors', 'crawlers']) assert.equal((await org.post('/api/events', { project, category, title: 'boom' })).status, 201);
     await evaluateOrganization(t.services.sql, org.id, t.services.config.timeZone);
-    const firingOf = async () => ((await org.get('/api/projects/activity')).body as Array<{ projectId: string; firingAlerts: Array<{ id: string }> }>).find((p) => p.projectId === project)!.firingAlerts.map((a) => a.id);
+    const firingOf = async () =>
+      ((await org.get('/api/projects/activity')).body as Array<{ projectId: string; firingAlerts: Array<{ id: string }> }>)
+        .find((p) => p.projectId === project)!
+        .firingAlerts.map((a) => a.id);
     assert.deepEqual((await firingOf()).sort(), [loud, noisy].sort());
 
     const mute = (id: string, until: number | null) => org.post(`/api/alerts/${id}/mute`, { until });

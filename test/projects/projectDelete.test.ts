@@ -11,10 +11,7 @@ async function rowsOf(org: TestOrg, project: string): Promise<Record<string, num
   const counts: Record<string, number> = {};
   for (const table of ['events', 'categories', 'event_daily_counts', 'insights', 'incoming_hooks', 'destinations', 'projects']) {
     const column = table === 'projects' ? 'id' : 'project_id';
-    const [row] = await t.services.sql.unsafe(
-      `SELECT count(*)::int AS n FROM ${table} WHERE organization_id = $1 AND ${column} = $2`,
-      [org.id, project],
-    );
+    const [row] = await t.services.sql.unsafe(`SELECT count(*)::int AS n FROM ${table} WHERE organization_id = $1 AND ${column} = $2`, [org.id, project]);
     counts[table] = (row as unknown as { n: number }).n;
   }
   return counts;
@@ -51,11 +48,20 @@ describe('POST /api/projects/:projectId/delete', () => {
 
     // A small project is purged before the reply.
     assert.deepEqual(Object.values(await rowsOf(org, project)), [0, 0, 0, 0, 0, 0, 0]);
-    assert.deepEqual((await org.get('/api/projects')).body.map((p: { id: string }) => p.id), [kept.project]);
+    assert.deepEqual(
+      (await org.get('/api/projects')).body.map((p: { id: string }) => p.id),
+      [kept.project],
+    );
     assert.equal((await rowsOf(org, kept.project)).events, 5, 'other projects keep their rows');
 
-    for (const url of [`/api/events?project=${project}`, `/api/insights?project=${project}`, `/api/charts?project=${project}`,
-      `/api/categories?project=${project}`, `/api/projects/${project}/hooks`, `/api/projects/${project}/destinations`]) {
+    for (const url of [
+      `/api/events?project=${project}`,
+      `/api/insights?project=${project}`,
+      `/api/charts?project=${project}`,
+      `/api/categories?project=${project}`,
+      `/api/projects/${project}/hooks`,
+      `/api/projects/${project}/destinations`,
+    ]) {
       assert.equal((await org.get(url)).status, 404, url);
     }
     assert.equal((await org.post('/api/events', { project, category: 'c', title: 'late' })).status, 404);
@@ -103,7 +109,10 @@ describe('POST /api/projects/:projectId/delete', () => {
     const deleted = org.post(`/api/projects/${project}/delete`);
     const statuses = (await Promise.all(writes)).map((r) => r.status);
     assert.equal((await deleted).status, 200);
-    assert.ok(statuses.every((s) => s === 201 || s === 404), statuses.join(','));
+    assert.ok(
+      statuses.every((s) => s === 201 || s === 404),
+      statuses.join(','),
+    );
     await t.services.purger.purge(org.id, project);
     assert.equal((await rowsOf(org, project)).events, 0);
   });

@@ -62,7 +62,6 @@ async function subscriptionCount(org: TestOrg, id: string): Promise<number> {
   return (await t.services.sql`SELECT id FROM push_subscriptions WHERE organization_id = ${org.id} AND id = ${id}`).length;
 }
 
-
 describe('web push', () => {
   it('serves one VAPID public key, generated once and kept', async () => {
     const org = await t.org();

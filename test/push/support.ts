@@ -21,11 +21,29 @@ export interface Certificate {
 /** A self-signed certificate for 127.0.0.1, made for this run. */
 export function selfSignedCertificate(): Certificate {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eventlog-push-'));
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-    '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      path.join(dir, 'key.pem'),
+      '-out',
+      path.join(dir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
   return {
     key: fs.readFileSync(path.join(dir, 'key.pem'), 'utf8'),
     cert: fs.readFileSync(path.join(dir, 'cert.pem'), 'utf8'),

@@ -36,7 +36,11 @@ async function setup(): Promise<{ org: TestOrg; project: string; url: string; fi
   const org = await t.org();
   const project = await org.project();
   const url = await server.url();
-  const fill = (text: string) => text.replaceAll(EXAMPLE_URL, url).replaceAll(EXAMPLE_PROJECT, project).replace(/ev_[a-z0-9-]{36}/g, org.key);
+  const fill = (text: string) =>
+    text
+      .replaceAll(EXAMPLE_URL, url)
+      .replaceAll(EXAMPLE_PROJECT, project)
+      .replace(/ev_[a-z0-9-]{36}/g, org.key);
   return { org, project, url, fill };
 }
 
@@ -64,7 +68,13 @@ describe('docs/integrations.md recipes', () => {
       env[name] = fill(value).replace(/\$\{\{ ([\w.]+) \}\}/g, (_, expression: string) => expressions[expression] ?? '');
     }
     const script = step.split(/^ {2}run: \|\n/m)[1]!.replace(/^ {4}/gm, '');
-    const github = { GITHUB_RUN_ID: '123', GITHUB_RUN_ATTEMPT: '1', GITHUB_REPOSITORY: 'acme/shop', GITHUB_SHA: 'abc123', GITHUB_SERVER_URL: 'https://github.com' };
+    const github = {
+      GITHUB_RUN_ID: '123',
+      GITHUB_RUN_ATTEMPT: '1',
+      GITHUB_REPOSITORY: 'acme/shop',
+      GITHUB_SHA: 'abc123',
+      GITHUB_SERVER_URL: 'https://github.com',
+    };
     for (let attempt = 0; attempt < 2; attempt++) await run('bash', ['-eo', 'pipefail', '-c', script], { env: { ...baseEnv(), ...env, ...github } });
     const stored = await events(org, project);
     assert.equal(stored.length, 1, 'the retried step created one event');
@@ -81,7 +91,10 @@ describe('docs/integrations.md recipes', () => {
     for (const line of lines.filter((l) => /^\w+=/.test(l))) env[line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1);
     const job = lines.find((line) => /^[\d*]/.test(line))!;
     const command = job.split(/\s+/).slice(5).join(' ');
-    const shims = bin({ eventlog: `exec "${process.execPath}" "${path.join(ROOT, 'bin/eventlog.js')}" "$@"`, df: 'echo "Filesystem  Size  Used Avail Use% Mounted on"; echo "/dev/sda1    50G   20G   30G  40% /"' });
+    const shims = bin({
+      eventlog: `exec "${process.execPath}" "${path.join(ROOT, 'bin/eventlog.js')}" "$@"`,
+      df: 'echo "Filesystem  Size  Used Avail Use% Mounted on"; echo "/dev/sda1    50G   20G   30G  40% /"',
+    });
     const result = await run('sh', ['-c', command], { env: { ...baseEnv(), ...env, PATH: `${shims}:${baseEnv().PATH}` } });
     const printed = JSON.parse(result.stdout);
     const stored = await events(org, project);
@@ -114,7 +127,10 @@ describe('docs/integrations.md recipes', () => {
       return;
     }
     const env: Record<string, string> = { ...baseEnv(), EVENTLOG_URL: url, EVENTLOG_KEY: org.key };
-    const hasRequests = await run('python3', ['-c', 'import requests']).then(() => true, () => false);
+    const hasRequests = await run('python3', ['-c', 'import requests']).then(
+      () => true,
+      () => false,
+    );
     if (!hasRequests) {
       // Not installed here: a stand-in with the one call the recipe makes, on urllib.
       const shim = fs.mkdtempSync(path.join(scratch, 'py-'));
@@ -131,7 +147,7 @@ describe('docs/integrations.md recipes', () => {
     assert.equal(stored[0]!.title, 'New subscription');
   });
 
-  it('systemd: the OnFailure unit posts the failed unit\'s status to a hook', async () => {
+  it("systemd: the OnFailure unit posts the failed unit's status to a hook", async () => {
     const { org, project, url, fill } = await setup();
     const hook = await org.post(`/api/projects/${project}/hooks`, { name: 'systemd', category: 'failures' });
     assert.equal(hook.status, 201, JSON.stringify(hook.body));

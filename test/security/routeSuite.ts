@@ -158,8 +158,14 @@ export const PLANS: Record<string, Plan> = {
   'POST /v1/insight': { project: 'body', body: (side, ids) => ({ project: ids.project, title: side.mark, value: 1 }) },
   'GET /api/audit': { owner: true },
   'PATCH /v1/insight': { project: 'body', body: (side, ids) => ({ project: ids.project, title: side.mark, value: { $inc: 1 } }) },
-  'POST /api/group': { project: 'body', body: (side, ids) => ({ project: ids.project, group_id: side.mark, user_id: side.mark, properties: { mark: side.mark } }) },
-  'POST /v1/group': { project: 'body', body: (side, ids) => ({ project: ids.project, group_id: side.mark, user_id: side.mark, properties: { mark: side.mark } }) },
+  'POST /api/group': {
+    project: 'body',
+    body: (side, ids) => ({ project: ids.project, group_id: side.mark, user_id: side.mark, properties: { mark: side.mark } }),
+  },
+  'POST /v1/group': {
+    project: 'body',
+    body: (side, ids) => ({ project: ids.project, group_id: side.mark, user_id: side.mark, properties: { mark: side.mark } }),
+  },
   'GET /api/groups': { project: 'query' },
   'GET /api/groups/:groupId': { project: 'query' },
   'DELETE /api/groups/:groupId': { project: 'query' },
@@ -185,7 +191,15 @@ export const PUBLIC_API_ROUTES = new Set([
 ]);
 
 /** Routes outside /api are never authenticated (auth.ts): only these may exist. */
-export const UNAUTHENTICATED_PATHS = [/^\*$/ /* CORS preflights of browser keys (http/browserCors.ts) */, /^\/$/, /^\/healthz$/, /^\/livez$/, /^\/hook\/:token$/, /^\/app$/, /^\/app\/\*$/];
+export const UNAUTHENTICATED_PATHS = [
+  /^\*$/ /* CORS preflights of browser keys (http/browserCors.ts) */,
+  /^\/$/,
+  /^\/healthz$/,
+  /^\/livez$/,
+  /^\/hook\/:token$/,
+  /^\/app$/,
+  /^\/app\/\*$/,
+];
 
 // ---------------------------------------------------------------------------------------------
 // Routes, requests and replies
@@ -210,8 +224,7 @@ export const authenticatedApiRoutes = () => routes().filter((r) => isApiPath(r.u
 
 export const PARAM = /:([A-Za-z0-9_]+)(?:\([^)]*\))?/g;
 export const paramsOf = (url: string) => [...url.matchAll(PARAM)].map((m) => m[1]!);
-export const fill = (url: string, values: Record<string, string>) =>
-  url.replace(PARAM, (_, name: string) => encodeURIComponent(values[name] ?? 'x1'));
+export const fill = (url: string, values: Record<string, string>) => url.replace(PARAM, (_, name: string) => encodeURIComponent(values[name] ?? 'x1'));
 
 export type Credential = { key: string } | { cookie: string; csrfToken: string };
 
@@ -230,10 +243,7 @@ export async function send(method: string, url: string, headers: Record<string, 
     timer = setTimeout(() => reject(new Error(`${method} ${url} did not answer within ${REPLY_TIMEOUT_MS} ms`)), REPLY_TIMEOUT_MS);
   });
   try {
-    return await Promise.race([
-      t.request({ method: method as 'GET', url, headers, ...(body === undefined ? {} : { body }) }),
-      timeout,
-    ]);
+    return await Promise.race([t.request({ method: method as 'GET', url, headers, ...(body === undefined ? {} : { body }) }), timeout]);
   } finally {
     clearTimeout(timer);
   }
@@ -299,12 +309,14 @@ export async function newSide(label: string): Promise<Side> {
 export function ghostId(id: string): string {
   if (/^\d+$/.test(id)) return String(Number(id) + 1_000_000);
   const alphabet = /^[0-9a-f]+$/.test(id) ? '0123456789abcdef' : '0123456789abcdefghijklmnopqrstuvwxyz';
-  return [...id].map((c) => {
-    const at = alphabet.indexOf(c.toLowerCase());
-    if (at < 0) return c;
-    const shifted = alphabet[(at + 7) % alphabet.length]!;
-    return c === c.toLowerCase() ? shifted : shifted.toUpperCase();
-  }).join('');
+  return [...id]
+    .map((c) => {
+      const at = alphabet.indexOf(c.toLowerCase());
+      if (at < 0) return c;
+      const shifted = alphabet[(at + 7) % alphabet.length]!;
+      return c === c.toLowerCase() ? shifted : shifted.toUpperCase();
+    })
+    .join('');
 }
 
 /**
@@ -336,7 +348,7 @@ export const FIXTURES: Record<Kind, Fixture> = {
     needs: ['POST /api/projects/:projectId/alerts'],
     async make(side) {
       const project = await resource(side, 'project');
-      return String((created(await side.org.post(`/api/projects/${project}/alerts`, { name: side.mark, condition: ALERT_CONDITION }), 'alert')).id);
+      return String(created(await side.org.post(`/api/projects/${project}/alerts`, { name: side.mark, condition: ALERT_CONDITION }), 'alert').id);
     },
   },
   project: {
@@ -366,7 +378,7 @@ export const FIXTURES: Record<Kind, Fixture> = {
     needs: ['POST /api/projects/:projectId/hooks'],
     async make(side) {
       const project = await resource(side, 'project');
-      return String((created(await side.org.post(`/api/projects/${project}/hooks`, { name: side.mark, category: 'security' }), 'hook')).id);
+      return String(created(await side.org.post(`/api/projects/${project}/hooks`, { name: side.mark, category: 'security' }), 'hook').id);
     },
   },
   destination: {
@@ -374,7 +386,7 @@ export const FIXTURES: Record<Kind, Fixture> = {
     async make(side) {
       const project = await resource(side, 'project');
       const body = { name: side.mark, url: receiver.url, format: 'json' };
-      return String((created(await side.org.post(`/api/projects/${project}/destinations`, body), 'destination')).id);
+      return String(created(await side.org.post(`/api/projects/${project}/destinations`, body), 'destination').id);
     },
   },
   delivery: {
@@ -459,7 +471,10 @@ export async function memberSessionOf(side: Side): Promise<Credential> {
   const email = `security-member-${crypto.randomUUID()}@example.test`;
   await createAccount({ ctx: t.operator, input: { organizationId: side.org.id, email, password: PASSWORD, role: 'member' } });
   const reply = await send('POST', '/api/session', {}, { email, password: PASSWORD });
-  const cookie = [reply.headers['set-cookie'] ?? []].flat().map((line) => String(line).split(';')[0]!).join('; ');
+  const cookie = [reply.headers['set-cookie'] ?? []]
+    .flat()
+    .map((line) => String(line).split(';')[0]!)
+    .join('; ');
   if (reply.status !== 200 || !cookie) throw new Error(`signing in as a member failed: ${reply.status} ${JSON.stringify(reply.body)}`);
   return { cookie, csrfToken: String(reply.body.csrfToken) };
 }
@@ -505,7 +520,20 @@ export interface Scope {
   pending?: string;
 }
 
-export let openApi: { paths?: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }>; requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> } }>> } | undefined;
+export let openApi:
+  | {
+      paths?: Record<
+        string,
+        Record<
+          string,
+          {
+            parameters?: Array<{ in: string; name: string }>;
+            requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> };
+          }
+        >
+      >;
+    }
+  | undefined;
 
 export async function documented(route: Route) {
   openApi ??= (await send('GET', '/api/openapi.json', {})).body;
@@ -570,4 +598,3 @@ export const inputCount = (scope: Scope) => scope.params.length + (scope.plan.pr
 
 // ---------------------------------------------------------------------------------------------
 // The checks
-

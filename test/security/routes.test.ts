@@ -141,7 +141,7 @@ describe('authentication of every /api route', () => {
   });
 });
 
-describe("owner-only routes", () => {
+describe('owner-only routes', () => {
   it("refuse a member's session with 403 {error} and change nothing", async (tc) => {
     for (const route of authenticatedApiRoutes().filter((r) => PLANS[routeKey(r)]?.owner)) {
       const scope = await scopeOf(route);
@@ -175,7 +175,7 @@ describe('organization scope of every route that names a resource', () => {
     return found;
   }
 
-  it('answers 404 {error} when an organization names another organization\'s resource; the owner succeeds', async (tc) => {
+  it("answers 404 {error} when an organization names another organization's resource; the owner succeeds", async (tc) => {
     const checked: string[] = [];
     for (const { route, scope } of await scopedRoutes()) {
       const key = routeKey(route);
@@ -192,7 +192,11 @@ describe('organization scope of every route that names a resource', () => {
         const inputs = inputCount(scope!);
         const theirs = await requestNaming(route, scope!, Array(inputs).fill(b));
         const crossed = await call(route, scope!, asA, theirs);
-        assert.equal(crossed.status, 404, `another organization's resource must be 404 (never 403 or 2xx), got ${crossed.status} ${JSON.stringify(crossed.body)}`);
+        assert.equal(
+          crossed.status,
+          404,
+          `another organization's resource must be 404 (never 403 or 2xx), got ${crossed.status} ${JSON.stringify(crossed.body)}`,
+        );
         assertErrorBody(crossed, 'another organization', { itemIndex: plan.itemIndex });
 
         // A resource that exists nowhere: the very same answer, so that none tells them apart.
@@ -202,7 +206,7 @@ describe('organization scope of every route that names a resource', () => {
         assert.deepEqual(
           { status: nowhere.status, error: nowhere.body?.error },
           { status: crossed.status, error: crossed.body?.error },
-          'naming a resource that exists nowhere must answer exactly as naming another organization\'s',
+          "naming a resource that exists nowhere must answer exactly as naming another organization's",
         );
 
         // With several ids, each one of B's in turn among A's own (e.g. B's delivery under A's destination).
@@ -271,7 +275,10 @@ describe('routes that answer without credentials', () => {
     const org = await t.org();
     const credentials: Array<Record<string, string>> = [{}, { authorization: `Bearer ${org.key}` }, { cookie: 'eventlog_oidc_choice=forged.choice.cookie' }];
     for (const headers of credentials) {
-      for (const [method, url] of [['GET', '/api/oidc/choices'], ['POST', '/api/oidc/choices/inv1/accept']] as const) {
+      for (const [method, url] of [
+        ['GET', '/api/oidc/choices'],
+        ['POST', '/api/oidc/choices/inv1/accept'],
+      ] as const) {
         const label = `${method} ${url} ${JSON.stringify(headers)}`;
         const reply = await send(method, url, headers);
         assert.equal(reply.status, 401, label);
@@ -328,7 +335,14 @@ describe('server errors', () => {
     app.get('/healthz-security-test', { config: { public: true } }, () => Promise.reject(new Error(secret)));
     await app.ready();
     try {
-      for (const url of ['/api/security-test/throws', '/api/security-test/database', '/api/security-test/status', '/api/security-test/string', '/api/security-test/response-schema', '/healthz-security-test']) {
+      for (const url of [
+        '/api/security-test/throws',
+        '/api/security-test/database',
+        '/api/security-test/status',
+        '/api/security-test/string',
+        '/api/security-test/response-schema',
+        '/healthz-security-test',
+      ]) {
         const reply = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${org.key}` } });
         assert.equal(reply.statusCode, 500, `${url}: ${reply.statusCode} ${reply.body}`);
         const body = reply.json();

@@ -23,12 +23,25 @@ import {
 
 describe('API key scopes of every route (extensions.md, "Scoped API keys")', () => {
   /** The routes an `ingest` key may use, as the contract lists them; every /v1/ route besides. */
-  const INGEST_ROUTES = new Set(['POST /api/events', 'POST /api/events/batch', 'POST /api/identify', 'POST /api/insight', 'PATCH /api/insight', 'POST /api/group']);
+  const INGEST_ROUTES = new Set([
+    'POST /api/events',
+    'POST /api/events/batch',
+    'POST /api/identify',
+    'POST /api/insight',
+    'PATCH /api/insight',
+    'POST /api/group',
+  ]);
   const ingestMayUse = (route: Route) => INGEST_ROUTES.has(routeKey(route)) || route.url.startsWith('/v1/');
   /** GET routes the contract keeps from read keys: the audit log is for owners and full keys. */
   const FULL_KEYS_ONLY = new Set(['GET /api/audit']);
   /** Routes that name no project and that a key limited to some projects may still use (they show no project's records). */
-  const LIMITED_MAY_USE = new Set(['GET /api/organization', 'GET /api/push/vapid-public-key', 'GET /api/projects', 'GET /api/projects/activity', 'GET /api/export']);
+  const LIMITED_MAY_USE = new Set([
+    'GET /api/organization',
+    'GET /api/push/vapid-public-key',
+    'GET /api/projects',
+    'GET /api/projects/activity',
+    'GET /api/export',
+  ]);
 
   async function scopedKey(side: Side, input: { projects?: string[]; access?: 'ingest' | 'read' }): Promise<Credential> {
     return { key: (await createKey({ ctx: side.org.ctx, input })).key };
@@ -44,8 +57,14 @@ describe('API key scopes of every route (extensions.md, "Scoped API keys")', () 
   };
 
   it('every authenticated route declares its scope (config.scope, src/http/routeScope.ts)', () => {
-    const undeclared = routes().filter((r) => isApiPath(r.url) && !r.public && !t.app.routeTable.find((e) => routeKey(e) === routeKey(r))?.scope).map(routeKey);
-    assert.deepEqual(undeclared, [], 'Declare `config: { scope: { access, project } }` on these routes (docs/architecture.md, "Where a new thing goes"); until then every limited key is refused them');
+    const undeclared = routes()
+      .filter((r) => isApiPath(r.url) && !r.public && !t.app.routeTable.find((e) => routeKey(e) === routeKey(r))?.scope)
+      .map(routeKey);
+    assert.deepEqual(
+      undeclared,
+      [],
+      'Declare `config: { scope: { access, project } }` on these routes (docs/architecture.md, "Where a new thing goes"); until then every limited key is refused them',
+    );
   });
 
   for (const access of ['read', 'ingest'] as const) {
@@ -105,10 +124,17 @@ describe('API key scopes of every route (extensions.md, "Scoped API keys")', () 
         assert.ok(reply.status < 400, `expected success, got ${reply.status} ${JSON.stringify(reply.body)}`);
         const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
         assert.equal(text.includes(await resource(other, 'project')), false, 'the reply shows a project the key is not limited to');
-        if (routeKey(route) === 'GET /api/projects') assert.deepEqual(reply.body.map((p: { id: string }) => p.id), [await resource(side, 'project')]);
-        if (routeKey(route) === 'GET /api/projects/activity') assert.deepEqual(reply.body.map((p: { projectId: string }) => p.projectId), [await resource(side, 'project')]);
+        if (routeKey(route) === 'GET /api/projects')
+          assert.deepEqual(
+            reply.body.map((p: { id: string }) => p.id),
+            [await resource(side, 'project')],
+          );
+        if (routeKey(route) === 'GET /api/projects/activity')
+          assert.deepEqual(
+            reply.body.map((p: { projectId: string }) => p.projectId),
+            [await resource(side, 'project')],
+          );
       });
     }
   });
 });
-

@@ -26,7 +26,13 @@ describe('the sign-in throttle', () => {
     const org = await t.org();
     const { email } = await addUser(t, org);
     const wrong = (remoteAddress: string, to = email) =>
-      t.app.inject({ method: 'POST', url: '/api/session', remoteAddress, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ email: to, password: 'not the password' }) });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/session',
+        remoteAddress,
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ email: to, password: 'not the password' }),
+      });
     // Ten failures from ten addresses of one /64 (other emails, so the per-email count stays low).
     for (let i = 1; i <= 10; i++) assert.equal((await wrong(`2001:db8:aa:1::${i.toString(16)}`, `nobody-${i}@example.com`)).statusCode, 401);
     assert.equal((await wrong('2001:db8:aa:1:ffff::1', 'nobody-11@example.com')).statusCode, 429, 'the /64 is throttled');

@@ -165,9 +165,7 @@ describe('sign-in', () => {
     const email = uniqueEmail();
     await addUser(t, org, email);
     const address = nextAddress();
-    const attempts = await Promise.all(
-      Array.from({ length: 12 }, () => signIn({ email: uniqueEmail(), password: 'guess' }, address)),
-    );
+    const attempts = await Promise.all(Array.from({ length: 12 }, () => signIn({ email: uniqueEmail(), password: 'guess' }, address)));
     // Parallel guesses cannot slip past the limit while their hashes are computed.
     assert.equal(attempts.filter((r) => r.status === 401).length, 10);
     assert.equal(attempts.filter((r) => r.status === 429).length, 2);

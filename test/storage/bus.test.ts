@@ -53,9 +53,15 @@ describe('the bus', () => {
     const bus = new Bus(sender.sql, () => {});
     const organizationId = `bus-${Date.now()}`;
     for (let id = 1; id <= 50; id++) bus.announce({ type: 'event.created', organizationId, projectId: 'p', id });
-    bus.announce([{ type: 'event.created', organizationId, projectId: 'p', id: 51 }, { type: 'event.created', organizationId, projectId: 'p', id: 52 }]);
+    bus.announce([
+      { type: 'event.created', organizationId, projectId: 'p', id: 51 },
+      { type: 'event.created', organizationId, projectId: 'p', id: 52 },
+    ]);
     const mine = await hear(organizationId, 52);
-    assert.deepEqual(mine.map((announcement) => announcement.id), Array.from({ length: 52 }, (_, i) => i + 1));
+    assert.deepEqual(
+      mine.map((announcement) => announcement.id),
+      Array.from({ length: 52 }, (_, i) => i + 1),
+    );
     assert.equal(sender.queries(), 1);
 
     bus.announce({ type: 'event.deleted', organizationId, projectId: 'p', id: 53 });
@@ -73,7 +79,10 @@ describe('the bus', () => {
     // Announcements of about 120 bytes: 300 of them are about 36 KB, five notifications.
     for (let id = 1; id <= 300; id++) bus.announce({ type: 'event.created', organizationId, projectId: 'project-with-a-long-name-é', id });
     const mine = await hear(organizationId, 300);
-    assert.deepEqual(mine.map((announcement) => announcement.id), Array.from({ length: 300 }, (_, i) => i + 1));
+    assert.deepEqual(
+      mine.map((announcement) => announcement.id),
+      Array.from({ length: 300 }, (_, i) => i + 1),
+    );
     const deadline = Date.now() + 5000;
     while (payloads.reduce((sum, payload) => sum + (JSON.parse(payload) as unknown[]).length, 0) < 300) {
       assert.ok(Date.now() < deadline, 'the raw listener heard every announcement');
@@ -101,7 +110,10 @@ describe('the bus', () => {
   it('hears a notification of a single announcement, as a process from before packing sends it', async () => {
     const organizationId = `bus-single-${Date.now()}`;
     await t.services.sql`SELECT pg_notify('eventlog', ${JSON.stringify({ type: 'event.created', organizationId, projectId: 'p', id: 7 })})`;
-    assert.deepEqual((await hear(organizationId, 1)).map((announcement) => announcement.id), [7]);
+    assert.deepEqual(
+      (await hear(organizationId, 1)).map((announcement) => announcement.id),
+      [7],
+    );
   });
 
   it('sends what is still pending when it closes', async () => {
@@ -109,7 +121,10 @@ describe('the bus', () => {
     const organizationId = `bus-close-${Date.now()}`;
     bus.announce({ type: 'event.created', organizationId, projectId: 'p', id: 1 });
     await bus.close();
-    assert.deepEqual((await hear(organizationId, 1)).map((announcement) => announcement.id), [1]);
+    assert.deepEqual(
+      (await hear(organizationId, 1)).map((announcement) => announcement.id),
+      [1],
+    );
   });
 
   it('logs a failed announcement and never throws to the writer', async () => {

@@ -38,20 +38,29 @@ describe('the distribution of the schema on Citus', () => {
     const block = /```sql\n([\s\S]*?)```/.exec(docs)?.[1];
     assert.ok(block, 'docs/scaling.md has a sql block');
     const statements = distribution.slice(distribution.indexOf('SELECT create_distributed_table'));
-    const unindent = (text: string) => text.split('\n').map((line) => line.replace(/^ {3}/, '')).join('\n').trim();
+    const unindent = (text: string) =>
+      text
+        .split('\n')
+        .map((line) => line.replace(/^ {3}/, ''))
+        .join('\n')
+        .trim();
     assert.equal(unindent(block), statements.trim());
   });
 
-  it('leaves no table local on Citus, and colocates every tenant table with organizations', { skip: process.env.EVENTLOG_TEST_STORE !== 'citus' && 'the store is not Citus' }, async () => {
-    const rows = await t.services.sql<{ name: string; method: string | null; colocated: boolean | null }[]>`
+  it(
+    'leaves no table local on Citus, and colocates every tenant table with organizations',
+    { skip: process.env.EVENTLOG_TEST_STORE !== 'citus' && 'the store is not Citus' },
+    async () => {
+      const rows = await t.services.sql<{ name: string; method: string | null; colocated: boolean | null }[]>`
       SELECT t.tablename AS name, p.partmethod::text AS method,
              p.colocationid = (SELECT colocationid FROM pg_dist_partition WHERE logicalrelid = 'organizations'::regclass) AS colocated
       FROM pg_tables t
       LEFT JOIN pg_dist_partition p ON p.logicalrelid = format('%I', t.tablename)::regclass
       WHERE t.schemaname = 'public' ORDER BY 1`;
-    const local = rows.filter((row) => row.method === null).map((row) => row.name);
-    assert.deepEqual(local, COORDINATOR_LOCAL);
-    const apart = rows.filter((row) => row.method === 'h' && !row.colocated).map((row) => row.name);
-    assert.deepEqual(apart, ['credentials', 'user_emails'], 'only the installation-wide lookups are keyed apart');
-  });
+      const local = rows.filter((row) => row.method === null).map((row) => row.name);
+      assert.deepEqual(local, COORDINATOR_LOCAL);
+      const apart = rows.filter((row) => row.method === 'h' && !row.colocated).map((row) => row.name);
+      assert.deepEqual(apart, ['credentials', 'user_emails'], 'only the installation-wide lookups are keyed apart');
+    },
+  );
 });

@@ -85,7 +85,13 @@ describe('every hot statement on Citus runs on one shard', { skip: !onCitus && '
     });
     await assertRouted('POST /api/events/batch (two projects, by id and name, notify, users)', async () => {
       const second = await org.project('Plans too');
-      const events = Array.from({ length: 20 }, (_, i) => ({ project: i % 2 ? 'Plans too' : project, category: `b${i % 3}`, title: `b${i}`, user_id: `u${i % 4}`, notify: i % 5 === 0 }));
+      const events = Array.from({ length: 20 }, (_, i) => ({
+        project: i % 2 ? 'Plans too' : project,
+        category: `b${i % 3}`,
+        title: `b${i}`,
+        user_id: `u${i % 4}`,
+        notify: i % 5 === 0,
+      }));
       const reply = await org.post('/api/events/batch', { events });
       assert.equal(reply.status, 201, JSON.stringify(reply.body));
       assert.equal(reply.body.events[1].projectId, second);
@@ -95,7 +101,9 @@ describe('every hot statement on Citus runs on one shard', { skip: !onCitus && '
   it("ingest: the batch's function is sent whole to its organization's node, so its statements run on local shards", async () => {
     // Its inner statements are not sent by the driver; on the worker, one that is not local to the
     // organization's shard would fail (Citus refuses a distributed query from a delegated call).
-    const statements = await statementsOf(async () => assert.equal((await org.post('/api/events', { project, category: 'c', title: 'Delegated' })).status, 201));
+    const statements = await statementsOf(async () =>
+      assert.equal((await org.post('/api/events', { project, category: 'c', title: 'Delegated' })).status, 201),
+    );
     const call = statements.find(({ query }) => /ingest_events\(/.test(query));
     assert.ok(call, 'the batch is written by ingest_events');
     const [plan] = await plansOf([call]);
@@ -130,8 +138,12 @@ describe('every hot statement on Citus runs on one shard', { skip: !onCitus && '
   });
 
   it('insights: create, update, increment', async () => {
-    await assertRouted('POST /api/insight (create)', async () => assert.equal((await org.post('/api/insight', { project, title: 'Users', value: 1 })).status, 200));
-    await assertRouted('POST /api/insight (update)', async () => assert.equal((await org.post('/api/insight', { project, title: 'Users', value: 2 })).status, 200));
+    await assertRouted('POST /api/insight (create)', async () =>
+      assert.equal((await org.post('/api/insight', { project, title: 'Users', value: 1 })).status, 200),
+    );
+    await assertRouted('POST /api/insight (update)', async () =>
+      assert.equal((await org.post('/api/insight', { project, title: 'Users', value: 2 })).status, 200),
+    );
     await assertRouted('PATCH /api/insight (increment)', async () => {
       const reply = await t.request({
         method: 'PATCH',

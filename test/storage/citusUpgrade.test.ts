@@ -28,7 +28,10 @@ describe('upgrading an installation already distributed on Citus', { skip: !onCi
       await migrate(db, undefined, { through: LAST_OF_EARLIER_RELEASE });
       await db.unsafe(fs.readFileSync(path.resolve(import.meta.dirname, '../../migrations/citus.sql'), 'utf8'));
       const later = (await migrationNames()).filter((name) => name > LAST_OF_EARLIER_RELEASE);
-      assert.deepEqual((await migrate(db)).filter((name) => /^\d/.test(name)), later);
+      assert.deepEqual(
+        (await migrate(db)).filter((name) => /^\d/.test(name)),
+        later,
+      );
       const local = await db<{ name: string }[]>`
         SELECT tablename AS name FROM pg_tables t WHERE schemaname = 'public' AND tablename <> 'schema_migrations'
           AND NOT EXISTS (SELECT 1 FROM pg_dist_partition p WHERE p.logicalrelid = format('%I', t.tablename)::regclass)`;

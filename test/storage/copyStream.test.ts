@@ -40,7 +40,9 @@ describe('writing to a COPY stream', () => {
         await writeToCopy(copy, `1\t${padding}\n${rows(1, 300)}`);
         await new Promise((resolve) => (copy.destroyed ? resolve(undefined) : copy.once('close', resolve)));
         await writeToCopy(copy, rows(300, 1300));
-        await (await endCopyIn(tx, copy)).done;
+        await (
+          await endCopyIn(tx, copy)
+        ).done;
       });
       await assert.rejects(outcome, /duplicate key/);
     } finally {

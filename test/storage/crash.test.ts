@@ -1,7 +1,19 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, describe, it } from 'node:test';
 import postgres from 'postgres';
-import { ServerProcess, cleanUp, embeddedEnv, externalEnv, jsonLine, postmasterPid, readClusterFile, runCli, stopServers, tempDataDir, waitFor } from './processes.ts';
+import {
+  ServerProcess,
+  cleanUp,
+  embeddedEnv,
+  externalEnv,
+  jsonLine,
+  postmasterPid,
+  readClusterFile,
+  runCli,
+  stopServers,
+  tempDataDir,
+  waitFor,
+} from './processes.ts';
 
 after(cleanUp);
 afterEach(stopServers);
@@ -24,7 +36,11 @@ async function ingest(server: ServerProcess, env: NodeJS.ProcessEnv): Promise<In
   const writers = Array.from({ length: 8 }, async (_, n) => {
     for (let i = 0; running; i++) {
       try {
-        const reply = await fetch(`${server.url}/api/events`, { method: 'POST', headers, body: JSON.stringify({ project: projectId, category: 'crash', title: `w${n}-${i}` }) });
+        const reply = await fetch(`${server.url}/api/events`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ project: projectId, category: 'crash', title: `w${n}-${i}` }),
+        });
         if (reply.status === 201) acknowledged.push(Number(((await reply.json()) as { id: number }).id));
       } catch {
         // The server is gone: what it acknowledged before is what counts.

@@ -2,7 +2,19 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, afterEach, describe, it } from 'node:test';
 import postgres from 'postgres';
-import { ServerProcess, cleanUp, embeddedEnv, isAlive, jsonLine, postmasterPid, readClusterFile, runCli, stopServers, tempDataDir, waitFor } from './processes.ts';
+import {
+  ServerProcess,
+  cleanUp,
+  embeddedEnv,
+  isAlive,
+  jsonLine,
+  postmasterPid,
+  readClusterFile,
+  runCli,
+  stopServers,
+  tempDataDir,
+  waitFor,
+} from './processes.ts';
 
 after(cleanUp);
 afterEach(stopServers);
@@ -52,11 +64,19 @@ describe('the embedded PostgreSQL dies under a running server', () => {
     let writing = true;
     const writer = async (n: number) => {
       for (let i = 0; writing; i++) {
-        const reply = await timed(`${server.url}/api/events`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({ project: projectId, category: 'loss', title: `w${n}-${i}` }),
-        }, 30_000).catch((error: Error): Awaited<ReturnType<typeof timed>> => ({ status: 0, ms: 0, body: { failed: `${error.name}: ${error.message} ${(error.cause as Error | undefined)?.message ?? ''}` } }));
+        const reply = await timed(
+          `${server.url}/api/events`,
+          {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ project: projectId, category: 'loss', title: `w${n}-${i}` }),
+          },
+          30_000,
+        ).catch((error: Error): Awaited<ReturnType<typeof timed>> => ({
+          status: 0,
+          ms: 0,
+          body: { failed: `${error.name}: ${error.message} ${(error.cause as Error | undefined)?.message ?? ''}` },
+        }));
         statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
         slowest = Math.max(slowest, reply.ms);
         if (reply.status === 201) acknowledged.push(Number(reply.body.id));
@@ -70,10 +90,14 @@ describe('the embedded PostgreSQL dies under a running server', () => {
     const postmaster = postmasterPid(dataDir);
     assert.ok(postmaster && isAlive(postmaster));
     process.kill(postmaster, 'SIGKILL');
-    const health = await waitFor('/healthz to report the loss', async () => {
-      const reply = await timed(`${server.url}/healthz`);
-      return reply.status === 503 ? reply : null;
-    }, 5_000);
+    const health = await waitFor(
+      '/healthz to report the loss',
+      async () => {
+        const reply = await timed(`${server.url}/healthz`);
+        return reply.status === 503 ? reply : null;
+      },
+      5_000,
+    );
     assert.equal(typeof health.body.error, 'string');
     assert.ok(health.ms <= 2000, `/healthz answered in ${health.ms} ms`);
     assert.equal((await timed(`${server.url}/livez`)).status, 200);
@@ -95,9 +119,23 @@ describe('the embedded PostgreSQL dies under a running server', () => {
     // more; the writers wait up to 30 s for an answer, so a longer hang is measured, not cut short.
     tc.diagnostic(`the slowest request took ${slowest} ms`);
     assert.ok(slowest <= 11_500, `the slowest request took ${slowest} ms`);
-    assert.deepEqual([...statuses.keys()].filter((status) => status !== 201 && status !== 503), [], JSON.stringify([...statuses]));
+    assert.deepEqual(
+      [...statuses.keys()].filter((status) => status !== 201 && status !== 503),
+      [],
+      JSON.stringify([...statuses]),
+    );
 
-    const sql = postgres(readClusterFile(dataDir) && { host: '127.0.0.1', port: readClusterFile(dataDir).port, user: 'eventlog', password: readClusterFile(dataDir).password, database: 'eventlog', max: 1, onnotice: () => {} });
+    const sql = postgres(
+      readClusterFile(dataDir) && {
+        host: '127.0.0.1',
+        port: readClusterFile(dataDir).port,
+        user: 'eventlog',
+        password: readClusterFile(dataDir).password,
+        database: 'eventlog',
+        max: 1,
+        onnotice: () => {},
+      },
+    );
     try {
       const rows = await sql`SELECT id FROM events WHERE project_id = ${projectId} AND id = ANY(${acknowledged}::bigint[])`;
       assert.equal(rows.length, new Set(acknowledged).size, 'every acknowledged event is there');
@@ -126,7 +164,11 @@ describe('the embedded PostgreSQL dies under a running server', () => {
       // Three probes in a row must time out before the gate refuses requests (one slow probe is load).
       await new Promise((resolve) => setTimeout(resolve, 3500));
       for (let i = 0; i < 5; i++) {
-        const reply = await timed(`${server.url}/api/events`, { method: 'POST', headers, body: JSON.stringify({ project: projectId, category: 'c', title: 't' }) });
+        const reply = await timed(`${server.url}/api/events`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ project: projectId, category: 'c', title: 't' }),
+        });
         assert.equal(reply.status, 503);
         assert.ok(reply.ms <= 2000, `answered in ${reply.ms} ms`);
         assert.deepEqual(Object.keys(reply.body), ['error']);

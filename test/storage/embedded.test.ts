@@ -242,11 +242,9 @@ describe('the embedded PostgreSQL of `eventlog serve`', () => {
       const pgData = path.join(dataDir, 'pg');
       fs.writeFileSync(path.join(pgData, 'postmaster.pid'), `${unrelated.pid}\n${pgData}\n0\n5432\n\n127.0.0.1\n0 0\nready\n`);
       const file = readClusterFile(dataDir);
-      fs.writeFileSync(
-        path.join(dataDir, 'cluster.json'),
-        JSON.stringify({ ...file, ownerPid: unrelated.pid, ownerStart: '1', ownerRole: 'server' }),
-        { mode: 0o600 },
-      );
+      fs.writeFileSync(path.join(dataDir, 'cluster.json'), JSON.stringify({ ...file, ownerPid: unrelated.pid, ownerStart: '1', ownerRole: 'server' }), {
+        mode: 0o600,
+      });
       const server = await ServerProcess.start(env);
       await server.healthy();
       assert.equal(unrelated.exitCode, null, 'the unrelated process was left alone');

@@ -243,9 +243,28 @@ const UNTOUCHED_TABLES = [
 ];
 /** Made by 040, then by later migrations. */
 const NEW_TABLES = [
-  'id_counters', 'credentials', 'user_emails', 'app_users', 'idempotency_keys', 'invitations', 'search_blocks', 'search_progress',
-  'alerts', 'alert_transitions', 'alert_schedules', 'password_resets', 'digest_settings', 'mail_jobs', 'browser_event_counts', 'audit_entries',
-  'tag_rollup_keys', 'tag_daily_counts', 'app_groups', 'app_group_members', 'notification_preferences', 'held_notifications',
+  'id_counters',
+  'credentials',
+  'user_emails',
+  'app_users',
+  'idempotency_keys',
+  'invitations',
+  'search_blocks',
+  'search_progress',
+  'alerts',
+  'alert_transitions',
+  'alert_schedules',
+  'password_resets',
+  'digest_settings',
+  'mail_jobs',
+  'browser_event_counts',
+  'audit_entries',
+  'tag_rollup_keys',
+  'tag_daily_counts',
+  'app_groups',
+  'app_group_members',
+  'notification_preferences',
+  'held_notifications',
 ];
 
 interface Snapshot {
@@ -266,9 +285,7 @@ async function snapshot(db: postgres.Sql, stage: 'old' | 'new'): Promise<Snapsho
   for (const { table, key, oldOrg, added = [] } of [...TENANT_TABLES, ...UNTOUCHED_TABLES.map((t) => ({ ...t, oldOrg: '', added: [] }))]) {
     const drop = ['organization_id', ...(stage === 'new' ? added : [])].map((c) => ` - '${c}'`).join('');
     const isTenant = oldOrg !== '';
-    const rows = await db.unsafe<{ k: string; r: unknown }[]>(
-      `SELECT ${key} AS k, ${isTenant ? `to_jsonb(t)${drop}` : 'to_jsonb(t)'} AS r FROM ${table} t`,
-    );
+    const rows = await db.unsafe<{ k: string; r: unknown }[]>(`SELECT ${key} AS k, ${isTenant ? `to_jsonb(t)${drop}` : 'to_jsonb(t)'} AS r FROM ${table} t`);
     const byKey = new Map(rows.map((row) => [row.k, row.r]));
     assert.equal(byKey.size, rows.length, `${stage} ${table}: one row per key`);
     result.rows.set(table, byKey);
@@ -322,17 +339,33 @@ describe(`migration ${MIGRATION} on an existing installation`, { skip }, () => {
 
   it('builds the old-schema data with interleaved ids, as intended', () => {
     assert.deepEqual([...before040.orgs.get('events')!].sort(), [
-      ['1', 'org_a'], ['2', 'org_b'], ['3', 'org_a'], ['4', 'org_b'], ['5', 'org_a'], ['6', 'org_b'],
+      ['1', 'org_a'],
+      ['2', 'org_b'],
+      ['3', 'org_a'],
+      ['4', 'org_b'],
+      ['5', 'org_a'],
+      ['6', 'org_b'],
     ]);
-    assert.deepEqual([...before040.orgs.get('insights')!].sort(), [['1', 'org_a'], ['2', 'org_b'], ['3', 'org_a'], ['4', 'org_b']]);
+    assert.deepEqual([...before040.orgs.get('insights')!].sort(), [
+      ['1', 'org_a'],
+      ['2', 'org_b'],
+      ['3', 'org_a'],
+      ['4', 'org_b'],
+    ]);
     for (const table of [...TENANT_TABLES.map((t) => t.table), 'organizations', 'settings']) {
       assert.ok(before040.counts.get(table)! > 0, `${table} has rows to migrate`);
     }
   });
 
   it(`the full run applies ${MIGRATION} and every later migration`, () => {
-    const files = fs.readdirSync(MIGRATIONS_DIR).filter((f) => /^\d+_.+\.sql$/.test(f)).sort();
-    assert.deepEqual(appliedByFullRun.filter((name) => /^\d/.test(name)), files.filter((f) => f >= MIGRATION));
+    const files = fs
+      .readdirSync(MIGRATIONS_DIR)
+      .filter((f) => /^\d+_.+\.sql$/.test(f))
+      .sort();
+    assert.deepEqual(
+      appliedByFullRun.filter((name) => /^\d/.test(name)),
+      files.filter((f) => f >= MIGRATION),
+    );
   });
 
   it('keeps the row count of every table', () => {
@@ -360,13 +393,20 @@ describe(`migration ${MIGRATION} on an existing installation`, { skip }, () => {
   });
 
   it('finds each event and insight by (organization_id, id), and not from another organization', async () => {
-    for (const [table, ids] of [['events', before040.orgs.get('events')!], ['insights', before040.orgs.get('insights')!]] as const) {
+    for (const [table, ids] of [
+      ['events', before040.orgs.get('events')!],
+      ['insights', before040.orgs.get('insights')!],
+    ] as const) {
       for (const [id, org] of ids) {
         const found = await db.unsafe<{ r: unknown }[]>(
           `SELECT to_jsonb(t) - 'organization_id' - 'alert_id' AS r FROM ${table} t WHERE organization_id = $1 AND id = $2`,
           [org, Number(id)],
         );
-        assert.deepEqual(found.map((row) => row.r), [before040.rows.get(table)!.get(id)], `${table} ${id} in ${org}`);
+        assert.deepEqual(
+          found.map((row) => row.r),
+          [before040.rows.get(table)!.get(id)],
+          `${table} ${id} in ${org}`,
+        );
         const elsewhere = await db.unsafe(`SELECT 1 FROM ${table} WHERE organization_id <> $1 AND id = $2`, [org, Number(id)]);
         assert.equal(elsewhere.length, 0, `${table} ${id} only in ${org}`);
       }
@@ -390,13 +430,16 @@ describe(`migration ${MIGRATION} on an existing installation`, { skip }, () => {
 
   it('starts the id counters after the highest id each organization used', async () => {
     const rows = await db`SELECT organization_id, kind, last_id::int AS last_id FROM id_counters`;
-    assert.deepEqual(sortRows(rows), sortRows([
-      // Event 7 of org A is deleted, but its delivery log still names it: 7 must not be handed out again.
-      { organization_id: 'org_a', kind: 'event', last_id: 7 },
-      { organization_id: 'org_a', kind: 'insight', last_id: 3 },
-      { organization_id: 'org_b', kind: 'event', last_id: 6 },
-      { organization_id: 'org_b', kind: 'insight', last_id: 4 },
-    ]));
+    assert.deepEqual(
+      sortRows(rows),
+      sortRows([
+        // Event 7 of org A is deleted, but its delivery log still names it: 7 must not be handed out again.
+        { organization_id: 'org_a', kind: 'event', last_id: 7 },
+        { organization_id: 'org_a', kind: 'insight', last_id: 3 },
+        { organization_id: 'org_b', kind: 'event', last_id: 6 },
+        { organization_id: 'org_b', kind: 'insight', last_id: 4 },
+      ]),
+    );
     const [below] = await db`
       SELECT count(*)::int AS n FROM (
         SELECT organization_id, 'event' AS kind, id FROM events
@@ -411,15 +454,18 @@ describe(`migration ${MIGRATION} on an existing installation`, { skip }, () => {
 
   it('routes every api key, hook token and session hash to its organization', async () => {
     const rows = await db`SELECT encode(hash, 'hex') AS hash, kind, organization_id FROM credentials`;
-    assert.deepEqual(sortRows(rows), sortRows([
-      { hash: sha256Hex(keys.a), kind: 'api_key', organization_id: 'org_a' },
-      { hash: sha256Hex(keys.aRevoked), kind: 'api_key', organization_id: 'org_a' },
-      { hash: sha256Hex(keys.b), kind: 'api_key', organization_id: 'org_b' },
-      { hash: sha256Hex(hookTokens.a), kind: 'hook', organization_id: 'org_a' },
-      { hash: sha256Hex(hookTokens.b), kind: 'hook', organization_id: 'org_b' },
-      { hash: sha256Hex(sessionTokens.a), kind: 'session', organization_id: 'org_a' },
-      { hash: sha256Hex(sessionTokens.b), kind: 'session', organization_id: 'org_b' },
-    ]));
+    assert.deepEqual(
+      sortRows(rows),
+      sortRows([
+        { hash: sha256Hex(keys.a), kind: 'api_key', organization_id: 'org_a' },
+        { hash: sha256Hex(keys.aRevoked), kind: 'api_key', organization_id: 'org_a' },
+        { hash: sha256Hex(keys.b), kind: 'api_key', organization_id: 'org_b' },
+        { hash: sha256Hex(hookTokens.a), kind: 'hook', organization_id: 'org_a' },
+        { hash: sha256Hex(hookTokens.b), kind: 'hook', organization_id: 'org_b' },
+        { hash: sha256Hex(sessionTokens.a), kind: 'session', organization_id: 'org_a' },
+        { hash: sha256Hex(sessionTokens.b), kind: 'session', organization_id: 'org_b' },
+      ]),
+    );
     const [stray] = await db`
       SELECT count(*)::int AS n FROM credentials c WHERE NOT EXISTS (
         SELECT 1 FROM api_keys k WHERE c.kind = 'api_key' AND k.key_hash = c.hash AND k.organization_id = c.organization_id
@@ -430,12 +476,15 @@ describe(`migration ${MIGRATION} on an existing installation`, { skip }, () => {
 
   it('routes every sign-in email, lower-cased, to its user', async () => {
     const rows = await db`SELECT email, organization_id, user_id FROM user_emails`;
-    assert.deepEqual(sortRows(rows), sortRows([
-      { email: 'alice@example.com', organization_id: 'org_a', user_id: 'usr_a1' },
-      { email: 'dave@example.com', organization_id: 'org_a', user_id: 'usr_a2' },
-      { email: 'bob@example.com', organization_id: 'org_b', user_id: 'usr_b1' },
-      { email: 'carol@example.com', organization_id: 'org_c', user_id: 'usr_c1' },
-    ]));
+    assert.deepEqual(
+      sortRows(rows),
+      sortRows([
+        { email: 'alice@example.com', organization_id: 'org_a', user_id: 'usr_a1' },
+        { email: 'dave@example.com', organization_id: 'org_a', user_id: 'usr_a2' },
+        { email: 'bob@example.com', organization_id: 'org_b', user_id: 'usr_b1' },
+        { email: 'carol@example.com', organization_id: 'org_c', user_id: 'usr_c1' },
+      ]),
+    );
   });
 
   it('has exactly the expected tables; each tenant table keys on organization_id first', async () => {
@@ -487,7 +536,13 @@ describe(`migration ${MIGRATION} on an existing installation`, { skip }, () => {
     assert.deepEqual(again.counts, after040.counts);
     assert.deepEqual(again.rows, after040.rows);
     const names = await db`SELECT name FROM schema_migrations ORDER BY name`;
-    assert.deepEqual(names.map((r) => r.name).filter((name) => /^\d/.test(name)), fs.readdirSync(MIGRATIONS_DIR).filter((f) => /^\d+_.+\.sql$/.test(f)).sort());
+    assert.deepEqual(
+      names.map((r) => r.name).filter((name) => /^\d/.test(name)),
+      fs
+        .readdirSync(MIGRATIONS_DIR)
+        .filter((f) => /^\d+_.+\.sql$/.test(f))
+        .sort(),
+    );
   });
 
   it('migrate refuses a `before` that names no migration', async () => {

@@ -26,7 +26,10 @@ describe('repeatable migrations', () => {
   it('hold the function the database runs: ingest_events is its file, recorded with its digest', async () => {
     const content = fs.readFileSync(path.join(REPEATABLE_DIR, 'ingest_events.sql'), 'utf8');
     const recorded = await sql<{ name: string }[]>`SELECT name FROM schema_migrations WHERE name LIKE 'R\\_\\_%'`;
-    assert.ok(recorded.some((row) => row.name === repeatableRecord('ingest_events.sql', content)), JSON.stringify(recorded));
+    assert.ok(
+      recorded.some((row) => row.name === repeatableRecord('ingest_events.sql', content)),
+      JSON.stringify(recorded),
+    );
     const [fn] = await sql<{ source: string }[]>`SELECT prosrc AS source FROM pg_proc WHERE proname = 'ingest_events'`;
     const body = content.slice(content.indexOf('$$') + 2, content.lastIndexOf('$$'));
     assert.equal(fn?.source, body);
@@ -55,7 +58,8 @@ describe('repeatable migrations', () => {
   it('apply a file again when, and only when, its content changes', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eventlog-repeatable-'));
     const file = path.join(dir, 'probe.sql');
-    const version = (n: number) => fs.writeFileSync(file, `CREATE OR REPLACE FUNCTION eventlog_repeatable_probe() RETURNS int LANGUAGE sql AS $$ SELECT ${n} $$;\n`);
+    const version = (n: number) =>
+      fs.writeFileSync(file, `CREATE OR REPLACE FUNCTION eventlog_repeatable_probe() RETURNS int LANGUAGE sql AS $$ SELECT ${n} $$;\n`);
     const probe = async () => (await sql<{ n: number }[]>`SELECT eventlog_repeatable_probe() AS n`)[0]?.n;
     try {
       version(1);

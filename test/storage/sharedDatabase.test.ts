@@ -35,7 +35,10 @@ describe('a shared PostgreSQL (DATABASE_URL)', () => {
     const clients = [1, 2, 3].map(() => createClient(url, { max: 2 }));
     try {
       const applied = await Promise.all(clients.map((sql) => migrate(sql)));
-      const files = fs.readdirSync(path.resolve(import.meta.dirname, '../../migrations')).filter((f) => /^\d+_.+\.sql$/.test(f)).sort();
+      const files = fs
+        .readdirSync(path.resolve(import.meta.dirname, '../../migrations'))
+        .filter((f) => /^\d+_.+\.sql$/.test(f))
+        .sort();
       const numbered = (names: string[]) => names.filter((name) => /^\d/.test(name));
       assert.deepEqual(numbered(applied.flat()).sort(), files, 'every file applied by exactly one process');
       assert.equal(applied.filter((list) => numbered(list).length > 0).length, 1, 'one process did all the numbered ones');
@@ -43,7 +46,13 @@ describe('a shared PostgreSQL (DATABASE_URL)', () => {
       assert.deepEqual(repeatable, [...new Set(repeatable)], 'each repeatable migration applied once');
       const rows = await clients[0]!`SELECT name FROM schema_migrations ORDER BY name`;
       assert.deepEqual(numbered(rows.map((r) => r.name)), files);
-      assert.deepEqual(rows.map((r) => r.name).filter((name) => name.startsWith('R__')).sort(), [...repeatable].sort());
+      assert.deepEqual(
+        rows
+          .map((r) => r.name)
+          .filter((name) => name.startsWith('R__'))
+          .sort(),
+        [...repeatable].sort(),
+      );
       assert.deepEqual(await migrate(clients[1]!), [], 'a later start has nothing to do');
     } finally {
       await Promise.all(clients.map((sql) => sql.end()));
@@ -57,10 +66,17 @@ describe('a shared PostgreSQL (DATABASE_URL)', () => {
     try {
       await Promise.all(servers.map((server) => server.healthy()));
       const replies = await Promise.all(servers.map((server) => fetch(`${server.url}/api/projects`)));
-      assert.deepEqual(replies.map((r) => r.status), [401, 401], 'both answer the API');
+      assert.deepEqual(
+        replies.map((r) => r.status),
+        [401, 401],
+        'both answer the API',
+      );
     } finally {
       const exits = await Promise.all(servers.map((server) => server.stop('SIGTERM')));
-      assert.deepEqual(exits, [{ code: 0, signal: null }, { code: 0, signal: null }]);
+      assert.deepEqual(exits, [
+        { code: 0, signal: null },
+        { code: 0, signal: null },
+      ]);
     }
     assert.deepEqual(fs.readdirSync(dataDir), [], 'with DATABASE_URL nothing is written to DATA_DIR');
   });

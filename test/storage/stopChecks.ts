@@ -33,7 +33,6 @@ export async function expectNothingLeft(dataDir: string, server: ServerProcess, 
   assert.equal(left, 'none', `${when}: PostgreSQL left running: ${JSON.stringify(left)}\n${server.output.slice(-3000)}`);
 }
 
-
 /**
  * SIGTERM (sent twice: a second signal during the stop changes nothing) at each delay after the
  * embedded postmaster is killed, each on a server just started on `dataDirName`'s directory; the

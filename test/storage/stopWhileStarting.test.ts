@@ -17,13 +17,17 @@ describe('SIGTERM while the embedded PostgreSQL starts', () => {
     await first.stop('SIGTERM');
     for (const delay of [0, 150]) {
       const server = await ServerProcess.start(embeddedEnv(dataDir, { LOG_LEVEL: 'info' }));
-      await waitFor('the cluster file naming the new server', () => {
-        try {
-          return readClusterFile(dataDir).ownerPid === server.pid;
-        } catch {
-          return false;
-        }
-      }, 30_000);
+      await waitFor(
+        'the cluster file naming the new server',
+        () => {
+          try {
+            return readClusterFile(dataDir).ownerPid === server.pid;
+          } catch {
+            return false;
+          }
+        },
+        30_000,
+      );
       await sleep(delay);
       server.child.kill('SIGTERM');
       await expectNothingLeft(dataDir, server, `SIGTERM ${delay} ms into PostgreSQL's start`);

@@ -55,7 +55,9 @@ export function parseOwners(markdown: string): Owners {
  */
 export function withoutComments(file: string, text: string): string {
   const blank = (comment: string) => comment.replace(/[^\n]/g, ' ');
-  const code = text.replace(/^[ \t]*\/\*[\s\S]*?\*\//gm, blank).replace(/(^|\s)\/\/(?=\s|$).*$/gm, (all, before: string) => before + blank(all.slice(before.length)));
+  const code = text
+    .replace(/^[ \t]*\/\*[\s\S]*?\*\//gm, blank)
+    .replace(/(^|\s)\/\/(?=\s|$).*$/gm, (all, before: string) => before + blank(all.slice(before.length)));
   if (file.endsWith('.sql')) return code.replace(/--.*$/gm, blank);
   // SQL's line comments inside a file's statements: "--" after a space and before one.
   return code.replace(/(^|\s)--(?=\s).*$/gm, (all, before: string) => before + blank(all.slice(before.length)));

@@ -76,7 +76,10 @@ describe('reads across features', () => {
       '  WHERE EXISTS (SELECT 1 FROM events e)`;',
     ].join('\n');
     const found = readsAcrossFeatures(owners, { 'src/features/alerts/queries.ts': text });
-    assert.deepEqual(found.map(({ table, line }) => `${line} ${table}`), ['3 projects', '4 events']);
+    assert.deepEqual(
+      found.map(({ table, line }) => `${line} ${table}`),
+      ['3 projects', '4 events'],
+    );
     assert.deepEqual(unlistedReads(found, new Map([['alerts/queries.ts', new Set(['projects'])]])), [
       'src/features/alerts/queries.ts:4: reads events, another feature\'s table, without a row in "Reads across features"',
     ]);

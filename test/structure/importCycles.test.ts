@@ -59,7 +59,12 @@ describe('import graph', () => {
   });
 
   it('finds a circle when there is one', () => {
-    const graph = new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]);
+    const graph = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+      ['d', ['a']],
+    ]);
     assert.deepEqual(firstCircle(graph), ['a', 'b', 'c', 'a']);
   });
 });

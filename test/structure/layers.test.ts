@@ -17,7 +17,10 @@ async function importErrors(filePath: string, code: string): Promise<string[]> {
 
 describe('layer rules', () => {
   it('fail lib/ importing a feature', async () => {
-    const errors = await importErrors('src/lib/text.ts', "import { createEvent } from '../features/events/createEvent.ts';\nexport const used = createEvent;\n");
+    const errors = await importErrors(
+      'src/lib/text.ts',
+      "import { createEvent } from '../features/events/createEvent.ts';\nexport const used = createEvent;\n",
+    );
     assert.equal(errors.length, 1);
     assert.match(errors[0]!, /db\/ and lib\/ know no feature/);
   });
@@ -37,7 +40,10 @@ describe('layer rules', () => {
   });
 
   it('fail the ports importing a feature', async () => {
-    const errors = await importErrors('src/ports.ts', "import type { ProjectPurger } from './features/projects/projectPurger.ts';\nexport type Used = ProjectPurger;\n");
+    const errors = await importErrors(
+      'src/ports.ts',
+      "import type { ProjectPurger } from './features/projects/projectPurger.ts';\nexport type Used = ProjectPurger;\n",
+    );
     assert.equal(errors.length, 1);
   });
 
@@ -77,7 +83,10 @@ describe('layer rules', () => {
   });
 
   it('pass the arrows the picture allows', async () => {
-    const errors = await importErrors('src/features/events/createEvent.ts', "import { InvalidInput } from '../../lib/errors.ts';\nexport const used = InvalidInput;\n");
+    const errors = await importErrors(
+      'src/features/events/createEvent.ts',
+      "import { InvalidInput } from '../../lib/errors.ts';\nexport const used = InvalidInput;\n",
+    );
     assert.deepEqual(errors, []);
     // A feature's own SQL, from its subfolders too, and another feature's exported helper.
     const own = await importErrors(

@@ -138,7 +138,11 @@ describe('PeriodicTask', () => {
 
   it('a pass run by hand works without a schedule and throws what its pass throws', async () => {
     let calls = 0;
-    const task = new PeriodicTask({ run: () => (++calls === 1 ? Promise.resolve(41 + calls) : Promise.reject(new Error('broken'))), intervalMs: 1000, onError: () => {} });
+    const task = new PeriodicTask({
+      run: () => (++calls === 1 ? Promise.resolve(41 + calls) : Promise.reject(new Error('broken'))),
+      intervalMs: 1000,
+      onError: () => {},
+    });
     assert.equal(await task.runNow(), 42);
     await assert.rejects(task.runNow(), /broken/);
     await task.stop();

@@ -77,7 +77,11 @@ describe('table owners', () => {
     // Every table listed is written somewhere: a row of the map nothing writes is stale, and a
     // scanner that stops seeing statements fails here too.
     const written = new Set(Object.entries(sources).flatMap(([file, text]) => findWrites(file, text).map((write) => write.table)));
-    assert.deepEqual([...owners.owner.keys()].filter((table) => !written.has(table)), [], 'tables listed that nothing writes');
+    assert.deepEqual(
+      [...owners.owner.keys()].filter((table) => !written.has(table)),
+      [],
+      'tables listed that nothing writes',
+    );
     assert.deepEqual(writesOutsideOwners(owners, sources), []);
   });
 
@@ -92,7 +96,7 @@ describe('table owners', () => {
       'sql`SELECT 1 FROM organizations FOR NO KEY UPDATE`; sql`SELECT 1 FROM projects FOR UPDATE`;',
       'sql`UPDATE',
       '  sessions SET x = 1`; sql`DELETE FROM credentials WHERE hash = $1`; tx`TRUNCATE TABLE events`;',
-      "tx.unsafe(`COPY events (id, title) FROM STDIN`); sql`WITH d AS (DELETE FROM invitations) SELECT 1`;",
+      'tx.unsafe(`COPY events (id, title) FROM STDIN`); sql`WITH d AS (DELETE FROM invitations) SELECT 1`;',
     ].join('\n');
     assert.deepEqual(
       findWrites('src/features/keys/queries.ts', text).map(({ table, line }) => `${line} ${table}`),
@@ -122,6 +126,9 @@ describe('table owners', () => {
     assert.deepEqual(statementsOutsideQueryFiles({ 'src/features/sessions/setUpInstallation.ts': text }), [
       'src/features/sessions/setUpInstallation.ts:3: SQL outside a query file',
     ]);
-    assert.deepEqual(statementsOutsideQueryFiles({ 'src/features/sessions/queries.ts': text, 'src/features/delivery/groupQueries.ts': text, 'src/db/settings.ts': text }), []);
+    assert.deepEqual(
+      statementsOutsideQueryFiles({ 'src/features/sessions/queries.ts': text, 'src/features/delivery/groupQueries.ts': text, 'src/db/settings.ts': text }),
+      [],
+    );
   });
 });

@@ -27,7 +27,12 @@ const AREAS: Record<string, string> = {
 };
 
 it('names every folder of test/ after a feature or an area', () => {
-  const features = new Set(fs.readdirSync(path.join(root, 'src/features'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name));
+  const features = new Set(
+    fs
+      .readdirSync(path.join(root, 'src/features'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name),
+  );
   // An empty folder is not in git: a checkout may keep one after its files moved away.
   const folders = fs
     .readdirSync(path.join(root, 'test'), { withFileTypes: true })
@@ -40,5 +45,9 @@ it('names every folder of test/ after a feature or an area', () => {
 it('keeps no test in test/dashboard/', () => {
   const dir = path.join(root, 'test/dashboard');
   const files = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
-  assert.deepEqual(files.filter((file) => file !== 'signedIn.ts'), [], "a dashboard test goes to test/web/ or to its feature's folder");
+  assert.deepEqual(
+    files.filter((file) => file !== 'signedIn.ts'),
+    [],
+    "a dashboard test goes to test/web/ or to its feature's folder",
+  );
 });

@@ -136,7 +136,10 @@ describe('GET /api/export', () => {
     assert.equal(reply.status, 200, JSON.stringify(reply.body));
     const doc = await exported(org);
     assert.equal(doc.projects[0].events.length, 2500);
-    assert.deepEqual(doc.projects[0].events.map((e: { title: string }) => e.title), events.map((e) => e.title));
+    assert.deepEqual(
+      doc.projects[0].events.map((e: { title: string }) => e.title),
+      events.map((e) => e.title),
+    );
   });
 
   it('gives its connection back when the client goes away mid-stream', async () => {
@@ -196,14 +199,27 @@ describe('POST /api/import', () => {
     assert.equal(outbox!.n, 0);
     // Charts and category counts see the imported events.
     const categories = await target.get(`/api/categories?project=${newId}`);
-    assert.deepEqual(categories.body, [{ name: 'a', count: 1 }, { name: 'b', count: 1 }]);
+    assert.deepEqual(categories.body, [
+      { name: 'a', count: 1 },
+      { name: 'b', count: 1 },
+    ]);
   });
 
   it('keeps every character of text and tags, fractional seconds, and stamps events without created_at with the transaction time', async () => {
     const org = await t.org();
     const tricky = 'tab\there\nline two\r\nbackslash \\ \\N \\. end\n\\.\nemoji 🎉 "quoted" \u001f';
     const rows = [
-      { category: 'c\t1', title: tricky, description: tricky, icon: '🎉', tags: { 'k\\ey': 'v\\al "q"', n: 1.5 }, metadata: { text: tricky }, url: 'https://example.com/a\\b', user_id: 'u\\1', created_at: 1650000000.123456 },
+      {
+        category: 'c\t1',
+        title: tricky,
+        description: tricky,
+        icon: '🎉',
+        tags: { 'k\\ey': 'v\\al "q"', n: 1.5 },
+        metadata: { text: tricky },
+        url: 'https://example.com/a\\b',
+        user_id: 'u\\1',
+        created_at: 1650000000.123456,
+      },
       { category: 'plain', title: 'no time', notify: true },
     ];
     const before = Date.now();
@@ -215,8 +231,16 @@ describe('POST /api/import', () => {
              (extract(epoch FROM created_at) * 1000000)::int8::text AS micros
       FROM events WHERE organization_id = ${org.id} AND project_id = ${projectId} ORDER BY id`;
     assert.deepEqual(stored[0], {
-      category: 'c\t1', title: tricky, description: tricky, icon: '🎉', tags: JSON.stringify(rows[0]!.tags),
-      metadata: JSON.stringify({ text: tricky }), url: 'https://example.com/a\\b', user_id: 'u\\1', notify: false, micros: '1650000000123456',
+      category: 'c\t1',
+      title: tricky,
+      description: tricky,
+      icon: '🎉',
+      tags: JSON.stringify(rows[0]!.tags),
+      metadata: JSON.stringify({ text: tricky }),
+      url: 'https://example.com/a\\b',
+      user_id: 'u\\1',
+      notify: false,
+      micros: '1650000000123456',
     });
     const stamped = Number(stored[1].micros) / 1000;
     assert.ok(stamped >= before - 1000 && stamped <= Date.now() + 1000, `created_at ${stamped} is the import's time`);
@@ -257,7 +281,14 @@ describe('POST /api/import', () => {
     assert.deepEqual(Object.keys(reply.body.idMap).sort(), ['0', '2', 'given']);
     assert.deepEqual(reply.body.imported, { projects: 3, events: 0, insights: 0 });
     const names = (await org.get('/api/projects')).body.map((p: { id: string; name: string }) => [p.id, p.name]);
-    assert.deepEqual(new Map(names), new Map([[reply.body.idMap['0'], 'No id'], [reply.body.idMap.given, 'Given'], [reply.body.idMap['2'], 'Null id']]));
+    assert.deepEqual(
+      new Map(names),
+      new Map([
+        [reply.body.idMap['0'], 'No id'],
+        [reply.body.idMap.given, 'Given'],
+        [reply.body.idMap['2'], 'Null id'],
+      ]),
+    );
   });
 
   it('imports an empty list of projects as nothing', async () => {
@@ -296,7 +327,10 @@ describe('POST /api/import', () => {
       { title: 'dup', value: '0', icon: '🅰️' },
       { title: 'other', value: 'x', icon: null },
     ]);
-    assert.deepEqual((await org.get(`/api/categories?project=${id}`)).body, [{ name: 'empty', count: 0 }, { name: 'used', count: 1 }]);
+    assert.deepEqual((await org.get(`/api/categories?project=${id}`)).body, [
+      { name: 'empty', count: 0 },
+      { name: 'used', count: 1 },
+    ]);
   });
 
   it('restores favorited across insert chunks and defaults notify, favorited and created_at', async () => {
@@ -323,12 +357,14 @@ describe('POST /api/import', () => {
   it('announces import.completed for each imported project after the commit', async () => {
     const org = await t.org();
     const heard = collect('import.completed', org.id);
-    const reply = await importDoc(org, { projects: [{ id: 'a', name: 'A' }, { id: 'b', name: 'B' }] });
+    const reply = await importDoc(org, {
+      projects: [
+        { id: 'a', name: 'A' },
+        { id: 'b', name: 'B' },
+      ],
+    });
     const announcements = await heard;
-    assert.deepEqual(
-      announcements.map((a) => a.projectId).sort(),
-      [reply.body.idMap.a, reply.body.idMap.b].sort(),
-    );
+    assert.deepEqual(announcements.map((a) => a.projectId).sort(), [reply.body.idMap.a, reply.body.idMap.b].sort());
   });
 
   it('imports 100,000 events in one request within a few seconds', async (ctx) => {
@@ -349,7 +385,11 @@ describe('POST /api/import', () => {
     assert.deepEqual(reply.body.imported, { projects: 1, events: 100_000, insights: 0 });
     const id = reply.body.idMap.big;
     const counts = await org.get(`/api/categories?project=${id}`);
-    assert.deepEqual(counts.body, [{ name: 'cat0', count: 33334 }, { name: 'cat1', count: 33333 }, { name: 'cat2', count: 33333 }]);
+    assert.deepEqual(counts.body, [
+      { name: 'cat0', count: 33334 },
+      { name: 'cat1', count: 33333 },
+      { name: 'cat2', count: 33333 },
+    ]);
 
     const exportStarted = performance.now();
     const out = await org.get('/api/export');
@@ -370,7 +410,13 @@ describe('POST /api/import', () => {
     await org.project('Existing');
     const events = Array.from({ length: 1500 }, (_, i) => event(i));
     events[1234] = event(1234, { category: 'x'.repeat(101) });
-    const reply = await importDoc(org, { version: 1, projects: [{ name: 'Fine', events: [event(1)] }, { name: 'Bad', events }] });
+    const reply = await importDoc(org, {
+      version: 1,
+      projects: [
+        { name: 'Fine', events: [event(1)] },
+        { name: 'Bad', events },
+      ],
+    });
     assert.equal(reply.status, 400);
     assert.deepEqual(reply.body, { error: 'projects[1].events[1234].category must be at most 100 characters' });
     assert.equal(await projectCount(org), 1);
@@ -389,7 +435,14 @@ describe('POST /api/import', () => {
       const reply = await importDoc(org, {
         projects: [
           { name: 'First', categories: ['x'], events: Array.from({ length: 1500 }, (_, i) => event(i, { favorited: i === 1 })) },
-          { name: 'Second', events: [event(1)], insights: [{ title: 'fine', value: 1 }, { title: marker, value: 2 }] },
+          {
+            name: 'Second',
+            events: [event(1)],
+            insights: [
+              { title: 'fine', value: 1 },
+              { title: marker, value: 2 },
+            ],
+          },
         ],
       });
       assert.equal(reply.status, 500);
@@ -417,20 +470,41 @@ describe('POST /api/import', () => {
     ['a numeric project name', { projects: [{ name: 5 }] }, /^projects\[0\]\.name must be a string$/],
     ['a project name of 201 characters', { projects: [{ name: '😀'.repeat(201) }] }, /^projects\[0\]\.name must be at most 200/],
     ['a numeric project id', { projects: [{ id: 5, name: 'P' }] }, /^projects\[0\]\.id must be a string or null$/],
-    ['duplicate project ids', { projects: [{ id: 'a', name: 'P' }, { id: 'a', name: 'Q' }] }, /^projects\[1\]\.id "a"/],
+    [
+      'duplicate project ids',
+      {
+        projects: [
+          { id: 'a', name: 'P' },
+          { id: 'a', name: 'Q' },
+        ],
+      },
+      /^projects\[1\]\.id "a"/,
+    ],
     ['an id that clashes with an index label', { projects: [{ id: '1', name: 'P' }, { name: 'Q' }] }, /^projects\[1\]\.id "1"/],
     ['categories that is an object', { projects: [{ name: 'P', categories: {} }] }, /^projects\[0\]\.categories must be an array$/],
     ['a numeric category', { projects: [{ name: 'P', categories: ['a', 1] }] }, /^projects\[0\]\.categories\[1\] must be a string$/],
     ['an empty category', { projects: [{ name: 'P', categories: [''] }] }, /^projects\[0\]\.categories\[0\] must not be empty$/],
-    ['a category of 101 characters', { projects: [{ name: 'P', categories: ['😀'.repeat(101)] }] }, /^projects\[0\]\.categories\[0\] must be at most 100 characters$/],
+    [
+      'a category of 101 characters',
+      { projects: [{ name: 'P', categories: ['😀'.repeat(101)] }] },
+      /^projects\[0\]\.categories\[0\] must be at most 100 characters$/,
+    ],
     ['events that is null', { projects: [{ name: 'P', events: null }] }, /^projects\[0\]\.events must be an array$/],
     ['an event that is a string', { projects: [{ name: 'P', events: ['x'] }] }, /^projects\[0\]\.events\[0\] must be an object$/],
     ['an event without category', { projects: [{ name: 'P', events: [{ title: 't' }] }] }, /^projects\[0\]\.events\[0\]\.category is required$/],
     ['an event without title', { projects: [{ name: 'P', events: [event(0), { category: 'c' }] }] }, /^projects\[0\]\.events\[1\]\.title is required$/],
     ['an event with a blank title', { projects: [{ name: 'P', events: [event(0, { title: ' ' })] }] }, /^projects\[0\]\.events\[0\]\.title is required$/],
-    ['an event with a blank category', { projects: [{ name: 'P', events: [event(0, { category: '' })] }] }, /^projects\[0\]\.events\[0\]\.category is required$/],
+    [
+      'an event with a blank category',
+      { projects: [{ name: 'P', events: [event(0, { category: '' })] }] },
+      /^projects\[0\]\.events\[0\]\.category is required$/,
+    ],
     ['an event with a numeric title', { projects: [{ name: 'P', events: [event(0, { title: 1 })] }] }, /^projects\[0\]\.events\[0\]\.title must be a string$/],
-    ['an event category of 101 characters', { projects: [{ name: 'P', events: [event(0, { category: '😀'.repeat(101) })] }] }, /events\[0\]\.category must be at most 100/],
+    [
+      'an event category of 101 characters',
+      { projects: [{ name: 'P', events: [event(0, { category: '😀'.repeat(101) })] }] },
+      /events\[0\]\.category must be at most 100/,
+    ],
     ['an event icon of 17 characters', { projects: [{ name: 'P', events: [event(0, { icon: '🎉'.repeat(17) })] }] }, /events\[0\]\.icon must be at most 16/],
     ['a numeric event icon', { projects: [{ name: 'P', events: [event(0, { icon: 1 })] }] }, /events\[0\]\.icon must be a string or null$/],
     ['a numeric description', { projects: [{ name: 'P', events: [event(0, { description: 1 })] }] }, /events\[0\]\.description must be a string or null$/],
@@ -440,22 +514,46 @@ describe('POST /api/import', () => {
     ['string tags', { projects: [{ name: 'P', events: [event(0, { tags: 'a=b' })] }] }, /events\[0\]\.tags must be an object or null$/],
     ['string metadata', { projects: [{ name: 'P', events: [event(0, { metadata: 'boom' })] }] }, /events\[0\]\.metadata must be an object, an array or null$/],
     ['numeric metadata', { projects: [{ name: 'P', events: [event(0, { metadata: 42 })] }] }, /events\[0\]\.metadata must be an object, an array or null$/],
-    ['metadata over 65536 bytes', { projects: [{ name: 'P', events: [event(0, { metadata: { d: 'x'.repeat(65530) } })] }] }, /events\[0\]\.metadata must be at most 65536 bytes/],
+    [
+      'metadata over 65536 bytes',
+      { projects: [{ name: 'P', events: [event(0, { metadata: { d: 'x'.repeat(65530) } })] }] },
+      /events\[0\]\.metadata must be at most 65536 bytes/,
+    ],
     ['a string notify', { projects: [{ name: 'P', events: [event(0, { notify: 'yes' })] }] }, /events\[0\]\.notify must be a boolean$/],
     ['a numeric favorited', { projects: [{ name: 'P', events: [event(0, { favorited: 1 })] }] }, /events\[0\]\.favorited must be a boolean$/],
-    ['a string created_at', { projects: [{ name: 'P', events: [event(0, { created_at: '1700000000' })] }] }, /events\[0\]\.created_at must be a number or null$/],
+    [
+      'a string created_at',
+      { projects: [{ name: 'P', events: [event(0, { created_at: '1700000000' })] }] },
+      /events\[0\]\.created_at must be a number or null$/,
+    ],
     ['a negative created_at', { projects: [{ name: 'P', events: [event(0, { created_at: -1 })] }] }, /events\[0\]\.created_at must be Unix seconds/],
     ['a huge created_at', { projects: [{ name: 'P', events: [event(0, { created_at: 1e20 })] }] }, /events\[0\]\.created_at must be Unix seconds/],
     ['NUL in an event title', { projects: [{ name: 'P', events: [event(0, { title: 'a\u0000' })] }] }, /events\[0\]\.title must not contain NUL/],
     ['NUL in tags', { projects: [{ name: 'P', events: [event(0, { tags: { a: '\u0000' } })] }] }, /events\[0\]\.tags must not contain NUL/],
     ['insights that is an object', { projects: [{ name: 'P', insights: {} }] }, /^projects\[0\]\.insights must be an array$/],
     ['an insight without value', { projects: [{ name: 'P', insights: [{ title: 't' }] }] }, /^projects\[0\]\.insights\[0\]\.value is required$/],
-    ['an insight with a null value', { projects: [{ name: 'P', insights: [{ title: 't', value: null }] }] }, /^projects\[0\]\.insights\[0\]\.value must be a string or a number$/],
-    ['an insight with a boolean value', { projects: [{ name: 'P', insights: [{ title: 't', value: true }] }] }, /insights\[0\]\.value must be a string or a number$/],
+    [
+      'an insight with a null value',
+      { projects: [{ name: 'P', insights: [{ title: 't', value: null }] }] },
+      /^projects\[0\]\.insights\[0\]\.value must be a string or a number$/,
+    ],
+    [
+      'an insight with a boolean value',
+      { projects: [{ name: 'P', insights: [{ title: 't', value: true }] }] },
+      /insights\[0\]\.value must be a string or a number$/,
+    ],
     ['an insight without title', { projects: [{ name: 'P', insights: [{ value: 1 }] }] }, /^projects\[0\]\.insights\[0\]\.title is required$/],
     ['an insight with a blank title', { projects: [{ name: 'P', insights: [{ title: '', value: 1 }] }] }, /^projects\[0\]\.insights\[0\]\.title is required$/],
-    ['an insight icon of 17 characters', { projects: [{ name: 'P', insights: [{ title: 't', value: 1, icon: '🎉'.repeat(17) }] }] }, /insights\[0\]\.icon must be at most 16 characters$/],
-    ['an insight title of 501 characters', { projects: [{ name: 'P', insights: [{ title: 'a'.repeat(501), value: 1 }] }] }, /insights\[0\]\.title must be at most 500/],
+    [
+      'an insight icon of 17 characters',
+      { projects: [{ name: 'P', insights: [{ title: 't', value: 1, icon: '🎉'.repeat(17) }] }] },
+      /insights\[0\]\.icon must be at most 16 characters$/,
+    ],
+    [
+      'an insight title of 501 characters',
+      { projects: [{ name: 'P', insights: [{ title: 'a'.repeat(501), value: 1 }] }] },
+      /insights\[0\]\.title must be at most 500/,
+    ],
   ];
   for (const [label, body, message] of bad) {
     it(`refuses ${label} with 400 naming it, and imports nothing`, async () => {
@@ -475,11 +573,35 @@ describe('POST /api/import', () => {
       [{ projects: [{ name: 'P', events: [event(0, { title: 1 })], insights: [{ title: 't' }] }] }, /^projects\[0\]\.events\[0\]\.title must be a string$/],
       [{ projects: [{ events: [event(0, { title: 1 })] }] }, /^projects\[0\]\.name is required$/],
       // An earlier project's insights before a later project's rows.
-      [{ projects: [{ name: 'P', insights: [{ title: 't' }] }, { name: 'Q', events: [{ title: 'x' }] }] }, /^projects\[0\]\.insights\[0\]\.value is required$/],
+      [
+        {
+          projects: [
+            { name: 'P', insights: [{ title: 't' }] },
+            { name: 'Q', events: [{ title: 'x' }] },
+          ],
+        },
+        /^projects\[0\]\.insights\[0\]\.value is required$/,
+      ],
       // The schema of every row before the rules of any: a blank title, then a numeric one later on.
-      [{ projects: [{ name: 'P', events: [event(0, { title: ' ' })] }, { name: 'Q', events: [event(1, { title: 1 })] }] }, /^projects\[1\]\.events\[0\]\.title must be a string$/],
+      [
+        {
+          projects: [
+            { name: 'P', events: [event(0, { title: ' ' })] },
+            { name: 'Q', events: [event(1, { title: 1 })] },
+          ],
+        },
+        /^projects\[1\]\.events\[0\]\.title must be a string$/,
+      ],
       // The rules project by project: a blank name comes before a later project's blank title...
-      [{ projects: [{ name: ' ', events: [event(0)] }, { name: 'Q', events: [event(1, { title: ' ' })] }] }, /^projects\[0\]\.name is required$/],
+      [
+        {
+          projects: [
+            { name: ' ', events: [event(0)] },
+            { name: 'Q', events: [event(1, { title: ' ' })] },
+          ],
+        },
+        /^projects\[0\]\.name is required$/,
+      ],
       // ...and an event's rule before a later project's name.
       [{ projects: [{ name: 'P', events: [event(0, { category: '' })] }, { name: ' ' }] }, /^projects\[0\]\.events\[0\]\.category is required$/],
       // Text the boundary refuses before any schema problem; JSON that does not parse before everything.
@@ -491,7 +613,12 @@ describe('POST /api/import', () => {
       assert.match(reply.body.error, message, JSON.stringify(body));
     }
     const payload = '{"projects":[{"name":1,"events":[{"title":"a\\u0000"}, ]}]}';
-    const reply = await t.request({ method: 'POST', url: '/api/import', payload, headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/json' } });
+    const reply = await t.request({
+      method: 'POST',
+      url: '/api/import',
+      payload,
+      headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/json' },
+    });
     assert.deepEqual(reply.body, { error: 'Request body is not valid JSON' });
     assert.equal(await projectCount(org), 0);
   });
@@ -499,7 +626,12 @@ describe('POST /api/import', () => {
   it('refuses a project that gives its events twice', async () => {
     const org = await t.org();
     const payload = '{"projects":[{"name":"P","events":[],"events":[{"category":"c","title":"t"}]}]}';
-    const reply = await t.request({ method: 'POST', url: '/api/import', payload, headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/json' } });
+    const reply = await t.request({
+      method: 'POST',
+      url: '/api/import',
+      payload,
+      headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/json' },
+    });
     assert.equal(reply.status, 400);
     assert.deepEqual(reply.body, { error: 'projects[0] has more than one events field' });
     assert.equal(await projectCount(org), 0);
@@ -527,7 +659,12 @@ describe('POST /api/import', () => {
     const org = await t.org();
     const raw = (payload: string, contentType = 'application/json') =>
       t.request({ method: 'POST', url: '/api/import', payload, headers: { authorization: `Bearer ${org.key}`, 'content-type': contentType } });
-    for (const reply of [await raw('{"projects":['), await raw(''), await raw('projects=1', 'text/plain'), await raw('{"projects":[{"name":"a","__proto__":{}}]}')]) {
+    for (const reply of [
+      await raw('{"projects":['),
+      await raw(''),
+      await raw('projects=1', 'text/plain'),
+      await raw('{"projects":[{"name":"a","__proto__":{}}]}'),
+    ]) {
       assert.ok(reply.status >= 400 && reply.status < 500, `${reply.status} ${JSON.stringify(reply.body)}`);
       assert.deepEqual(Object.keys(reply.body), ['error']);
     }

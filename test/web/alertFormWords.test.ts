@@ -6,7 +6,10 @@ import { checkAlertForm, fieldOfRefusal, nameFromSeed } from '../../web/src/page
 
 describe('the alert form in words', () => {
   it('puts a schema refusal beside its field, in words', () => {
-    assert.deepEqual(fieldOfRefusal('body.condition.threshold must be >= 1'), { field: 'threshold', words: 'Use a whole number of events from 1 to 1,000,000.' });
+    assert.deepEqual(fieldOfRefusal('body.condition.threshold must be >= 1'), {
+      field: 'threshold',
+      words: 'Use a whole number of events from 1 to 1,000,000.',
+    });
     assert.deepEqual(fieldOfRefusal('body.condition.windowSeconds must be >= 10'), { field: 'window', words: 'Use a window of 10 seconds to 365 days.' });
     assert.equal(fieldOfRefusal('name must be 1 to 200 characters').field, 'name');
     assert.deepEqual(fieldOfRefusal('category must be 1 to 64 characters'), { field: 'category', words: 'category must be 1 to 64 characters' });

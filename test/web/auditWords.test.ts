@@ -22,7 +22,10 @@ describe('audit log words', () => {
   it('offers every action the server records, in its order, each once', () => {
     const actions = serverActions();
     assert.ok(actions.length >= 24, 'the union was read');
-    assert.deepEqual(AUDIT_ACTIONS.map(([action]) => action), actions);
+    assert.deepEqual(
+      AUDIT_ACTIONS.map(([action]) => action),
+      actions,
+    );
   });
 
   it('shows an unknown action as the server wrote it', () => {

@@ -26,7 +26,10 @@ describe('chart data', () => {
     assert.equal(other?.members.length, 91);
     assert.deepEqual(other?.counts, [7, Array.from({ length: 91 }, (_, n) => 91 - n).reduce((a, b) => a + b, 0)]);
     assert.equal(new Set(stacks.groups.map((group) => group.color)).size, 10, 'ten distinct colours');
-    assert.deepEqual(stacks.groups.map((group) => group.color), [...PALETTE, OTHER_COLOR]);
+    assert.deepEqual(
+      stacks.groups.map((group) => group.color),
+      [...PALETTE, OTHER_COLOR],
+    );
     const everything = Array.from({ length: 100 }, (_, index) => 100 - index).reduce((a, b) => a + b, 0) + 7;
     assert.equal(stacks.total, everything);
     assert.deepEqual(stacks.dayTotals, [7, everything - 7]);
@@ -52,13 +55,22 @@ describe('chart data by week', () => {
     const stacks = buildStacks({ a: days.map((day) => ({ day, count: 1 })), b: [{ day: '2026-03-10', count: 5 }] }, days);
     const weeks = byWeek(stacks);
     assert.deepEqual(weeks.days, ['2026-03-01', '2026-03-04']);
-    assert.deepEqual(weeks.groups.map((group) => group.counts), [[3, 7], [0, 5]]);
+    assert.deepEqual(
+      weeks.groups.map((group) => group.counts),
+      [
+        [3, 7],
+        [0, 5],
+      ],
+    );
     assert.deepEqual(weeks.dayTotals, [3, 12]);
     assert.equal(weeks.total, stacks.total);
   });
 
   it('greys events without the tag, "(none)", and gives the first colour to the busiest value (issue 49, point 14)', () => {
-    const stacks = buildStacks({ '(none)': [{ day: '2026-03-10', count: 9 }], pro: [{ day: '2026-03-10', count: 5 }], free: [{ day: '2026-03-10', count: 2 }] }, ['2026-03-10']);
+    const stacks = buildStacks(
+      { '(none)': [{ day: '2026-03-10', count: 9 }], pro: [{ day: '2026-03-10', count: 5 }], free: [{ day: '2026-03-10', count: 2 }] },
+      ['2026-03-10'],
+    );
     const colours = Object.fromEntries(stacks.ranking.map((row) => [row.name, row.color]));
     assert.equal(colours.pro, PALETTE[0]);
     assert.equal(colours.free, PALETTE[1]);

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { displayValue } from '../../web/src/pages/insights/insightValue.ts';
 
 describe('insight values', () => {
-  it('formats numbers and numeric strings in the reader\'s locale', () => {
+  it("formats numbers and numeric strings in the reader's locale", () => {
     assert.equal(displayValue('1234567.5', 'en-US').text, '1,234,567.5');
     assert.equal(displayValue('1234567.5', 'de-DE').text, '1.234.567,5');
     assert.equal(displayValue(' 2005 ', 'en-US').text, '2,005');

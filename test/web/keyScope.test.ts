@@ -55,7 +55,10 @@ describe('browser origins on the API keys page', () => {
   });
 
   it('names the projects of a key, and says when one is gone', () => {
-    const projects = [{ id: 'p1', name: 'Shop' }, { id: 'p2', name: 'Blog' }] as Project[];
+    const projects = [
+      { id: 'p1', name: 'Shop' },
+      { id: 'p2', name: 'Blog' },
+    ] as Project[];
     assert.equal(projectNames(null, projects), 'Every project');
     assert.equal(projectNames(['p2', 'p1'], projects), 'Blog, Shop');
     assert.equal(projectNames(['p1', 'gone'], projects), 'Shop, a deleted project');

@@ -11,15 +11,9 @@ describe('description markup', () => {
   it('parses bold, italic, inline code and their combinations', () => {
     assert.deepEqual(parseInline('a **bold** b'), [text('a '), { type: 'strong', children: [text('bold')] }, text(' b')]);
     assert.deepEqual(parseInline('__bold__'), [{ type: 'strong', children: [text('bold')] }]);
-    assert.deepEqual(parseInline('*it* and _it_'), [
-      { type: 'em', children: [text('it')] },
-      text(' and '),
-      { type: 'em', children: [text('it')] },
-    ]);
+    assert.deepEqual(parseInline('*it* and _it_'), [{ type: 'em', children: [text('it')] }, text(' and '), { type: 'em', children: [text('it')] }]);
     assert.deepEqual(parseInline('***both***'), [{ type: 'strong', children: [{ type: 'em', children: [text('both')] }] }]);
-    assert.deepEqual(parseInline('*a **b** c*'), [
-      { type: 'em', children: [text('a '), { type: 'strong', children: [text('b')] }, text(' c')] },
-    ]);
+    assert.deepEqual(parseInline('*a **b** c*'), [{ type: 'em', children: [text('a '), { type: 'strong', children: [text('b')] }, text(' c')] }]);
     assert.deepEqual(parseInline('run `npm test` now'), [text('run '), { type: 'code', text: 'npm test' }, text(' now')]);
     assert.deepEqual(parseInline('``a ` b``'), [{ type: 'code', text: 'a ` b' }]);
     assert.deepEqual(parseInline('`**not bold**`'), [{ type: 'code', text: '**not bold**' }]);
@@ -58,10 +52,7 @@ describe('description markup', () => {
   });
 
   it('splits paragraphs on blank lines and turns single newlines into breaks', () => {
-    assert.deepEqual(parseMarkup('one\ntwo\n\nthree'), [
-      paragraph(text('one'), { type: 'break' }, text('two')),
-      paragraph(text('three')),
-    ]);
+    assert.deepEqual(parseMarkup('one\ntwo\n\nthree'), [paragraph(text('one'), { type: 'break' }, text('two')), paragraph(text('three'))]);
     assert.deepEqual(parseMarkup('a\r\n\r\nb'), [paragraph(text('a')), paragraph(text('b'))]);
     assert.deepEqual(parseMarkup(''), []);
   });
@@ -83,11 +74,7 @@ describe('description markup', () => {
         type: 'list',
         ordered: false,
         start: 1,
-        items: [
-          [text('first '), { type: 'strong', children: [text('one')] }],
-          [text('second'), { type: 'break' }, text('continued')],
-          [text('third')],
-        ],
+        items: [[text('first '), { type: 'strong', children: [text('one')] }], [text('second'), { type: 'break' }, text('continued')], [text('third')]],
       },
       { type: 'list', ordered: true, start: 1, items: [[text('a')], [text('b')]] },
       { type: 'list', ordered: true, start: 3, items: [[text('c')]] },

@@ -176,15 +176,11 @@ function ProjectArea({ projectId }: { projectId: string }) {
         <Route path="/users">
           <UsersPage projectId={projectId} />
         </Route>
-        <Route path="/users/:userId">
-          {(params) => <UserProfilePage projectId={projectId} userId={decodeURIComponent(params.userId)} />}
-        </Route>
+        <Route path="/users/:userId">{(params) => <UserProfilePage projectId={projectId} userId={decodeURIComponent(params.userId)} />}</Route>
         <Route path="/groups">
           <GroupsPage projectId={projectId} />
         </Route>
-        <Route path="/groups/:groupId">
-          {(params) => <GroupProfilePage projectId={projectId} groupId={decodeURIComponent(params.groupId)} />}
-        </Route>
+        <Route path="/groups/:groupId">{(params) => <GroupProfilePage projectId={projectId} groupId={decodeURIComponent(params.groupId)} />}</Route>
         <Route path="/insights">
           <InsightsPage projectId={projectId} />
         </Route>

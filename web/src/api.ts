@@ -84,25 +84,17 @@ export function messageFromBody(status: number, text: string): string {
 }
 
 export const get = <T>(path: string, options?: RequestOptions) => request<T>('GET', path, options);
-export const patch = <T>(path: string, body?: unknown, options?: RequestOptions) =>
-  request<T>('PATCH', path, { ...options, body });
-export const post = <T>(path: string, body?: unknown, options?: RequestOptions) =>
-  request<T>('POST', path, { ...options, body });
+export const patch = <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PATCH', path, { ...options, body });
+export const post = <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('POST', path, { ...options, body });
 export const put = <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, { ...options, body });
 
 export type CallOptions = Pick<RequestOptions, 'signal' | 'quiet401'>;
-
 
 /**
  * One operation of the OpenAPI document, called through the generated `api.<operationId>()`
  * (web/src/generated/): `template` is its path with `{name}` for each path parameter.
  */
-export function call<T>(
-  method: string,
-  template: string,
-  args: { path?: object; query?: object; body?: unknown },
-  options: CallOptions = {},
-): Promise<T> {
+export function call<T>(method: string, template: string, args: { path?: object; query?: object; body?: unknown }, options: CallOptions = {}): Promise<T> {
   const values = (args.path ?? {}) as Record<string, string | number>;
   const filled = template.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(String(values[name])));
   const url = args.query ? withQuery(filled, args.query as Record<string, QueryValue>) : filled;

@@ -55,7 +55,13 @@ export function quietHoursInWords(quiet: QuietHours): string {
 
 /** Whether the member is quiet now: the same rule as the server's, read from the zone's wall clock. */
 export function quietNow(quiet: QuietHours, now = new Date()): boolean {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: quiet.timeZone, hourCycle: 'h23', weekday: 'short', hour: 'numeric', minute: 'numeric' }).formatToParts(now);
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: quiet.timeZone,
+    hourCycle: 'h23',
+    weekday: 'short',
+    hour: 'numeric',
+    minute: 'numeric',
+  }).formatToParts(now);
   const value = (type: string) => parts.find((part) => part.type === type)?.value ?? '';
   const weekday = WEEKDAY_SHORT.indexOf(value('weekday')) + 1;
   const minutes = Number(value('hour')) * 60 + Number(value('minute'));

@@ -8,7 +8,13 @@ import { createAccount } from './createAccount.ts';
  * audit log (`member.create`, actor the operator) in the same transaction, so the owners can see
  * who got in without an invitation.
  */
-export async function createAccountAsOperator({ services, input }: { services: Services; input: { organizationId: string; email: string; password: string } }): Promise<{ id: string; email: string }> {
+export async function createAccountAsOperator({
+  services,
+  input,
+}: {
+  services: Services;
+  input: { organizationId: string; email: string; password: string };
+}): Promise<{ id: string; email: string }> {
   return withTransaction(services.sql, async (tx) => {
     const user = await createAccount({ ctx: { services: { sql: tx }, actor: OPERATOR }, input });
     await recordAudit(tx, { organizationId: input.organizationId, actor: OPERATOR }, { action: 'member.create', target: { type: 'member', id: user.id } });

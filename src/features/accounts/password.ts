@@ -1,12 +1,7 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 
-const scrypt = promisify(crypto.scrypt) as (
-  password: string,
-  salt: Buffer,
-  keylen: number,
-  options: crypto.ScryptOptions,
-) => Promise<Buffer>;
+const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>;
 
 // N=2^15, r=8, p=1: about 32 MiB and tens of milliseconds per hash.
 const PARAMS = { N: 32768, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };

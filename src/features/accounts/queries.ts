@@ -14,10 +14,7 @@ export interface StoredAccount {
  * keeps emails unique across the installation: when it is taken, neither row is written and
  * this returns false.
  */
-export async function insertAccount(
-  sql: Db,
-  row: { id: string; organizationId: string; email: string; passwordHash: string; role: Role },
-): Promise<boolean> {
+export async function insertAccount(sql: Db, row: { id: string; organizationId: string; email: string; passwordHash: string; role: Role }): Promise<boolean> {
   const inserted = await sql`
     WITH claimed AS (
       INSERT INTO user_emails (email, organization_id, user_id)

@@ -120,7 +120,11 @@ export class AlertEngine {
     });
     const first = await Promise.race([evaluation.then(() => 'done' as const), overBudget]);
     clearTimeout(timer);
-    if (first === 'over') this.straggling.set(organizationId, evaluation.finally(() => this.straggling.delete(organizationId)));
+    if (first === 'over')
+      this.straggling.set(
+        organizationId,
+        evaluation.finally(() => this.straggling.delete(organizationId)),
+      );
   }
 
   /** Never rejects: a failure is logged and the organization is due again soon. */

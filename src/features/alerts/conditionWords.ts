@@ -20,7 +20,12 @@ function eventsInWords(alert: Pick<AlertRow, 'filter' | 'threshold'>): string {
   const noun = alert.threshold === 1 ? 'event' : 'events';
   const { category, tags, user_id: userId, search } = alert.filter;
   const parts = [category !== undefined ? `\`${category}\` ${noun}` : noun];
-  if (tags) parts.push(`tagged ${Object.entries(tags).map(([key, value]) => `${key}:${String(value)}`).join(', ')}`);
+  if (tags)
+    parts.push(
+      `tagged ${Object.entries(tags)
+        .map(([key, value]) => `${key}:${String(value)}`)
+        .join(', ')}`,
+    );
   if (userId !== undefined) parts.push(`of user ${userId}`);
   if (search !== undefined) parts.push(`matching "${search}"`);
   return parts.join(' ');

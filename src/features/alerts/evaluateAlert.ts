@@ -61,7 +61,14 @@ export async function evaluateAlert(sql: Sql, organizationId: string, alert: Ale
   };
 }
 
-async function writeEvent(tx: Db, organizationId: string, alert: AlertRow, kind: 'firing' | 'resolved', count: number, timeZone: string): Promise<number | null> {
+async function writeEvent(
+  tx: Db,
+  organizationId: string,
+  alert: AlertRow,
+  kind: 'firing' | 'resolved',
+  count: number,
+  timeZone: string,
+): Promise<number | null> {
   // `timeZone`: the chart time zone the day counts are kept in.
   const { inserted } = await writeEventsInTransaction(tx, organizationId, [alertEventDraft(alert, kind, count)], { timeZone });
   // Nothing inserted: the project was deleted meanwhile, or the organization used every event id.

@@ -21,10 +21,7 @@ function parseCursor(raw: string | undefined): number | undefined {
 }
 
 /** GET /api/alerts/:alertId/history: transitions newest first, by keyset pages. */
-export async function listAlertHistory({
-  ctx,
-  input,
-}: VerbArgs<{ alertId: string; cursor?: string; limit?: string }>): Promise<Static<typeof HistoryPage>> {
+export async function listAlertHistory({ ctx, input }: VerbArgs<{ alertId: string; cursor?: string; limit?: string }>): Promise<Static<typeof HistoryPage>> {
   const limit = parseLimit(input.limit);
   const before = parseCursor(input.cursor);
   const { sql } = ctx.services;

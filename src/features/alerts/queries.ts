@@ -127,13 +127,7 @@ export interface AlertDefinition {
  * Writes a new definition if the alert is still at `revision` (an evaluation may have moved it
  * since it was read); undefined when it moved or is gone.
  */
-export async function writeDefinition(
-  sql: Db,
-  organizationId: string,
-  alertId: string,
-  revision: number,
-  d: AlertDefinition,
-): Promise<AlertRow | undefined> {
+export async function writeDefinition(sql: Db, organizationId: string, alertId: string, revision: number, d: AlertDefinition): Promise<AlertRow | undefined> {
   const [row] = await sql<AlertRow[]>`
     UPDATE alerts a SET name = ${d.name}, filter = ${JSON.stringify(d.filter)}::text::jsonb, count_mode = ${d.countMode},
       threshold = ${d.threshold}, window_seconds = ${d.windowSeconds}, category = ${d.category},

@@ -47,7 +47,16 @@ export default function alertRoutes(app: App) {
 
   app.get(
     '/api/projects/:projectId/alerts',
-    { config: { scope: { access: 'read', project: projectIn('params') } }, schema: { tags, operationId: 'listAlerts', summary: "A project's alerts, oldest first", params: ProjectIdParams, response: { 200: Type.Array(Alert), ...errors(401, 404) } } },
+    {
+      config: { scope: { access: 'read', project: projectIn('params') } },
+      schema: {
+        tags,
+        operationId: 'listAlerts',
+        summary: "A project's alerts, oldest first",
+        params: ProjectIdParams,
+        response: { 200: Type.Array(Alert), ...errors(401, 404) },
+      },
+    },
     async (request) => listAlerts({ ctx: request.ctx, input: request.params }),
   );
 
@@ -69,7 +78,10 @@ export default function alertRoutes(app: App) {
 
   app.get(
     '/api/alerts/:alertId',
-    { config: { scope: { access: 'read', project: ofAlert } }, schema: { tags, operationId: 'getAlert', summary: 'One alert with its state', params: AlertIdParams, response: { 200: Alert, ...errors(401, 404) } } },
+    {
+      config: { scope: { access: 'read', project: ofAlert } },
+      schema: { tags, operationId: 'getAlert', summary: 'One alert with its state', params: AlertIdParams, response: { 200: Alert, ...errors(401, 404) } },
+    },
     async (request) => getAlert({ ctx: request.ctx, input: request.params }),
   );
 
@@ -107,7 +119,16 @@ export default function alertRoutes(app: App) {
 
   app.post(
     '/api/alerts/:alertId/delete',
-    { config: { scope: { access: 'write', project: ofAlert } }, schema: { tags, operationId: 'deleteAlert', summary: 'Delete an alert and its history', params: AlertIdParams, response: { 200: Deleted(Type.String()), ...errors(401, 404) } } },
+    {
+      config: { scope: { access: 'write', project: ofAlert } },
+      schema: {
+        tags,
+        operationId: 'deleteAlert',
+        summary: 'Delete an alert and its history',
+        params: AlertIdParams,
+        response: { 200: Deleted(Type.String()), ...errors(401, 404) },
+      },
+    },
     async (request) => deleteAlert({ ctx: request.ctx, input: request.params }),
   );
 

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 // The "Alerts" section of extensions.md: every field, range and reply shape.
 
 const TagValue = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()], {
-  description: 'Matched as the feed\'s tag parameter matches key:value (numbers as String(n), true, false, null)',
+  description: "Matched as the feed's tag parameter matches key:value (numbers as String(n), true, false, null)",
 });
 
 export const AlertFilter = Type.Object(
@@ -13,7 +13,7 @@ export const AlertFilter = Type.Object(
     user_id: Type.Optional(Type.String()),
     search: Type.Optional(Type.String()),
   },
-  { additionalProperties: false, description: 'Which events count (category, tags, user_id, search as the feed\'s parameters); {} or absent: every event' },
+  { additionalProperties: false, description: "Which events count (category, tags, user_id, search as the feed's parameters); {} or absent: every event" },
 );
 
 const AlertCondition = Type.Object(
@@ -38,7 +38,7 @@ export const Alert = Type.Object({
   category: Type.String({ description: 'The category of the events the alert creates' }),
   renotifySeconds: RenotifySeconds,
   enabled: Type.Boolean(),
-  critical: Type.Boolean({ description: "Its events reach members during their quiet hours and snoozes (a project set to \"none\" still stops them)" }),
+  critical: Type.Boolean({ description: 'Its events reach members during their quiet hours and snoozes (a project set to "none" still stops them)' }),
   mutedUntil: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   state: Type.Union([Type.Literal('ok'), Type.Literal('firing')]),
   stateSince: Type.String({ format: 'date-time' }),
@@ -95,5 +95,8 @@ export const HistoryPage = Type.Object({
   nextCursor: Type.Union([Type.String(), Type.Null()]),
 });
 
-export const FilterPreviewBody = Type.Object({ filter: Type.Optional(AlertFilter), windowSeconds: AlertCondition.properties.windowSeconds }, { additionalProperties: false });
+export const FilterPreviewBody = Type.Object(
+  { filter: Type.Optional(AlertFilter), windowSeconds: AlertCondition.properties.windowSeconds },
+  { additionalProperties: false },
+);
 export const FilterPreview = Type.Object({ count: Type.Integer({ description: 'Matching events in the last windowSeconds, now' }) });

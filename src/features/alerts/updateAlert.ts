@@ -25,8 +25,7 @@ export async function updateAlert({ ctx, input }: VerbArgs<UpdateAlertInput>): P
     if (filter !== undefined) next.filter = filter;
     const condition = input.condition;
     const conditionChanged =
-      condition !== undefined &&
-      (condition.count !== row.countMode || condition.threshold !== row.threshold || condition.windowSeconds !== row.windowSeconds);
+      condition !== undefined && (condition.count !== row.countMode || condition.threshold !== row.threshold || condition.windowSeconds !== row.windowSeconds);
     if (condition) {
       next.countMode = condition.count;
       next.threshold = condition.threshold;

@@ -14,7 +14,17 @@ export interface AuditRow {
 
 export async function insertAuditEntry(
   sql: Db,
-  row: { organizationId: string; id: string; actorKind: string | null; actorId: string | null; actorLabel: string | null; action: string; targetType: string | null; targetId: string | null; ip: string | null },
+  row: {
+    organizationId: string;
+    id: string;
+    actorKind: string | null;
+    actorId: string | null;
+    actorLabel: string | null;
+    action: string;
+    targetType: string | null;
+    targetId: string | null;
+    ip: string | null;
+  },
 ): Promise<void> {
   await sql`
     INSERT INTO audit_entries (organization_id, id, actor_kind, actor_id, actor_label, action, target_type, target_id, ip)

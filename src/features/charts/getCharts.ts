@@ -46,13 +46,26 @@ export async function getCharts({ ctx, input, mayRegisterRollups }: VerbArgs<Sta
   await requireProject(ctx, input.project);
   if (groupId !== undefined) await requireGroup(ctx, input.project, groupId);
   const category = input.category || undefined;
-  if (tagKey !== undefined && tags.length === 0 && groupId === undefined && (await tagRollupReady(ctx, input.project, tagKey, { mayRegister: mayRegisterRollups }))) {
+  if (
+    tagKey !== undefined &&
+    tags.length === 0 &&
+    groupId === undefined &&
+    (await tagRollupReady(ctx, input.project, tagKey, { mayRegister: mayRegisterRollups }))
+  ) {
     const counted = await selectTagSeries(ctx.services.sql, { organizationId: ctx.organizationId, projectId: input.project, tagKey, days, category });
     return seriesDocument(counted.map((row) => ({ key: tagValueKey(row.type, row.text), day: row.day, count: row.count })));
   }
   if (tags.length > 0 || tagKey !== undefined || groupId !== undefined) {
     // Tag and group filters, and breakdowns whose key is not rolled up (yet), read the range's events.
-    const scanned = await scanDaySeries(ctx.services.sql, { organizationId: ctx.organizationId, projectId: input.project, days, category, tags, tagKey, groupId });
+    const scanned = await scanDaySeries(ctx.services.sql, {
+      organizationId: ctx.organizationId,
+      projectId: input.project,
+      days,
+      category,
+      tags,
+      tagKey,
+      groupId,
+    });
     return seriesDocument(
       scanned.map((row) => ({ key: tagKey === undefined ? (row.category ?? NO_TAG) : tagValueKey(row.type, row.text), day: row.day, count: row.count })),
     );

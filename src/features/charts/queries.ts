@@ -14,10 +14,7 @@ interface CategorySeriesRow {
  * is in the session's time zone, which the client sets to the configured one. Rows emptied by
  * deletes (count 0) are left out. Categories come unordered: the caller sorts them.
  */
-export function selectCategorySeries(
-  sql: Db,
-  q: { organizationId: string; projectId: string; days: number; category?: string },
-): Promise<CategorySeriesRow[]> {
+export function selectCategorySeries(sql: Db, q: { organizationId: string; projectId: string; days: number; category?: string }): Promise<CategorySeriesRow[]> {
   return sql<CategorySeriesRow[]>`
     SELECT c.category,
            '[' || string_agg('{"day":"' || c.day::text || '","count":' || c.count::text || '}', ',' ORDER BY c.day) || ']' AS series
@@ -76,8 +73,12 @@ export function scanDaySeries(
     WHERE e.organization_id = ${q.organizationId} AND e.project_id = ${q.projectId}
       AND e.created_at >= (current_date - ${q.days - 1}::int)::timestamptz AND e.created_at < (current_date + 1)::timestamptz
       ${q.category !== undefined ? sql`AND e.category = ${q.category}` : sql``}
-      ${q.groupId === undefined ? sql`` : sql`AND e.user_id IN (SELECT m.user_id FROM app_group_members m
-        WHERE m.organization_id = ${q.organizationId} AND m.project_id = ${q.projectId} AND m.group_id = ${q.groupId})`}
+      ${
+        q.groupId === undefined
+          ? sql``
+          : sql`AND e.user_id IN (SELECT m.user_id FROM app_group_members m
+        WHERE m.organization_id = ${q.organizationId} AND m.project_id = ${q.projectId} AND m.group_id = ${q.groupId})`
+      }
       ${tagFilters}`;
   if (q.tagKey === undefined) {
     return sql<ScannedCount[]>`

@@ -7,7 +7,8 @@ import { projectIn } from '../../http/routeScope.ts';
 export default function chartRoutes(app: App): void {
   app.get(
     '/api/charts',
-    { config: { scope: { access: 'read', project: projectIn('query') } },
+    {
+      config: { scope: { access: 'read', project: projectIn('query') } },
       schema: {
         tags: ['charts'],
         operationId: 'getCharts',

@@ -19,12 +19,7 @@ const PROGRESS_EVERY_MS = 2000;
  * event writers of running processes wait, so no write is counted twice or missed.
  * `idsPerStep` is the range of event ids each statement recounts. Returns whether it rebuilt.
  */
-export async function syncChartTimeZone(
-  sql: Sql,
-  timeZone: string,
-  log: (message: string) => void = () => {},
-  idsPerStep = IDS_PER_STEP,
-): Promise<boolean> {
+export async function syncChartTimeZone(sql: Sql, timeZone: string, log: (message: string) => void = () => {}, idsPerStep = IDS_PER_STEP): Promise<boolean> {
   return withTransaction(sql, async (tx) => {
     await lockChartZoneStep(tx);
     const recorded = await readSetting(tx, 'chart_time_zone');

@@ -20,7 +20,12 @@ const MARKER_SHAPE = /^([a-z0-9]{8,64})\.([A-Za-z0-9_-]{1,64})$/;
  * it could as well have sent `notify: false`).
  */
 function installationMarker(sql: Sql): Promise<string> {
-  return installationSecret(sql, 'delivery_marker', () => crypto.randomBytes(12).toString('hex'), (value) => value);
+  return installationSecret(
+    sql,
+    'delivery_marker',
+    () => crypto.randomBytes(12).toString('hex'),
+    (value) => value,
+  );
 }
 
 /** The header value for one delivery (every attempt of it carries the same). */
@@ -33,10 +38,7 @@ export async function deliveryMarker(sql: Sql, deliveryId: string): Promise<stri
  * well-formed marker. Any marker stops the chain, this installation's or another's: two
  * installations pointed at each other would otherwise pass an event back and forth forever.
  */
-export async function deliveryOrigin(
-  sql: Sql,
-  header: string | string[] | undefined,
-): Promise<{ ownInstallation: boolean; note: string } | null> {
+export async function deliveryOrigin(sql: Sql, header: string | string[] | undefined): Promise<{ ownInstallation: boolean; note: string } | null> {
   const value = Array.isArray(header) ? header[0] : header;
   const match = value ? MARKER_SHAPE.exec(value.trim()) : null;
   if (!match) return null;

@@ -65,7 +65,10 @@ export class EmailChannel {
 function recipients(url: string): string[] {
   const list = url.trim().replace(/^mailto:/i, '');
   try {
-    return decodeURIComponent(list).split(',').map((address) => address.trim()).filter(Boolean);
+    return decodeURIComponent(list)
+      .split(',')
+      .map((address) => address.trim())
+      .filter(Boolean);
   } catch {
     return [];
   }

@@ -5,15 +5,7 @@ import { type DeliveryFormat, renderDeliveryBody } from './formats.ts';
 import { resolveMemberNotifications } from '../notificationPreferences/resolveMemberNotifications.ts';
 import { pushPayload } from './pushPayload.ts';
 import type { NewDelivery } from './deliveryRecord.ts';
-import {
-  type NewPushJob,
-  type RoutingKey,
-  claimOutbox,
-  insertDeliveries,
-  insertPushJobs,
-  selectEvents,
-  selectRoutedDestinations,
-} from './queries.ts';
+import { type NewPushJob, type RoutingKey, claimOutbox, insertDeliveries, insertPushJobs, selectEvents, selectRoutedDestinations } from './queries.ts';
 import { newWebhookId } from './signing.ts';
 import { type HeldEvents, holdInGroup } from './groupFanOut.ts';
 
@@ -26,10 +18,7 @@ import { type HeldEvents, holdInGroup } from './groupFanOut.ts';
  * holds its events in one delivery per window instead (groupFanOut.ts). Returns how many outbox
  * rows it took.
  */
-export function fanOutBatch(
-  sql: Sql,
-  q: { limit: number; maxAttempts: number; baseUrl: string; timeZone: string; now?: Date },
-): Promise<number> {
+export function fanOutBatch(sql: Sql, q: { limit: number; maxAttempts: number; baseUrl: string; timeZone: string; now?: Date }): Promise<number> {
   return withTransaction(sql, async (tx) => {
     const claimed = await claimOutbox(tx, q.limit);
     if (claimed.length === 0) return 0;
@@ -53,21 +42,33 @@ export function fanOutBatch(
     const pushes: NewPushJob[] = [];
     const groups = new Map<string, HeldEvents>();
     for (const { organizationId, projectName, event, alertId } of events) {
-      const ofProject = (row: { organizationId: string; projectId: string }) =>
-        row.organizationId === organizationId && row.projectId === event.projectId;
+      const ofProject = (row: { organizationId: string; projectId: string }) => row.organizationId === organizationId && row.projectId === event.projectId;
       const bodies = new Map<DeliveryFormat, string>();
       for (const destination of destinations) {
         if (!ofProject(destination) || destination.category !== event.category) continue;
         if (destination.groupWindowSeconds > 0) {
           const key = JSON.stringify([organizationId, destination.id]);
-          const held = groups.get(key) ?? { organizationId, destinationId: destination.id, format: destination.format, windowSeconds: destination.groupWindowSeconds, projectId: event.projectId, projectName, events: [], alertIds: [] };
+          const held = groups.get(key) ?? {
+            organizationId,
+            destinationId: destination.id,
+            format: destination.format,
+            windowSeconds: destination.groupWindowSeconds,
+            projectId: event.projectId,
+            projectName,
+            events: [],
+            alertIds: [],
+          };
           held.events.push(event);
           held.alertIds.push(alertId);
           groups.set(key, held);
           continue;
         }
         let body = bodies.get(destination.format);
-        if (body === undefined) bodies.set(destination.format, (body = renderDeliveryBody(destination.format, event, now, { projectName, baseUrl: q.baseUrl, timeZone: q.timeZone, alertId })));
+        if (body === undefined)
+          bodies.set(
+            destination.format,
+            (body = renderDeliveryBody(destination.format, event, now, { projectName, baseUrl: q.baseUrl, timeZone: q.timeZone, alertId })),
+          );
         deliveries.push({
           organizationId,
           id: newId(16),

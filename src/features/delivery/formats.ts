@@ -12,12 +12,7 @@ const EMBED_LIMITS = { title: 256, description: 4096, footer: 2048, total: 6000 
  * The body a destination receives for a notify event (spec "Delivery formats"). Rendered once,
  * when the event is fanned out, and sent unchanged by every attempt and replay.
  */
-export function renderDeliveryBody(
-  format: DeliveryFormat,
-  event: EventObject,
-  now: Date,
-  where: MailContext,
-): string {
+export function renderDeliveryBody(format: DeliveryFormat, event: EventObject, now: Date, where: MailContext): string {
   switch (format) {
     case 'email':
       return JSON.stringify(renderEventEmail(event, where));

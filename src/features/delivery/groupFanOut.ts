@@ -55,7 +55,12 @@ export async function holdInGroup(
 async function groupBody(tx: TransactionSql, held: HeldEvents, eventIds: number[], q: { now: Date; baseUrl: string; timeZone: string }): Promise<string> {
   const [only] = held.events;
   if (eventIds.length === 1 && only) {
-    return renderDeliveryBody(held.format, only, q.now, { projectName: held.projectName, baseUrl: q.baseUrl, timeZone: q.timeZone, alertId: held.alertIds[0] ?? null });
+    return renderDeliveryBody(held.format, only, q.now, {
+      projectName: held.projectName,
+      baseUrl: q.baseUrl,
+      timeZone: q.timeZone,
+      alertId: held.alertIds[0] ?? null,
+    });
   }
   const newest = await selectGroupTitles(tx, { organizationId: held.organizationId, eventIds, limit: GROUP_TITLES });
   const titles = newest.map((row) => (row.icon ? `${row.icon} ${row.title}` : row.title));

@@ -25,10 +25,7 @@ export async function lockOpenGroup(tx: TransactionSql, organizationId: string, 
 }
 
 /** The group's events joined, its body rendered again for all of them. */
-export async function extendGroup(
-  tx: TransactionSql,
-  q: { organizationId: string; id: string; eventIds: number[]; body: string },
-): Promise<void> {
+export async function extendGroup(tx: TransactionSql, q: { organizationId: string; id: string; eventIds: number[]; body: string }): Promise<void> {
   await tx`
     UPDATE deliveries SET event_ids = ${q.eventIds}::int[], body = ${q.body}
     WHERE organization_id = ${q.organizationId} AND id = ${q.id}`;

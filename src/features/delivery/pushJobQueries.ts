@@ -20,10 +20,7 @@ export interface ClaimedPushJob {
  * whose outer WHERE re-checks that the job is still due and unleased once its row lock is held,
  * so a concurrent claimer of the same rows skips them.
  */
-export function claimDuePushJobs(
-  sql: Sql,
-  q: { limit: number; leaseMs: number; leaseToken: string },
-): Promise<ClaimedPushJob[]> {
+export function claimDuePushJobs(sql: Sql, q: { limit: number; leaseMs: number; leaseToken: string }): Promise<ClaimedPushJob[]> {
   return sql<ClaimedPushJob[]>`
     UPDATE push_jobs j
     SET locked_until = now() + ${q.leaseMs} * interval '1 millisecond', lease_token = ${q.leaseToken}
@@ -39,11 +36,7 @@ export function claimDuePushJobs(
               j.max_attempts AS "maxAttempts", s.id AS "subscriptionId", s.endpoint, s.p256dh, s.auth`;
 }
 
-export async function reschedulePushJob(
-  sql: Sql,
-  job: { organizationId: string; id: string; leaseToken: string },
-  delayMs: number,
-): Promise<void> {
+export async function reschedulePushJob(sql: Sql, job: { organizationId: string; id: string; leaseToken: string }, delayMs: number): Promise<void> {
   await sql`
     UPDATE push_jobs SET attempts = attempts + 1, next_attempt_at = now() + ${delayMs} * interval '1 millisecond',
       locked_until = NULL, lease_token = NULL

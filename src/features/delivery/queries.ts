@@ -34,7 +34,10 @@ export function claimOutbox(tx: TransactionSql, limit: number): Promise<OutboxRo
  * statement's generic plan walk every event of the organization instead: the fan-out then cost
  * more database time than the ingest it followed.)
  */
-export function selectEvents(tx: TransactionSql, keys: readonly OutboxRow[]): Promise<(EventRow & { organizationId: string; projectName: string; alertId: string | null })[]> {
+export function selectEvents(
+  tx: TransactionSql,
+  keys: readonly OutboxRow[],
+): Promise<(EventRow & { organizationId: string; projectName: string; alertId: string | null })[]> {
   return tx<(EventRow & { organizationId: string; projectName: string; alertId: string | null })[]>`
     SELECT e.organization_id AS "organizationId", p.name AS "projectName", e.id, e.project_id AS "projectId", e.category, e.title, e.description,
            e.icon, e.tags, e.metadata, e.url, e.user_id, e.notify, e.favorited, e.alert_id AS "alertId",

@@ -11,5 +11,8 @@ export async function queuePushJobs(
   tx: TransactionSql,
   jobs: readonly { organizationId: string; subscriptionId: string; eventId: number; payload: string; maxAttempts: number }[],
 ): Promise<void> {
-  await insertPushJobs(tx, jobs.map((job) => ({ ...job, id: newId(16) })));
+  await insertPushJobs(
+    tx,
+    jobs.map((job) => ({ ...job, id: newId(16) })),
+  );
 }

@@ -62,10 +62,7 @@ export async function insertFailedReplays(
 }
 
 /** A Test delivery: created already leased to the caller, who sends it at once. */
-export async function insertLeasedDelivery(
-  sql: Db,
-  row: NewDelivery & { leaseToken: string; leaseMs: number },
-): Promise<void> {
+export async function insertLeasedDelivery(sql: Db, row: NewDelivery & { leaseToken: string; leaseMs: number }): Promise<void> {
   await sql`
     INSERT INTO deliveries (organization_id, id, destination_id, event_id, webhook_id, body, max_attempts, next_attempt_at,
                             locked_until, lease_token)

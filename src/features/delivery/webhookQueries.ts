@@ -9,10 +9,7 @@ import type { ClaimedDelivery } from '../../ports.ts';
  * concurrent claimer that picked the same rows waits on their row locks, and then this re-check,
  * evaluated on the rows as they are after the first claimer's commit, makes it skip them.
  */
-export function claimDueDeliveries(
-  sql: Sql,
-  q: { limit: number; leaseMs: number; leaseToken: string },
-): Promise<ClaimedDelivery[]> {
+export function claimDueDeliveries(sql: Sql, q: { limit: number; leaseMs: number; leaseToken: string }): Promise<ClaimedDelivery[]> {
   return sql<ClaimedDelivery[]>`
     UPDATE deliveries l
     SET locked_until = now() + ${q.leaseMs} * interval '1 millisecond', lease_token = ${q.leaseToken}
@@ -33,10 +30,7 @@ export function claimDueDeliveries(
 }
 
 /** Deletes up to `limit` finished deliveries created over `olderThanMs` ago; attempts cascade. */
-export async function pruneFinishedDeliveries(
-  sql: Sql,
-  q: { olderThanMs: number; limit: number },
-): Promise<number> {
+export async function pruneFinishedDeliveries(sql: Sql, q: { olderThanMs: number; limit: number }): Promise<number> {
   const deleted = await sql`
     DELETE FROM deliveries WHERE (organization_id, id) IN (
       SELECT c.organization_id, c.id FROM deliveries c

@@ -16,10 +16,7 @@ export function destinationFromRow(row: DestinationRow): DestinationObject {
     format: row.format,
     enabled: row.enabled,
     secret: row.format === 'json' ? row.secret : null,
-    lastStatus:
-      row.lastAt === null
-        ? null
-        : { ok: row.lastOk === true, at: row.lastAt.toISOString(), status: row.lastStatus, error: row.lastError },
+    lastStatus: row.lastAt === null ? null : { ok: row.lastOk === true, at: row.lastAt.toISOString(), status: row.lastStatus, error: row.lastError },
     categories: row.categories,
     disabledReason: row.disabledReason,
     groupWindowSeconds: row.groupWindowSeconds,

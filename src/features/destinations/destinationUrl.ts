@@ -43,7 +43,7 @@ function isMailto(url: string): boolean {
 /** The addresses of a `mailto:` URL, each checked; 400 unless there are 1 to 10. */
 function mailtoRecipients(raw: string): string[] {
   const text = raw.trim();
-  if (!isMailto(text)) throw new InvalidInput('an email destination\'s url must start with mailto:');
+  if (!isMailto(text)) throw new InvalidInput("an email destination's url must start with mailto:");
   if (text.length > MAX_URL_LENGTH || hasNul(text)) throw new InvalidInput(`url must be at most ${MAX_URL_LENGTH} characters`);
   const list = text.slice('mailto:'.length);
   if (list.includes('?')) throw new InvalidInput('a mailto: url takes addresses only (no ?subject= or other fields)');

@@ -18,10 +18,7 @@ function decodeCursor(cursor: string | undefined): { micros: bigint; id: string 
 }
 
 /** The destination's attempt log, newest delivery first, each with its attempts in order. */
-export async function listDeliveries({
-  ctx,
-  input,
-}: VerbArgs<{ destinationId: string; cursor?: string }>): Promise<Static<typeof DeliveryPage>> {
+export async function listDeliveries({ ctx, input }: VerbArgs<{ destinationId: string; cursor?: string }>): Promise<Static<typeof DeliveryPage>> {
   const { sql } = ctx.services;
   // Checked first so another organization's destination is a 404, not an empty log.
   if (!(await findDestination(sql, ctx.organizationId, input.destinationId))) throw new NotFound('Destination');
@@ -32,7 +29,11 @@ export async function listDeliveries({
     limit: DELIVERIES_PAGE_SIZE + 1,
   });
   const page = rows.slice(0, DELIVERIES_PAGE_SIZE);
-  const attempts = await listAttempts(sql, ctx.organizationId, page.map((row) => row.id));
+  const attempts = await listAttempts(
+    sql,
+    ctx.organizationId,
+    page.map((row) => row.id),
+  );
   const last = page.at(-1);
   return {
     deliveries: page.map((row) => ({

@@ -67,12 +67,7 @@ export async function findDestination(sql: Db, organizationId: string, destinati
   return row;
 }
 
-export async function setDestinationEnabled(
-  sql: Db,
-  organizationId: string,
-  destinationId: string,
-  enabled: boolean,
-): Promise<DestinationRow | undefined> {
+export async function setDestinationEnabled(sql: Db, organizationId: string, destinationId: string, enabled: boolean): Promise<DestinationRow | undefined> {
   // Enabling starts afresh: the automatic-disable reason and the run of failures are cleared.
   const [row] = await sql<DestinationRow[]>`
     UPDATE destinations d SET enabled = ${enabled},
@@ -102,12 +97,7 @@ export async function updateDestination(
 }
 
 /** Replaces the secret of a json destination; other formats come back unchanged (they have none). */
-export async function replaceSecret(
-  sql: Db,
-  organizationId: string,
-  destinationId: string,
-  secret: string,
-): Promise<DestinationRow | undefined> {
+export async function replaceSecret(sql: Db, organizationId: string, destinationId: string, secret: string): Promise<DestinationRow | undefined> {
   const [row] = await sql<DestinationRow[]>`
     UPDATE destinations d SET secret = CASE WHEN d.format = 'json' THEN ${secret} ELSE d.secret END
     WHERE d.organization_id = ${organizationId} AND d.id = ${destinationId}
@@ -115,11 +105,7 @@ export async function replaceSecret(
   return row;
 }
 
-export async function deleteDestination(
-  sql: Db,
-  organizationId: string,
-  destinationId: string,
-): Promise<{ id: string; projectId: string } | undefined> {
+export async function deleteDestination(sql: Db, organizationId: string, destinationId: string): Promise<{ id: string; projectId: string } | undefined> {
   const [row] = await sql<{ id: string; projectId: string }[]>`
     DELETE FROM destinations d
     WHERE d.organization_id = ${organizationId} AND d.id = ${destinationId}

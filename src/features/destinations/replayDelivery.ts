@@ -8,10 +8,7 @@ import { queueReplay } from '../delivery/queueDeliveries.ts';
  * webhook-id (it is the same message, so a receiver that deduplicates on webhook-id still can),
  * a fresh set of attempts, signed with the destination's current secret when sent.
  */
-export async function replayDelivery({
-  ctx,
-  input,
-}: VerbArgs<{ destinationId: string; deliveryId: string }>): Promise<{ ok: true }> {
+export async function replayDelivery({ ctx, input }: VerbArgs<{ destinationId: string; deliveryId: string }>): Promise<{ ok: true }> {
   const { sql, deliveries } = ctx.services;
   const replay = await queueReplay(sql, {
     organizationId: ctx.organizationId,

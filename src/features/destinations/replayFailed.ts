@@ -10,10 +10,7 @@ const MAX_SINCE = 253_402_300_799;
  * delivered again, once, under its webhook-id and with its frozen body, signed with the current
  * secret when sent (see delivery/replayQueries.ts for the counting).
  */
-export async function replayFailed({
-  ctx,
-  input,
-}: VerbArgs<{ destinationId: string; since: number }>): Promise<{ queued: number }> {
+export async function replayFailed({ ctx, input }: VerbArgs<{ destinationId: string; since: number }>): Promise<{ queued: number }> {
   if (!Number.isFinite(input.since) || input.since < 0 || input.since > MAX_SINCE) {
     throw new InvalidInput(`since must be Unix seconds from 0 to ${MAX_SINCE}`);
   }

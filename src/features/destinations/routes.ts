@@ -39,17 +39,27 @@ const ofDestination = { of: (ctx: Ctx, { params }: { params: Record<string, stri
 export default function destinationRoutes(app: App) {
   app.get(
     '/api/projects/:projectId/destinations',
-    { config: { scope: { access: 'read', project: projectIn('params') } }, schema: { tags, operationId: 'listDestinations', summary: "A project's outgoing webhook destinations", params: ProjectIdParams, response: { 200: Type.Array(Destination), ...errors(401, 404) } } },
+    {
+      config: { scope: { access: 'read', project: projectIn('params') } },
+      schema: {
+        tags,
+        operationId: 'listDestinations',
+        summary: "A project's outgoing webhook destinations",
+        params: ProjectIdParams,
+        response: { 200: Type.Array(Destination), ...errors(401, 404) },
+      },
+    },
     async (request) => listDestinations({ ctx: request.ctx, input: request.params }),
   );
 
   app.post(
     '/api/projects/:projectId/destinations',
-    { config: { scope: { access: 'write', project: projectIn('params') } },
+    {
+      config: { scope: { access: 'write', project: projectIn('params') } },
       schema: {
         tags,
         operationId: 'createDestination',
-        summary: 'Create a destination: a URL that receives the project\'s notify events',
+        summary: "Create a destination: a URL that receives the project's notify events",
         params: ProjectIdParams,
         body: CreateDestinationBody,
         response: { 201: Destination, ...errors(400, 401, 404) },
@@ -65,44 +75,94 @@ export default function destinationRoutes(app: App) {
   ] as const) {
     app.post(
       `/api/destinations/:destinationId/${action}`,
-      { config: { scope: { access: 'write', project: ofDestination } }, schema: { tags, operationId: `${action}Destination`, summary, params: DestinationIdParams, response: { 200: Destination, ...errors(401, 404) } } },
+      {
+        config: { scope: { access: 'write', project: ofDestination } },
+        schema: { tags, operationId: `${action}Destination`, summary, params: DestinationIdParams, response: { 200: Destination, ...errors(401, 404) } },
+      },
       async (request) => setDestinationEnabled({ ctx: request.ctx, input: { destinationId: request.params.destinationId, enabled } }),
     );
   }
 
   app.post(
     '/api/destinations/:destinationId/rotate-secret',
-    { config: { scope: { access: 'write', project: ofDestination } }, schema: { tags, operationId: 'rotateDestinationSecret', summary: 'Replace the signing secret; queued deliveries are signed with the new one', params: DestinationIdParams, response: { 200: Destination, ...errors(400, 401, 404) } } },
+    {
+      config: { scope: { access: 'write', project: ofDestination } },
+      schema: {
+        tags,
+        operationId: 'rotateDestinationSecret',
+        summary: 'Replace the signing secret; queued deliveries are signed with the new one',
+        params: DestinationIdParams,
+        response: { 200: Destination, ...errors(400, 401, 404) },
+      },
+    },
     async (request) => rotateSecret({ ctx: request.ctx, input: request.params }),
   );
 
   app.post(
     '/api/destinations/:destinationId/test',
-    { config: { scope: { access: 'write', project: ofDestination } }, schema: { tags, operationId: 'testDestination', summary: 'Send a sample event now, once, and answer with the outcome (at most 10 an hour per destination, then 429 with Retry-After)', params: DestinationIdParams, response: { 200: TestResult, ...errors(401, 404, 429) } } },
+    {
+      config: { scope: { access: 'write', project: ofDestination } },
+      schema: {
+        tags,
+        operationId: 'testDestination',
+        summary: 'Send a sample event now, once, and answer with the outcome (at most 10 an hour per destination, then 429 with Retry-After)',
+        params: DestinationIdParams,
+        response: { 200: TestResult, ...errors(401, 404, 429) },
+      },
+    },
     async (request) => testDestination({ ctx: request.ctx, input: request.params }),
   );
 
   app.post(
     '/api/destinations/:destinationId/delete',
-    { config: { scope: { access: 'write', project: ofDestination } }, schema: { tags, operationId: 'deleteDestination', summary: 'Delete a destination', params: DestinationIdParams, response: { 200: Deleted(Type.String()), ...errors(401, 404) } } },
+    {
+      config: { scope: { access: 'write', project: ofDestination } },
+      schema: {
+        tags,
+        operationId: 'deleteDestination',
+        summary: 'Delete a destination',
+        params: DestinationIdParams,
+        response: { 200: Deleted(Type.String()), ...errors(401, 404) },
+      },
+    },
     async (request) => deleteDestination({ ctx: request.ctx, input: request.params }),
   );
 
   app.get(
     '/api/destinations/:destinationId/deliveries',
-    { config: { scope: { access: 'read', project: ofDestination } }, schema: { tags, operationId: 'listDeliveries', summary: "A destination's attempt log, newest delivery first (keyset pages)", params: DestinationIdParams, querystring: DeliveriesQuery, response: { 200: DeliveryPage, ...errors(401, 404) } } },
+    {
+      config: { scope: { access: 'read', project: ofDestination } },
+      schema: {
+        tags,
+        operationId: 'listDeliveries',
+        summary: "A destination's attempt log, newest delivery first (keyset pages)",
+        params: DestinationIdParams,
+        querystring: DeliveriesQuery,
+        response: { 200: DeliveryPage, ...errors(401, 404) },
+      },
+    },
     async (request) => listDeliveries({ ctx: request.ctx, input: { ...request.params, ...request.query } }),
   );
 
   app.post(
     '/api/destinations/:destinationId/deliveries/:deliveryId/replay',
-    { config: { scope: { access: 'write', project: ofDestination } }, schema: { tags, operationId: 'replayDelivery', summary: 'Queue a delivery again with its original body and webhook-id', params: DeliveryParams, response: { 200: Replayed, ...errors(400, 401, 404) } } },
+    {
+      config: { scope: { access: 'write', project: ofDestination } },
+      schema: {
+        tags,
+        operationId: 'replayDelivery',
+        summary: 'Queue a delivery again with its original body and webhook-id',
+        params: DeliveryParams,
+        response: { 200: Replayed, ...errors(400, 401, 404) },
+      },
+    },
     async (request) => replayDelivery({ ctx: request.ctx, input: request.params }),
   );
 
   app.patch(
     '/api/destinations/:destinationId',
-    { config: { scope: { access: 'write', project: ofDestination } },
+    {
+      config: { scope: { access: 'write', project: ofDestination } },
       schema: {
         tags,
         operationId: 'updateDestination',
@@ -117,7 +177,8 @@ export default function destinationRoutes(app: App) {
 
   app.post(
     '/api/destinations/:destinationId/replay-failed',
-    { config: { scope: { access: 'write', project: ofDestination } },
+    {
+      config: { scope: { access: 'write', project: ofDestination } },
       schema: {
         tags,
         operationId: 'replayFailedDeliveries',
@@ -132,7 +193,8 @@ export default function destinationRoutes(app: App) {
 
   app.get(
     '/api/destinations/:destinationId/health',
-    { config: { scope: { access: 'read', project: ofDestination } },
+    {
+      config: { scope: { access: 'read', project: ofDestination } },
       schema: {
         tags,
         operationId: 'getDestinationHealth',

@@ -17,7 +17,7 @@ const Format = Type.Union(
   {
     description:
       'json: signed envelope; text: {text} (Slack); embed: {embeds} (Discord); email: one email per event to the mailto: addresses; ' +
-      'telegram, ntfy, pushover, teams, googlechat, matrix, gotify: the service\'s own API at its URL (credentials shown as ***)',
+      "telegram, ntfy, pushover, teams, googlechat, matrix, gotify: the service's own API at its URL (credentials shown as ***)",
   },
 );
 

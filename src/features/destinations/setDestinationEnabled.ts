@@ -6,10 +6,7 @@ import { recordAudit } from '../audit/recordAudit.ts';
 import { withTransaction } from '../../db/client.ts';
 
 /** A disabled destination gets no new deliveries; those already queued fail without being sent. */
-export async function setDestinationEnabled({
-  ctx,
-  input,
-}: VerbArgs<{ destinationId: string; enabled: boolean }>): Promise<DestinationObject> {
+export async function setDestinationEnabled({ ctx, input }: VerbArgs<{ destinationId: string; enabled: boolean }>): Promise<DestinationObject> {
   // Switching on and off changes the destination: destination.update.
   const row = await withTransaction(ctx.services.sql, async (tx) => {
     const updated = await updateEnabled(tx, ctx.organizationId, input.destinationId, input.enabled);

@@ -70,9 +70,7 @@ export async function buildDigest(sql: Db, organizationId: string, from: Date, t
       alertTransitions: transitions
         .filter((row) => row.projectId === project.id)
         .map(({ alertId, alertName, state, at, count }) => ({ alertId, alertName, state, at, count })),
-      insights: insights
-        .filter((row) => row.projectId === project.id)
-        .map((row) => ({ title: row.title, value: insightText(row.value), icon: row.icon })),
+      insights: insights.filter((row) => row.projectId === project.id).map((row) => ({ title: row.title, value: insightText(row.value), icon: row.icon })),
     });
   }
   return { from, to, projects: result };

@@ -56,19 +56,28 @@ function projectHtml(project: ProjectDigest, url: string, zone: string): string 
       : '<p class="muted">No events in this period.</p>',
   ];
   if (project.latestNotify.length > 0) {
-    parts.push(`<h3 style="font-size:15px;margin:12px 0 4px;">Latest notify events</h3><ul>${project.latestNotify
-      .map((item) => `<li>${escapeHtml(item.title)} <span class="muted">${escapeHtml(dateIn(zone, item.at))}</span></li>`)
-      .join('')}</ul>`);
+    parts.push(
+      `<h3 style="font-size:15px;margin:12px 0 4px;">Latest notify events</h3><ul>${project.latestNotify
+        .map((item) => `<li>${escapeHtml(item.title)} <span class="muted">${escapeHtml(dateIn(zone, item.at))}</span></li>`)
+        .join('')}</ul>`,
+    );
   }
   if (project.alertTransitions.length > 0) {
-    parts.push(`<h3 style="font-size:15px;margin:12px 0 4px;">Alerts</h3><ul>${project.alertTransitions
-      .map((item) => `<li>${link(alertUrl(url, item.alertId), item.alertName)}: <strong>${escapeHtml(item.state)}</strong> <span class="muted">${escapeHtml(dateIn(zone, item.at))}</span></li>`)
-      .join('')}</ul>`);
+    parts.push(
+      `<h3 style="font-size:15px;margin:12px 0 4px;">Alerts</h3><ul>${project.alertTransitions
+        .map(
+          (item) =>
+            `<li>${link(alertUrl(url, item.alertId), item.alertName)}: <strong>${escapeHtml(item.state)}</strong> <span class="muted">${escapeHtml(dateIn(zone, item.at))}</span></li>`,
+        )
+        .join('')}</ul>`,
+    );
   }
   if (project.insights.length > 0) {
-    parts.push(`<h3 style="font-size:15px;margin:12px 0 4px;">Insights</h3><table class="data"><tbody>${project.insights
-      .map((item) => `<tr><th scope="row">${escapeHtml(item.icon ? `${item.icon} ${item.title}` : item.title)}</th><td>${escapeHtml(item.value)}</td></tr>`)
-      .join('')}</tbody></table>`);
+    parts.push(
+      `<h3 style="font-size:15px;margin:12px 0 4px;">Insights</h3><table class="data"><tbody>${project.insights
+        .map((item) => `<tr><th scope="row">${escapeHtml(item.icon ? `${item.icon} ${item.title}` : item.title)}</th><td>${escapeHtml(item.value)}</td></tr>`)
+        .join('')}</tbody></table>`,
+    );
   }
   return parts.join('\n');
 }

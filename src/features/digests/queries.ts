@@ -11,10 +11,7 @@ export async function findDigestSettings(sql: Db, organizationId: string, userId
 }
 
 /** The settings and the next moment a digest is owed (null when off), replacing what was saved. */
-export async function saveDigestSettings(
-  sql: Db,
-  row: DigestSettings & { organizationId: string; userId: string; nextDueAt: Date | null },
-): Promise<void> {
+export async function saveDigestSettings(sql: Db, row: DigestSettings & { organizationId: string; userId: string; nextDueAt: Date | null }): Promise<void> {
   await sql`
     INSERT INTO digest_settings (organization_id, user_id, frequency, hour, time_zone, next_due_at, updated_at)
     VALUES (${row.organizationId}, ${row.userId}, ${row.frequency}, ${row.hour}, ${row.timeZone}, ${row.nextDueAt}, ${new Date()})

@@ -21,6 +21,7 @@ export async function sendDigestNow({ ctx }: VerbArgs<undefined>): Promise<{ ok:
   const mail = await composeDigest(sql, { organizationId: ctx.organizationId, userId, settings, from, to, baseUrl: config.baseUrl, preview: true });
   if (!mail) throw new NotFound('Member');
   const result = await mailer.send(mail);
-  if (result.error !== null) throw new ServiceError('unavailable', `The mail server did not take the digest (${result.status ?? 'no answer'}); try again later`);
+  if (result.error !== null)
+    throw new ServiceError('unavailable', `The mail server did not take the digest (${result.status ?? 'no answer'}); try again later`);
   return { ok: true };
 }

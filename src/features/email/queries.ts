@@ -3,7 +3,10 @@ import type { OutgoingMail } from '../../ports.ts';
 
 // The mail queue: every organization's rows, since its sender serves them all.
 
-export async function insertMailJob(sql: Db, job: { organizationId: string; id: string; kind: string; mail: OutgoingMail; maxAttempts: number }): Promise<void> {
+export async function insertMailJob(
+  sql: Db,
+  job: { organizationId: string; id: string; kind: string; mail: OutgoingMail; maxAttempts: number },
+): Promise<void> {
   await sql`
     INSERT INTO mail_jobs (organization_id, id, kind, recipients, subject, text_body, html_body, max_attempts)
     VALUES (${job.organizationId}, ${job.id}, ${job.kind}, ${job.mail.to}::text[], ${job.mail.subject}, ${job.mail.text},

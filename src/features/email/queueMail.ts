@@ -11,9 +11,12 @@ const DEFAULT_ATTEMPTS = 3;
  * transaction, sent by the mail queue after it commits (and again after a restart, until it is
  * sent or has used its attempts). Nothing is sent if the transaction rolls back.
  */
-export async function queueMail(
-  tx: Db,
-  job: { organizationId: string; kind: string; mail: OutgoingMail; maxAttempts?: number },
-): Promise<void> {
-  await insertMailJob(tx, { organizationId: job.organizationId, id: newId(16), kind: job.kind, mail: job.mail, maxAttempts: job.maxAttempts ?? DEFAULT_ATTEMPTS });
+export async function queueMail(tx: Db, job: { organizationId: string; kind: string; mail: OutgoingMail; maxAttempts?: number }): Promise<void> {
+  await insertMailJob(tx, {
+    organizationId: job.organizationId,
+    id: newId(16),
+    kind: job.kind,
+    mail: job.mail,
+    maxAttempts: job.maxAttempts ?? DEFAULT_ATTEMPTS,
+  });
 }

@@ -1,11 +1,7 @@
 import type { Db } from '../../db/client.ts';
 
 /** Every category of the project with its all-time count, read from the per-day counts. */
-export function categoryCounts(
-  sql: Db,
-  organizationId: string,
-  projectId: string,
-): Promise<Array<{ name: string; count: number }>> {
+export function categoryCounts(sql: Db, organizationId: string, projectId: string): Promise<Array<{ name: string; count: number }>> {
   return sql<Array<{ name: string; count: number }>>`
     SELECT c.name, coalesce(sum(d.count), 0)::int AS count
     FROM categories c

@@ -31,7 +31,7 @@ export async function createEvents({ ctx, input }: VerbArgs<{ events: unknown[] 
   const outcome = await ctx.services.ingest.insertWhole(ctx.organizationId, drafts);
   if ('refused' in outcome) {
     if (outcome.refused === 'ids') throw new IdSpaceExhausted('event');
-    throw new RateLimited('This batch would pass the organization\'s monthly event cap; nothing was written');
+    throw new RateLimited("This batch would pass the organization's monthly event cap; nothing was written");
   }
   // Only when a project was deleted while its batch was on its way (decision 185).
   const gone = outcome.missing[0];

@@ -125,10 +125,7 @@ export async function blocksMatching(sql: Db, q: BlockQuery, atMost: number): Pr
  * Every candidate is read by its key and checked against its own text, then only the page's rows
  * are read in full.
  */
-export function searchIndexed(
-  sql: Db,
-  q: FeedQuery & { pattern: string; blocks: number[]; unindexedAbove: number | null },
-): Promise<EventRow[]> {
+export function searchIndexed(sql: Db, q: FeedQuery & { pattern: string; blocks: number[]; unindexedAbove: number | null }): Promise<EventRow[]> {
   return sql<EventRow[]>`
     WITH indexed AS MATERIALIZED (
       SELECT unnest(b.event_ids) AS id FROM search_blocks b

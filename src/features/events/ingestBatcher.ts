@@ -177,7 +177,11 @@ export class IngestBatcher {
     const { organizationId, drafts } = entry;
     let result: BatchResult;
     try {
-      result = await this.insertWithRetry(organizationId, drafts.map((draft) => ({ ...draft, organizationId })), 'capped');
+      result = await this.insertWithRetry(
+        organizationId,
+        drafts.map((draft) => ({ ...draft, organizationId })),
+        'capped',
+      );
     } catch (error) {
       if (isDatabaseUnreachable(error)) this.failQueue(error);
       // A project purged between the statement's snapshot and its foreign-key check: nothing
@@ -208,7 +212,10 @@ export class IngestBatcher {
   private async writeOrganization(batch: Pending[]): Promise<void> {
     let result: BatchResult;
     try {
-      result = await this.insertWithRetry(batch[0]!.draft.organizationId, batch.map((p) => p.draft));
+      result = await this.insertWithRetry(
+        batch[0]!.draft.organizationId,
+        batch.map((p) => p.draft),
+      );
     } catch (error) {
       // The project was purged between this statement's snapshot and its foreign-key check: the
       // row has no project to belong to, which the client hears as the project's 404.

@@ -150,7 +150,11 @@ export async function insertEvents(sql: Db, organizationId: string, drafts: Even
   if (!result) return { inserted: [], refused: [] };
   const { firstId, nowMicros, ords } = result;
   const written = ords.map((ord) => drafts[ord]!);
-  if (knownCategories && !('savepoint' in sql)) knownCategories.remember(org, written.map((d) => ({ projectId: d.projectId, category: d.category })));
+  if (knownCategories && !('savepoint' in sql))
+    knownCategories.remember(
+      org,
+      written.map((d) => ({ projectId: d.projectId, category: d.category })),
+    );
   return {
     inserted: ords.map((ord, i) => ({ ord, id: firstId + i, createdMicros: drafts[ord]!.createdAtMicros?.toString() ?? nowMicros })),
     refused: [],

@@ -18,10 +18,7 @@ export async function clearDayCounts(tx: TransactionSql): Promise<void> {
  * adding to what earlier ranges counted. A range of the primary key reads a contiguous stretch
  * of the table, so the whole rebuild reads each event once. Returns how many events it held.
  */
-export async function countDayRange(
-  tx: TransactionSql,
-  q: { organizationId: string; after: number; upTo: number; timeZone: string },
-): Promise<number> {
+export async function countDayRange(tx: TransactionSql, q: { organizationId: string; after: number; upTo: number; timeZone: string }): Promise<number> {
   const [row] = await tx<{ events: number }[]>`
     WITH counted AS (
       SELECT organization_id, project_id, (created_at AT TIME ZONE ${q.timeZone})::date AS day, category, count(*)::int AS count

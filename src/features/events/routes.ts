@@ -78,7 +78,8 @@ export default function eventRoutes(app: App): void {
 
   app.post(
     '/api/events',
-    { config: { scope: { access: 'ingest', project: projectIn('body'), writesEvents: true } },
+    {
+      config: { scope: { access: 'ingest', project: projectIn('body'), writesEvents: true } },
       schema: {
         operationId: 'createEvent',
         summary: 'Create an event',
@@ -100,31 +101,76 @@ export default function eventRoutes(app: App): void {
 
   app.get(
     '/api/events',
-    { config: { scope: { access: 'read', project: projectIn('query') } }, schema: { operationId: 'listEvents', summary: 'List events, newest first (keyset pages)', tags: ['events'], querystring: ListEventsQuery, response: { 200: EventPage, ...errors(400, 401, 404) } } },
+    {
+      config: { scope: { access: 'read', project: projectIn('query') } },
+      schema: {
+        operationId: 'listEvents',
+        summary: 'List events, newest first (keyset pages)',
+        tags: ['events'],
+        querystring: ListEventsQuery,
+        response: { 200: EventPage, ...errors(400, 401, 404) },
+      },
+    },
     async (request) => listEvents({ ctx: request.ctx, input: request.query }),
   );
 
   app.get(
     '/api/events/:eventId',
-    { config: { scope: { access: 'read', project: ofEvent } }, schema: { operationId: 'getEvent', summary: 'One event by id', tags: ['events'], params: EventIdParams, response: { 200: Event, ...errors(400, 401, 404) } } },
+    {
+      config: { scope: { access: 'read', project: ofEvent } },
+      schema: {
+        operationId: 'getEvent',
+        summary: 'One event by id',
+        tags: ['events'],
+        params: EventIdParams,
+        response: { 200: Event, ...errors(400, 401, 404) },
+      },
+    },
     async (request) => getEvent({ ctx: request.ctx, input: request.params }),
   );
 
   app.post(
     '/api/events/:eventId/delete',
-    { config: { scope: { access: 'write', project: ofEvent } }, schema: { operationId: 'deleteEvent', summary: 'Delete an event', tags: ['events'], params: EventIdParams, response: { 200: Deleted(Type.Integer()), ...errors(400, 401, 404) } } },
+    {
+      config: { scope: { access: 'write', project: ofEvent } },
+      schema: {
+        operationId: 'deleteEvent',
+        summary: 'Delete an event',
+        tags: ['events'],
+        params: EventIdParams,
+        response: { 200: Deleted(Type.Integer()), ...errors(400, 401, 404) },
+      },
+    },
     async (request) => deleteEvent({ ctx: request.ctx, input: request.params }),
   );
 
   app.post(
     '/api/events/:eventId/favorite',
-    { config: { scope: { access: 'write', project: ofEvent } }, schema: { operationId: 'toggleFavorite', summary: "Flip an event's favorite mark", tags: ['events'], params: EventIdParams, response: { 200: FavoriteResult, ...errors(400, 401, 404) } } },
+    {
+      config: { scope: { access: 'write', project: ofEvent } },
+      schema: {
+        operationId: 'toggleFavorite',
+        summary: "Flip an event's favorite mark",
+        tags: ['events'],
+        params: EventIdParams,
+        response: { 200: FavoriteResult, ...errors(400, 401, 404) },
+      },
+    },
     async (request) => toggleFavorite({ ctx: request.ctx, input: request.params }),
   );
 
   app.get(
     '/api/categories',
-    { config: { scope: { access: 'read', project: projectIn('query') } }, schema: { operationId: 'listCategories', summary: "Every category of a project with its event count", tags: ['events'], querystring: CategoriesQuery, response: { 200: Type.Array(CategoryCount), ...errors(401, 404) } } },
+    {
+      config: { scope: { access: 'read', project: projectIn('query') } },
+      schema: {
+        operationId: 'listCategories',
+        summary: 'Every category of a project with its event count',
+        tags: ['events'],
+        querystring: CategoriesQuery,
+        response: { 200: Type.Array(CategoryCount), ...errors(401, 404) },
+      },
+    },
     async (request) => listCategories({ ctx: request.ctx, input: request.query }),
   );
 }

@@ -66,7 +66,11 @@ const MAX_BATCH_ITEMS = 1000;
 
 /** POST /api/events/batch, as the OpenAPI document shows it: each item is a POST /api/events body, its project an id or a name. */
 export const CreateBatchBody = Type.Object({
-  events: Type.Array(CreateEventBody, { minItems: 1, maxItems: MAX_BATCH_ITEMS, description: `1-${MAX_BATCH_ITEMS} events; each item's project is its id or exact name` }),
+  events: Type.Array(CreateEventBody, {
+    minItems: 1,
+    maxItems: MAX_BATCH_ITEMS,
+    description: `1-${MAX_BATCH_ITEMS} events; each item's project is its id or exact name`,
+  }),
 });
 
 /**

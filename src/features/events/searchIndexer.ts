@@ -3,8 +3,16 @@ import type { Bus } from '../../db/bus.ts';
 import { type Sql, withTransaction } from '../../db/client.ts';
 import { PeriodicTask } from '../../lib/periodicTask.ts';
 import {
-  type Block, type BlockSource, advanceProgress, blocksAbove, deleteBlocks, hasSearchIndex, lockProgress,
-  organizationsBehind, staleBlocks, writeBlocks,
+  type Block,
+  type BlockSource,
+  advanceProgress,
+  blocksAbove,
+  deleteBlocks,
+  hasSearchIndex,
+  lockProgress,
+  organizationsBehind,
+  staleBlocks,
+  writeBlocks,
 } from './searchQueries.ts';
 import { BLOCK_EVENTS, blockWords } from './searchWords.ts';
 

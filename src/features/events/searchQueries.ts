@@ -137,11 +137,7 @@ export async function advanceProgress(sql: Db, organizationId: string, through: 
 }
 
 /** Up to `limit` stale blocks, each with the events of its that remain (possibly none). */
-export function staleBlocks(
-  sql: Db,
-  organizationId: string,
-  limit: number,
-): Promise<Array<BlockSource & { firstEventId: number; lastEventId: number }>> {
+export function staleBlocks(sql: Db, organizationId: string, limit: number): Promise<Array<BlockSource & { firstEventId: number; lastEventId: number }>> {
   return sql<Array<BlockSource & { firstEventId: number; lastEventId: number }>>`
     SELECT b.first_event_id AS "firstEventId", b.last_event_id AS "lastEventId", b.project_id AS "projectId",
            coalesce(array_agg(e.id ORDER BY e.id) FILTER (WHERE e.id IS NOT NULL), '{}') AS "eventIds",

@@ -32,5 +32,8 @@ export function blockWords(text: string): string {
  */
 export function blockPatterns(search: string): string[] {
   const words = [...new Set(search.split(SEPARATORS).filter((word) => word.length >= SHORTEST_LOOKUP))];
-  return words.sort((a, b) => b.length - a.length).slice(0, MOST_LOOKUPS).map((word) => `%${word}%`);
+  return words
+    .sort((a, b) => b.length - a.length)
+    .slice(0, MOST_LOOKUPS)
+    .map((word) => `%${word}%`);
 }

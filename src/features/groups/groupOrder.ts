@@ -24,9 +24,11 @@ export function decodeGroupCursor(cursor: string | undefined, sort: GroupSort): 
     const [cursorSort, key, groupId] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown[];
     if (cursorSort !== sort || typeof groupId !== 'string') return undefined;
     const keyOk =
-      sort === 'lastSeen' ? key === null || (typeof key === 'string' && /^-?\d{1,19}$/.test(key))
-      : sort === 'users' ? typeof key === 'string' && /^\d{1,10}$/.test(key)
-      : typeof key === 'string';
+      sort === 'lastSeen'
+        ? key === null || (typeof key === 'string' && /^-?\d{1,19}$/.test(key))
+        : sort === 'users'
+          ? typeof key === 'string' && /^\d{1,10}$/.test(key)
+          : typeof key === 'string';
     return keyOk ? { sort, key: key as string | null, groupId } : undefined;
   } catch {
     return undefined;

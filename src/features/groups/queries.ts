@@ -143,8 +143,12 @@ export function selectGroups(sql: Db, q: GroupListQuery): Promise<Array<GroupRow
       SELECT ${groupColumns(sql)}, s.last_seen, lower(coalesce(g.properties ->> 'name', g.group_id)) AS name_key
       FROM app_groups g ${groupStats(sql, q.organizationId)}
       WHERE g.organization_id = ${q.organizationId} AND g.project_id = ${q.projectId}
-      ${q.pattern === undefined ? sql`` : sql`AND (g.group_id ILIKE ${q.pattern}
-        OR EXISTS (SELECT 1 FROM json_each_text(g.properties) p WHERE p.value ILIKE ${q.pattern}))`}
+      ${
+        q.pattern === undefined
+          ? sql``
+          : sql`AND (g.group_id ILIKE ${q.pattern}
+        OR EXISTS (SELECT 1 FROM json_each_text(g.properties) p WHERE p.value ILIKE ${q.pattern}))`
+      }
     ) x
     ${q.after ? sql`WHERE (${order.key}, x."groupId") ${compare} (${order.after!}, ${q.after.groupId})` : sql``}
     ORDER BY ${order.key} ${direction}, x."groupId" ${direction} LIMIT ${q.limit}`;

@@ -11,7 +11,7 @@ export const Group = Type.Object({
   users: Type.Integer({ description: 'How many users belong to the group' }),
   firstSeenAt: Type.String({ format: 'date-time', description: 'When the group was first recorded' }),
   lastSeenAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
-    description: "The newest event of any of its users; null while they have none",
+    description: 'The newest event of any of its users; null while they have none',
   }),
 });
 

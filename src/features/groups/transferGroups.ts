@@ -71,6 +71,11 @@ export async function writeImportedGroups(ctx: Ctx, tx: Db, projectId: string, g
     tx,
     ctx.organizationId,
     projectId,
-    groups.map((group) => ({ id: group.id, propertiesJson: JSON.stringify(group.properties), firstSeenMicros: group.firstSeenMicros, users: [...group.users] })),
+    groups.map((group) => ({
+      id: group.id,
+      propertiesJson: JSON.stringify(group.properties),
+      firstSeenMicros: group.firstSeenMicros,
+      users: [...group.users],
+    })),
   );
 }

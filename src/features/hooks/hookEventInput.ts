@@ -32,10 +32,7 @@ const NUMBER = /^\s*-?\d+(\.\d+)?\s*$/;
  * channel wins: a header, then the query string, then the JSON body or the plain-text body, then
  * the hook's default category. Everything can come from the query string, for GET-only clients.
  */
-export function hookEventInput(
-  defaults: { projectId: string; category: string; template?: string | null },
-  request: HookRequest,
-): EventInput {
+export function hookEventInput(defaults: { projectId: string; category: string; template?: string | null }, request: HookRequest): EventInput {
   const header = (name: string) => headerText(request.headers[name]);
   const query = (name: string) => queryText(request.query[name]);
 
@@ -56,9 +53,7 @@ export function hookEventInput(
   const fromText = text === undefined ? undefined : splitText(text, explicitTitle !== undefined);
   const title = explicitTitle ?? fromText?.title;
   if (title === undefined || title.trim() === '') {
-    throw new InvalidInput(
-      'title is required: send it as the first line of a text body, a Title header, a title query parameter or a JSON title field',
-    );
+    throw new InvalidInput('title is required: send it as the first line of a text body, a Title header, a title query parameter or a JSON title field');
   }
 
   const tagsText = header('tags') ?? query('tags');

@@ -52,8 +52,7 @@ export default function incomingHookRoute(app: App): void {
     schema: {
       tags: ['incoming hooks'],
       summary: 'Create an event through an incoming hook',
-      description:
-        'No Authorization: the token is the credential. Unknown, paused or deleted tokens answer a bare 404 with no body.',
+      description: 'No Authorization: the token is the credential. Unknown, paused or deleted tokens answer a bare 404 with no body.',
       security: [],
       params: TokenParams,
       response: { 201: Event, ...errors(400, 413, 429) },

@@ -41,12 +41,7 @@ export function listHooks(sql: Db, organizationId: string, projectId: string): P
     ORDER BY h.created_at, h.id`;
 }
 
-export async function setHookEnabled(
-  sql: Db,
-  organizationId: string,
-  hookId: string,
-  enabled: boolean,
-): Promise<HookRow | undefined> {
+export async function setHookEnabled(sql: Db, organizationId: string, hookId: string, enabled: boolean): Promise<HookRow | undefined> {
   const [hook] = await sql<HookRow[]>`
     UPDATE incoming_hooks h SET enabled = ${enabled}
     WHERE h.organization_id = ${organizationId} AND h.id = ${hookId}
@@ -72,11 +67,7 @@ export async function updateHook(
 }
 
 /** Deletes the hook; its token's hash, for the caller to delete its routing row. */
-export async function deleteHook(
-  sql: Db,
-  organizationId: string,
-  hookId: string,
-): Promise<{ id: string; projectId: string; tokenHash: Buffer } | undefined> {
+export async function deleteHook(sql: Db, organizationId: string, hookId: string): Promise<{ id: string; projectId: string; tokenHash: Buffer } | undefined> {
   const [row] = await sql<{ id: string; projectId: string; tokenHash: Buffer }[]>`
     DELETE FROM incoming_hooks
     WHERE organization_id = ${organizationId} AND id = ${hookId}

@@ -7,7 +7,7 @@ export const Hook = Type.Object({
   category: Type.String({ description: 'Default category of the events this hook creates' }),
   enabled: Type.Boolean({ description: 'False while paused' }),
   template: Type.Union([Type.String(), Type.Null()], {
-    description: 'github, grafana or alertmanager: bodies are read as that service\'s webhook payload; a ?template= beats it',
+    description: "github, grafana or alertmanager: bodies are read as that service's webhook payload; a ?template= beats it",
   }),
   url: Type.String({ description: '{BASE_URL}/hook/whk_...: anyone holding it can create events' }),
   createdAt: Type.String({ format: 'date-time' }),

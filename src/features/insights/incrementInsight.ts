@@ -11,10 +11,7 @@ import { validateInsightInput } from './validateInsightInput.ts';
  * PATCH /api/insight (extensions.md, "Insight counters"): adds `value.$inc` to the card, which
  * starts at 0 when missing. One statement, so parallel increments never lose one.
  */
-export async function incrementInsight({
-  ctx,
-  input,
-}: VerbArgs<Static<typeof IncrementInsightBody>>): Promise<{ ok: true; value: string }> {
+export async function incrementInsight({ ctx, input }: VerbArgs<Static<typeof IncrementInsightBody>>): Promise<{ ok: true; value: string }> {
   if (input.project.trim() === '') throw new InvalidInput('project is required');
   const increment = input.value.$inc;
   // JSON has no Infinity, but 1e400 parses to it.

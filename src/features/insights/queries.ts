@@ -24,7 +24,12 @@ export async function isLiveProject(sql: Db, organizationId: string, projectId: 
  * The existing insight (project, title) of one of the organization's live projects, its value
  * and (when supplied) its icon changed; undefined when there is none. Takes no id.
  */
-export async function updateInsight(sql: Db, organizationId: string, projectId: string, draft: InsightDraft): Promise<{ id: number; projectId: string } | undefined> {
+export async function updateInsight(
+  sql: Db,
+  organizationId: string,
+  projectId: string,
+  draft: InsightDraft,
+): Promise<{ id: number; projectId: string } | undefined> {
   const [updated] = await sql<{ id: number; projectId: string }[]>`
     UPDATE insights i SET
       value = ${draft.value},
@@ -40,7 +45,13 @@ export async function updateInsight(sql: Db, organizationId: string, projectId: 
  * A new insight under the id drawn for it. A concurrent create of the same title wins the unique
  * key; this one then updates it (its drawn id stays unused: ids may have gaps).
  */
-export async function insertInsight(sql: Db, organizationId: string, projectId: string, id: number, draft: InsightDraft): Promise<{ id: number; projectId: string }> {
+export async function insertInsight(
+  sql: Db,
+  organizationId: string,
+  projectId: string,
+  id: number,
+  draft: InsightDraft,
+): Promise<{ id: number; projectId: string }> {
   const [inserted] = await sql<{ id: number; projectId: string }[]>`
     INSERT INTO insights (organization_id, id, project_id, title, value, icon)
     VALUES (${organizationId}, ${id}, ${projectId}, ${draft.title}, ${draft.value}, ${draft.icon ?? null}::text)
@@ -78,11 +89,7 @@ export function listInsights(sql: Db, organizationId: string, projectId: string)
 }
 
 /** Deletes the caller's insight; undefined when there is no such insight for them. */
-export async function deleteInsight(
-  sql: Db,
-  organizationId: string,
-  insightId: number,
-): Promise<{ id: number; projectId: string } | undefined> {
+export async function deleteInsight(sql: Db, organizationId: string, insightId: number): Promise<{ id: number; projectId: string } | undefined> {
   const [row] = await sql<{ id: number; projectId: string }[]>`
     DELETE FROM insights i
     WHERE i.organization_id = ${organizationId} AND i.id = ${insightId}

@@ -58,7 +58,13 @@ export class KeyAuthenticator {
     const windowStart = now - (now % BROWSER_WINDOW_MS);
     const fits = events <= BROWSER_EVENTS_PER_WINDOW;
     const counted = fits
-      ? await countBrowserEvent(this.sql, { organizationId, address: clientAddressKey(address), windowStart: new Date(windowStart), limit: BROWSER_EVENTS_PER_WINDOW, events })
+      ? await countBrowserEvent(this.sql, {
+          organizationId,
+          address: clientAddressKey(address),
+          windowStart: new Date(windowStart),
+          limit: BROWSER_EVENTS_PER_WINDOW,
+          events,
+        })
       : null;
     return counted === null ? Math.max(1, Math.ceil((windowStart + BROWSER_WINDOW_MS - now) / 1000)) : null;
   }

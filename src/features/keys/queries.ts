@@ -45,11 +45,7 @@ export function listKeys(sql: Sql, organizationId: string): Promise<KeyRow[]> {
  * revocation that a concurrent call committed meanwhile. The key's credentials row stays: it
  * routes to a row that still exists, and the lookup finds that row revoked.
  */
-export async function revokeKey(
-  sql: Db,
-  organizationId: string,
-  keyId: string,
-): Promise<{ id: string; revokedAt: Date; now?: true } | undefined> {
+export async function revokeKey(sql: Db, organizationId: string, keyId: string): Promise<{ id: string; revokedAt: Date; now?: true } | undefined> {
   const [revoked] = await sql<{ id: string; revokedAt: Date }[]>`
     UPDATE api_keys SET revoked_at = now()
     WHERE organization_id = ${organizationId} AND id = ${keyId} AND revoked_at IS NULL
@@ -72,10 +68,7 @@ export async function findKeyOrganization(sql: Sql, keyId: string): Promise<stri
 }
 
 /** Routing row, then the key itself: two round trips, each to one organization's rows. */
-export async function findActiveKeyByHash(
-  sql: Sql,
-  keyHash: Buffer,
-): Promise<({ id: string; organizationId: string } & KeyScope) | undefined> {
+export async function findActiveKeyByHash(sql: Sql, keyHash: Buffer): Promise<({ id: string; organizationId: string } & KeyScope) | undefined> {
   const organizationId = await findCredentialOrganization(sql, 'api_key', keyHash);
   if (organizationId === undefined) return undefined;
   const [row] = await sql<({ id: string; organizationId: string } & KeyScope)[]>`

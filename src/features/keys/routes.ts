@@ -15,7 +15,8 @@ const ACTION = 'Managing API keys';
 export default function keyRoutes(app: App): void {
   app.get(
     '/api/keys',
-    { config: { scope: { access: 'read', project: 'organization' } },
+    {
+      config: { scope: { access: 'read', project: 'organization' } },
       schema: {
         tags,
         operationId: 'listKeys',
@@ -32,7 +33,8 @@ export default function keyRoutes(app: App): void {
 
   app.post(
     '/api/keys',
-    { config: { scope: { access: 'write', project: 'organization' } },
+    {
+      config: { scope: { access: 'write', project: 'organization' } },
       schema: {
         tags,
         operationId: 'createKey',
@@ -56,7 +58,8 @@ export default function keyRoutes(app: App): void {
 
   app.post(
     '/api/keys/:keyId/revoke',
-    { config: { scope: { access: 'write', project: 'organization' } },
+    {
+      config: { scope: { access: 'write', project: 'organization' } },
       schema: {
         tags,
         operationId: 'revokeKey',

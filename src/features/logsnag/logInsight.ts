@@ -11,9 +11,6 @@ export async function logInsight({ ctx, input }: VerbArgs<Static<typeof LogInsig
 }
 
 /** PATCH /v1/insight: PATCH /api/insight with the project named by id or name. */
-export async function incrementLoggedInsight({
-  ctx,
-  input,
-}: VerbArgs<Static<typeof LogInsightIncrementBody>>): Promise<{ ok: true; value: string }> {
+export async function incrementLoggedInsight({ ctx, input }: VerbArgs<Static<typeof LogInsightIncrementBody>>): Promise<{ ok: true; value: string }> {
   return incrementInsight({ ctx, input: { ...input, project: await resolveProjectReference(ctx, input.project) } });
 }

@@ -21,12 +21,13 @@ const byReference = { in: 'body', name: 'project', resolve: resolveProjectRefere
 export default function logSnagRoutes(app: App): void {
   app.post(
     '/v1/log',
-    { config: { scope: { access: 'ingest', project: byReference, writesEvents: true } },
+    {
+      config: { scope: { access: 'ingest', project: byReference, writesEvents: true } },
       schema: {
         tags,
         security,
         operationId: 'logSnagLog',
-        summary: 'Log an event with LogSnag\'s field names',
+        summary: "Log an event with LogSnag's field names",
         headers: IdempotencyHeaders,
         body: LogBody,
         response: { 200: Event, ...errors(400, 401, 404, 409, 429, 507) },
@@ -44,12 +45,13 @@ export default function logSnagRoutes(app: App): void {
 
   app.post(
     '/v1/insight',
-    { config: { scope: { access: 'ingest', project: byReference, browserKeys: 'refused' } },
+    {
+      config: { scope: { access: 'ingest', project: byReference, browserKeys: 'refused' } },
       schema: {
         tags,
         security,
         operationId: 'logSnagInsight',
-        summary: 'Set an insight with LogSnag\'s field names',
+        summary: "Set an insight with LogSnag's field names",
         body: LogInsightBody,
         response: { 200: UpsertedInsight, ...errors(400, 401, 404, 507) },
       },
@@ -59,12 +61,13 @@ export default function logSnagRoutes(app: App): void {
 
   app.patch(
     '/v1/insight',
-    { config: { scope: { access: 'ingest', project: byReference } },
+    {
+      config: { scope: { access: 'ingest', project: byReference } },
       schema: {
         tags,
         security,
         operationId: 'logSnagIncrementInsight',
-        summary: 'Add to an insight counter with LogSnag\'s field names',
+        summary: "Add to an insight counter with LogSnag's field names",
         body: LogInsightIncrementBody,
         response: { 200: IncrementedInsight, ...errors(400, 401, 404, 507) },
       },

@@ -15,13 +15,7 @@ import { recordAudit } from '../audit/recordAudit.ts';
  * creating the account and opening the session are one transaction, so an accept refused on the
  * way (a short password, an email with an account elsewhere: 409) leaves the token unused.
  */
-export async function acceptInvitation({
-  ctx,
-  input,
-}: {
-  ctx: InstallationCtx;
-  input: { token: string; password: string };
-}): Promise<OpenedSession> {
+export async function acceptInvitation({ ctx, input }: { ctx: InstallationCtx; input: { token: string; password: string } }): Promise<OpenedSession> {
   const { services } = ctx;
   if (!isWellFormedInvitationToken(input.token)) throw new InvalidInput(UNUSABLE_INVITATION);
   const tokenHash = hashInvitationToken(input.token);

@@ -42,7 +42,8 @@ export default function memberRoutes(app: App): void {
 
   app.get(
     '/api/organization',
-    { config: { scope: { access: 'read', project: 'none' } },
+    {
+      config: { scope: { access: 'read', project: 'none' } },
       schema: {
         tags,
         summary: "The caller's organization and this month's events against its monthly cap",
@@ -55,7 +56,8 @@ export default function memberRoutes(app: App): void {
 
   app.get(
     '/api/members',
-    { config: { scope: { access: 'read', project: 'organization' } },
+    {
+      config: { scope: { access: 'read', project: 'organization' } },
       schema: {
         tags,
         summary: 'List the people who can sign in to this organization (owners only)',
@@ -72,7 +74,8 @@ export default function memberRoutes(app: App): void {
 
   app.post(
     '/api/invitations',
-    { config: { scope: { access: 'write', project: 'organization' } },
+    {
+      config: { scope: { access: 'write', project: 'organization' } },
       schema: {
         tags,
         summary: 'Invite a person by email with a role; the link is valid 7 days, once (owners only)',
@@ -91,7 +94,8 @@ export default function memberRoutes(app: App): void {
 
   app.get(
     '/api/invitations',
-    { config: { scope: { access: 'read', project: 'organization' } },
+    {
+      config: { scope: { access: 'read', project: 'organization' } },
       schema: {
         tags,
         summary: 'List the invitations not yet accepted or revoked, newest first, expired ones too (owners only)',
@@ -108,10 +112,11 @@ export default function memberRoutes(app: App): void {
 
   app.post(
     '/api/invitations/:invitationId/revoke',
-    { config: { scope: { access: 'write', project: 'organization' } },
+    {
+      config: { scope: { access: 'write', project: 'organization' } },
       schema: {
         tags,
-        summary: "Revoke an invitation: its link stops working at once (owners only)",
+        summary: 'Revoke an invitation: its link stops working at once (owners only)',
         operationId: 'revokeInvitation',
         security: ownerSession,
         params: InvitationIdParams,
@@ -126,7 +131,8 @@ export default function memberRoutes(app: App): void {
 
   app.post(
     '/api/invitations/:invitationId/resend',
-    { config: { scope: { access: 'write', project: 'organization' } },
+    {
+      config: { scope: { access: 'write', project: 'organization' } },
       schema: {
         tags,
         summary: 'A new link for an invitation, valid 7 days from now; the old link stops working (owners only)',
@@ -184,7 +190,8 @@ export default function memberRoutes(app: App): void {
 
   app.post(
     '/api/members/:memberId/role',
-    { config: { scope: { access: 'write', project: 'organization' } },
+    {
+      config: { scope: { access: 'write', project: 'organization' } },
       schema: {
         tags,
         summary: "Change a member's role; applies to their open sessions at once (owners only)",
@@ -203,7 +210,8 @@ export default function memberRoutes(app: App): void {
 
   app.post(
     '/api/members/:memberId/delete',
-    { config: { scope: { access: 'write', project: 'organization' } },
+    {
+      config: { scope: { access: 'write', project: 'organization' } },
       schema: {
         tags,
         summary: 'Remove a member: deletes the account and ends its sessions at once (owners only)',

@@ -61,7 +61,7 @@ export const PreviewBody = Type.Object({
 });
 
 export const InvitationPreview = Type.Object({
-  organization: Type.String({ description: "The name of the organization the link joins" }),
+  organization: Type.String({ description: 'The name of the organization the link joins' }),
   email: Type.String({ description: 'The email the account will have' }),
   role: Role,
   expiresAt: Type.String({ format: 'date-time' }),

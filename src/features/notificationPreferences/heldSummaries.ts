@@ -81,9 +81,23 @@ export class HeldSummaries implements BackgroundJob {
       const newest = rows.reduce((a, b) => (b.heldAt > a.heldAt || (b.heldAt.getTime() === a.heldAt.getTime() && b.eventId > a.eventId) ? b : a));
       const payload = summaryPush(rows, this.deps.baseUrl);
       const browsers = await selectMemberBrowsers(tx, member.organizationId, member.userId);
-      await queuePushJobs(tx, browsers.map((browser) => ({ organizationId: member.organizationId, subscriptionId: browser.id, eventId: newest.eventId, payload, maxAttempts: MAX_ATTEMPTS })));
+      await queuePushJobs(
+        tx,
+        browsers.map((browser) => ({
+          organizationId: member.organizationId,
+          subscriptionId: browser.id,
+          eventId: newest.eventId,
+          payload,
+          maxAttempts: MAX_ATTEMPTS,
+        })),
+      );
       if (member.email) {
-        await queueMail(tx, { organizationId: member.organizationId, kind: 'notification-summary', mail: { to: [member.address], ...summaryMail(rows, this.deps.baseUrl) }, maxAttempts: MAX_ATTEMPTS });
+        await queueMail(tx, {
+          organizationId: member.organizationId,
+          kind: 'notification-summary',
+          mail: { to: [member.address], ...summaryMail(rows, this.deps.baseUrl) },
+          maxAttempts: MAX_ATTEMPTS,
+        });
       }
       return true;
     });

@@ -152,7 +152,10 @@ export function selectMemberBrowsers(tx: TransactionSql, organizationId: string,
 }
 
 /** What a member's summaries released in a period, newest first (their digest lists it), and how many. */
-export function selectReleased(sql: Db, q: { organizationId: string; userId: string; from: Date; to: Date; limit: number }): Promise<(ReleasedRow & { total: number })[]> {
+export function selectReleased(
+  sql: Db,
+  q: { organizationId: string; userId: string; from: Date; to: Date; limit: number },
+): Promise<(ReleasedRow & { total: number })[]> {
   return sql<(ReleasedRow & { total: number })[]>`
     SELECT project_id AS "projectId", event_id AS "eventId", title, held_at AS "heldAt", (count(*) OVER ())::int AS total
     FROM held_notifications

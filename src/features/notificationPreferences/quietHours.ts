@@ -25,7 +25,8 @@ export function checkQuietHours(raw: QuietHours): QuietHours {
   }
   if (raw.days.length === 0) throw new InvalidInput('quietHours.days must list at least one ISO weekday (1 = Monday ... 7 = Sunday)');
   for (const day of raw.days) {
-    if (!Number.isInteger(day) || day < 1 || day > 7) throw new InvalidInput(`quietHours.days must be ISO weekdays from 1 (Monday) to 7 (Sunday), got ${JSON.stringify(day)}`);
+    if (!Number.isInteger(day) || day < 1 || day > 7)
+      throw new InvalidInput(`quietHours.days must be ISO weekdays from 1 (Monday) to 7 (Sunday), got ${JSON.stringify(day)}`);
   }
   return { timeZone, start: raw.start, end: raw.end, days: [...new Set(raw.days)].sort((a, b) => a - b) };
 }
@@ -36,7 +37,15 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(zone: string): Intl.DateTimeFormat {
   let format = formatters.get(zone);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' });
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+    });
     formatters.set(zone, format);
   }
   return format;

@@ -68,7 +68,8 @@ export async function resolveMemberNotifications(
       if (!getsThrough && isHeld(row)) {
         // One held row per member and event, whatever the number of their browsers.
         const key = JSON.stringify([organizationId, row.userId, event.id]);
-        if (!held.has(key)) held.set(key, { organizationId, userId: row.userId, id: newId(16), projectId: event.projectId, eventId: event.id, title: event.title });
+        if (!held.has(key))
+          held.set(key, { organizationId, userId: row.userId, id: newId(16), projectId: event.projectId, eventId: event.id, title: event.title });
       } else if (row.subscriptionId !== null) {
         pushes.push({ index, organizationId, subscriptionId: row.subscriptionId });
       } else if (row.address !== null) {

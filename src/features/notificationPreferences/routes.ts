@@ -15,7 +15,7 @@ export default function notificationPreferenceRoutes(app: App): void {
       schema: {
         tags,
         operationId: 'getNotificationPreferences',
-        summary: "What reaches the signed-in member: levels per project, an email copy, quiet hours and a snooze (a dashboard session only)",
+        summary: 'What reaches the signed-in member: levels per project, an email copy, quiet hours and a snooze (a dashboard session only)',
         security: sessionOnly,
         response: { 200: NotificationPreferences, ...errors(401, 403) },
       },

@@ -16,9 +16,11 @@ const QuietHoursSchema = Type.Object(
 
 const fields = {
   projects: Type.Record(Type.String({ maxLength: 64 }), Level, { maxProperties: 1000, description: 'Project id to level' }),
-  email: Type.Boolean({ description: 'Also send each notification to the member\'s own address (needs email configured)' }),
+  email: Type.Boolean({ description: "Also send each notification to the member's own address (needs email configured)" }),
   quietHours: Type.Union([QuietHoursSchema, Type.Null()]),
-  snoozedUntil: Type.Union([Type.Integer({ minimum: 0, maximum: 253402300799 }), Type.Null()], { description: 'Unix time in seconds: held like quiet hours until then' }),
+  snoozedUntil: Type.Union([Type.Integer({ minimum: 0, maximum: 253402300799 }), Type.Null()], {
+    description: 'Unix time in seconds: held like quiet hours until then',
+  }),
 };
 
 export const NotificationPreferences = Type.Object(fields, { additionalProperties: false });

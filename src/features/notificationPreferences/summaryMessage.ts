@@ -16,14 +16,18 @@ const newestFirst = (rows: readonly ReleasedRow[]) => [...rows].sort((a, b) => b
 
 /** The push a summary sends: what web/public/sw.js shows, a link to the dashboard. */
 export function summaryPush(rows: readonly ReleasedRow[], baseUrl: string): string {
-  const titles = newestFirst(rows).slice(0, LISTED).map((row) => cut(row.title));
+  const titles = newestFirst(rows)
+    .slice(0, LISTED)
+    .map((row) => cut(row.title));
   return JSON.stringify({ title: headline(rows.length), body: titles.join('\n'), icon: null, url: `${baseUrl}/app` });
 }
 
 /** The mail a summary sends to the member's address. */
 export function summaryMail(rows: readonly ReleasedRow[], baseUrl: string): { subject: string; text: string; html: string } {
   const subject = headline(rows.length);
-  const titles = newestFirst(rows).slice(0, LISTED).map((row) => cut(row.title));
+  const titles = newestFirst(rows)
+    .slice(0, LISTED)
+    .map((row) => cut(row.title));
   const more = rows.length > LISTED ? `and ${rows.length - LISTED} more` : '';
   const dashboard = `${baseUrl}/app`;
   const text = [subject, '', ...titles.map((title) => `- ${title}`), ...(more ? [more] : []), '', `Open the dashboard: ${dashboard}`].join('\n');

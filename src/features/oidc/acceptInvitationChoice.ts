@@ -10,7 +10,13 @@ import { findInvitationChoices } from './queries.ts';
  * among the pending ones of the email in the sealed choice cookie; an id that is not one of those
  * is 404 like an unknown one. The others stay pending (decision 213).
  */
-export async function acceptInvitationChoice({ ctx, input }: { ctx: InstallationCtx; input: { email: string | null; invitationId: string } }): Promise<OpenedSession> {
+export async function acceptInvitationChoice({
+  ctx,
+  input,
+}: {
+  ctx: InstallationCtx;
+  input: { email: string | null; invitationId: string };
+}): Promise<OpenedSession> {
   if (!input.email) throw new Unauthorized(UNKNOWN_CHOICE);
   const choices = await findInvitationChoices(ctx.services.sql, input.email, 50);
   const chosen = choices.find((choice) => choice.id === input.invitationId);

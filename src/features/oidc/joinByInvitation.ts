@@ -27,7 +27,10 @@ export async function joinByInvitation(
     // The member signs in through the issuer; a password nobody knows keeps password sign-in shut
     // for them until they set one (the email may hold a password sign-in elsewhere: 409 there too).
     const password = crypto.randomBytes(32).toString('base64url');
-    const user = await createAccount({ ctx: { ...ctx, services: { sql: tx } }, input: { organizationId: organization.id, email, password, role: invitation.role } });
+    const user = await createAccount({
+      ctx: { ...ctx, services: { sql: tx } },
+      input: { organizationId: organization.id, email, password, role: invitation.role },
+    });
     const actor = { kind: 'user', userId: user.id, sessionId: '', role: invitation.role } as const;
     await recordAudit(tx, { organizationId: organization.id, actor, ip: ctx.ip }, { action: 'member.join', target: { type: 'member', id: user.id } });
     await recordSignIn(tx, { organizationId: organization.id, userId: user.id, role: invitation.role, ip: ctx.ip });

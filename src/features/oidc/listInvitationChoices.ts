@@ -16,7 +16,13 @@ interface InvitationChoiceObject {
  * GET /api/oidc/choices: the pending invitations of the email in the sealed choice cookie (null
  * when the cookie is missing, altered or expired: 401), for the person to pick one.
  */
-export async function listInvitationChoices({ ctx, input }: { ctx: InstallationCtx; input: { email: string | null } }): Promise<{ email: string; invitations: InvitationChoiceObject[] }> {
+export async function listInvitationChoices({
+  ctx,
+  input,
+}: {
+  ctx: InstallationCtx;
+  input: { email: string | null };
+}): Promise<{ email: string; invitations: InvitationChoiceObject[] }> {
   if (!input.email) throw new Unauthorized(UNKNOWN_CHOICE);
   const choices = await findInvitationChoices(ctx.services.sql, input.email, 50);
   return {

@@ -28,7 +28,10 @@ const InvitationChoice = Type.Object({
 });
 const InvitationChoices = Type.Object({ email: Type.String(), invitations: Type.Array(InvitationChoice) });
 const ChoiceParams = Type.Object({ invitationId: Type.String({ minLength: 1, maxLength: 100 }) });
-const CallbackQuery = Type.Object({ code: Type.Optional(Type.String({ maxLength: 4096 })), state: Type.Optional(Type.String({ maxLength: 1024 })) }, { additionalProperties: true });
+const CallbackQuery = Type.Object(
+  { code: Type.Optional(Type.String({ maxLength: 4096 })), state: Type.Optional(Type.String({ maxLength: 1024 })) },
+  { additionalProperties: true },
+);
 
 /** extensions.md, "Sign-in with OpenID Connect": both routes take no credential (the issuer vouches). */
 export default function oidcRoutes(app: App): void {
@@ -44,7 +47,15 @@ export default function oidcRoutes(app: App): void {
 
   app.get(
     '/api/oidc/start',
-    { config: { public: true }, schema: { tags, summary: "Redirects to the identity provider's sign-in (authorization code flow with PKCE)", security: noCredential, response: errors(404) } },
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: "Redirects to the identity provider's sign-in (authorization code flow with PKCE)",
+        security: noCredential,
+        response: errors(404),
+      },
+    },
     async (_request, reply) => {
       const { url, attempt } = await requireOidc().start();
       reply.setCookie(ATTEMPT_COOKIE, await sealAttempt(services.sql, attempt), { ...cookieOptions, maxAge: ATTEMPT_LIFETIME_SECONDS });
@@ -56,7 +67,13 @@ export default function oidcRoutes(app: App): void {
     CALLBACK_PATH,
     {
       config: { public: true },
-      schema: { tags, summary: 'Where the identity provider sends the browser back: checks everything, signs in, redirects to /app/', security: noCredential, querystring: CallbackQuery, response: errors(400, 403, 404) },
+      schema: {
+        tags,
+        summary: 'Where the identity provider sends the browser back: checks everything, signs in, redirects to /app/',
+        security: noCredential,
+        querystring: CallbackQuery,
+        response: errors(400, 403, 404),
+      },
     },
     async (request, reply) => {
       try {
@@ -72,7 +89,8 @@ export default function oidcRoutes(app: App): void {
     const client = requireOidc();
     // One attempt, one callback: the cookie goes whatever the outcome.
     forget(reply);
-    if (!request.query.state || (!request.query.code && !('error' in request.query))) throw new InvalidInput('The callback needs the code and state the identity provider sends');
+    if (!request.query.state || (!request.query.code && !('error' in request.query)))
+      throw new InvalidInput('The callback needs the code and state the identity provider sends');
     const attempt = await openAttempt(services.sql, request.cookies[ATTEMPT_COOKIE]);
     if (!attempt) throw new Forbidden('This sign-in attempt is unknown or has expired; start again from the sign-in page');
     const query = request.url.slice(request.url.indexOf('?'));
@@ -81,7 +99,7 @@ export default function oidcRoutes(app: App): void {
       identity = await client.finish(new URL(`${config.baseUrl}${CALLBACK_PATH}${query}`), attempt);
     } catch (error) {
       request.log.warn({ err: error }, 'an OpenID Connect callback failed its checks');
-      throw new Forbidden('The identity provider\'s answer did not pass the checks; nobody was signed in');
+      throw new Forbidden("The identity provider's answer did not pass the checks; nobody was signed in");
     }
     const outcome = await signInWithOidc({ ctx: { services, actor: VISITOR, ip: request.ip }, input: identity });
     if ('chooseFor' in outcome) {
@@ -100,7 +118,8 @@ export default function oidcRoutes(app: App): void {
       schema: {
         tags,
         operationId: 'listInvitationChoices',
-        summary: 'The pending invitations of the email the identity provider vouched for, when several organizations invited it (takes the sealed choice cookie only)',
+        summary:
+          'The pending invitations of the email the identity provider vouched for, when several organizations invited it (takes the sealed choice cookie only)',
         security: noCredential,
         response: { 200: InvitationChoices, ...errors(401) },
       },
@@ -118,7 +137,8 @@ export default function oidcRoutes(app: App): void {
       schema: {
         tags,
         operationId: 'acceptInvitationChoice',
-        summary: 'Accept the chosen invitation: joins that organization only and sets the session cookie; the other invitations stay pending (takes the sealed choice cookie only)',
+        summary:
+          'Accept the chosen invitation: joins that organization only and sets the session cookie; the other invitations stay pending (takes the sealed choice cookie only)',
         security: noCredential,
         params: ChoiceParams,
         response: { 200: SessionInfo, ...errors(401, 403, 404, 409) },
@@ -126,7 +146,10 @@ export default function oidcRoutes(app: App): void {
     },
     async (request, reply) => {
       const email = await openChoice(services.sql, request.cookies[CHOICE_COOKIE]);
-      const opened = await acceptInvitationChoice({ ctx: { services, actor: VISITOR, ip: request.ip }, input: { email, invitationId: request.params.invitationId } });
+      const opened = await acceptInvitationChoice({
+        ctx: { services, actor: VISITOR, ip: request.ip },
+        input: { email, invitationId: request.params.invitationId },
+      });
       reply.clearCookie(CHOICE_COOKIE, cookieOptions);
       setSessionCookie(reply, config, opened.token);
       return reply.header('cache-control', 'no-store').send(opened.info);

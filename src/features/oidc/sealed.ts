@@ -3,7 +3,12 @@ import type { Sql } from '../../db/client.ts';
 import { installationSecret } from '../../db/settings.ts';
 
 const cookieKey = (sql: Sql) =>
-  installationSecret(sql, 'oidc_cookie_key', () => crypto.randomBytes(32).toString('base64'), (value) => Buffer.from(value, 'base64'));
+  installationSecret(
+    sql,
+    'oidc_cookie_key',
+    () => crypto.randomBytes(32).toString('base64'),
+    (value) => Buffer.from(value, 'base64'),
+  );
 
 /**
  * A value sealed with AES-256-GCM under an installation secret (decision 122): the browser can

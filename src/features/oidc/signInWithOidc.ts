@@ -22,7 +22,8 @@ type OidcSignInOutcome = { opened: OpenedSession } | { chooseFor: string };
  */
 export async function signInWithOidc({ ctx, input }: { ctx: InstallationCtx; input: OidcIdentity }): Promise<OidcSignInOutcome> {
   const { sql } = ctx.services;
-  if (!input.email || !input.emailVerified) throw new Forbidden('The identity provider did not vouch for an email address (email_verified); nobody was signed in');
+  if (!input.email || !input.emailVerified)
+    throw new Forbidden('The identity provider did not vouch for an email address (email_verified); nobody was signed in');
   const email = input.email.trim();
   const member = await findAccountByEmail(sql, email);
   if (member) {

@@ -9,5 +9,7 @@ export const ProjectActivity = Type.Object({
   eventsThisWeek: Type.Integer({ description: 'The last 7 days, today included' }),
   series: Type.Array(DayCount, { description: 'The last 7 days, oldest first, days without events as 0' }),
   lastEventAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  firingAlerts: Type.Array(Type.Object({ id: Type.String(), name: Type.String() }), { description: 'Its enabled alerts that are firing now and not muted, oldest first' }),
+  firingAlerts: Type.Array(Type.Object({ id: Type.String(), name: Type.String() }), {
+    description: 'Its enabled alerts that are firing now and not muted, oldest first',
+  }),
 });

@@ -40,7 +40,11 @@ export async function confirmPasswordReset({
     const member = await consumePasswordReset(tx, organizationId, tokenHash);
     if (!member || !(await setAccountPassword(tx, organizationId, member, passwordHash))) return undefined;
     await endSessionsOfUser(tx, organizationId, member);
-    await recordAudit(tx, { organizationId, actor: { kind: 'user', userId: member }, ip: input.ip }, { action: 'password.reset', target: { type: 'member', id: member } });
+    await recordAudit(
+      tx,
+      { organizationId, actor: { kind: 'user', userId: member }, ip: input.ip },
+      { action: 'password.reset', target: { type: 'member', id: member } },
+    );
     return member;
   });
   if (userId === undefined) throw new InvalidInput(UNUSABLE_RESET);

@@ -8,10 +8,7 @@ export async function deletePasswordResetsOfUser(sql: Db, organizationId: string
   return old.map((reset) => reset.tokenHash);
 }
 
-export async function insertPasswordReset(
-  sql: Db,
-  row: { organizationId: string; userId: string; tokenHash: Buffer; lifetimeSeconds: number },
-): Promise<void> {
+export async function insertPasswordReset(sql: Db, row: { organizationId: string; userId: string; tokenHash: Buffer; lifetimeSeconds: number }): Promise<void> {
   await sql`
     INSERT INTO password_resets (organization_id, user_id, token_hash, expires_at)
     VALUES (${row.organizationId}, ${row.userId}, ${row.tokenHash}, now() + make_interval(secs => ${row.lifetimeSeconds}))`;

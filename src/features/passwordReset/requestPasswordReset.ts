@@ -18,15 +18,9 @@ import { RESET_LIFETIME_SECONDS, RESET_PATH, hashResetToken, newResetToken } fro
  * against the client address and the email (never refunded), so the route cannot be used to flood
  * someone's mailbox. The token is never logged or stored.
  */
-export function requestPasswordReset({
-  ctx,
-  throttle,
-  input,
-}: {
-  ctx: InstallationCtx;
-  throttle: SignInThrottle;
-  input: { email: string; ip: string };
-}): { ok: true } {
+export function requestPasswordReset({ ctx, throttle, input }: { ctx: InstallationCtx; throttle: SignInThrottle; input: { email: string; ip: string } }): {
+  ok: true;
+} {
   const { services } = ctx;
   requireEmail(services.mailer);
   if (!throttle.tryAttempt(SignInThrottle.keys(input.ip, input.email))) {

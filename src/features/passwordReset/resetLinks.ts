@@ -6,10 +6,7 @@ import { deletePasswordReset, deletePasswordResetsOfUser, insertPasswordReset } 
 // in the caller's transaction.
 
 /** The member's reset link, replacing a pending one (whose link then stops working). */
-export async function replacePasswordReset(
-  tx: Db,
-  row: { organizationId: string; userId: string; tokenHash: Buffer; lifetimeSeconds: number },
-): Promise<void> {
+export async function replacePasswordReset(tx: Db, row: { organizationId: string; userId: string; tokenHash: Buffer; lifetimeSeconds: number }): Promise<void> {
   await deleteCredentials(tx, 'password_reset', await deletePasswordResetsOfUser(tx, row.organizationId, row.userId));
   await addCredential(tx, 'password_reset', row.tokenHash, row.organizationId);
   await insertPasswordReset(tx, row);

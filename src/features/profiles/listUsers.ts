@@ -31,7 +31,9 @@ export async function listUsers({ ctx, input }: VerbArgs<Static<typeof ListUsers
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
-    users: page.map((row) => (sort === 'lastActive' ? { ...userFromRow(row), lastActive: row.lastActiveMicros === null ? null : microsToIso(row.lastActiveMicros) } : userFromRow(row))),
+    users: page.map((row) =>
+      sort === 'lastActive' ? { ...userFromRow(row), lastActive: row.lastActiveMicros === null ? null : microsToIso(row.lastActiveMicros) } : userFromRow(row),
+    ),
     nextCursor: rows.length > limit && last ? encodeUserCursor({ sort, key: sortKey(sort, last), userId: last.userId }) : null,
   };
 }

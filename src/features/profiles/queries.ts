@@ -13,8 +13,7 @@ export interface AppUserRow {
   lastActiveMicros: string | null;
 }
 
-const micros = (sql: Db, expression: ReturnType<Db>) =>
-  sql`(extract(epoch FROM ${expression}) * 1000000)::bigint::text`;
+const micros = (sql: Db, expression: ReturnType<Db>) => sql`(extract(epoch FROM ${expression}) * 1000000)::bigint::text`;
 
 const userColumns = (sql: Db) => sql`
   u.user_id AS "userId", u.properties, u.event_count AS "eventCount",
@@ -109,8 +108,12 @@ export function selectUsers(sql: Db, q: UserListQuery): Promise<Array<AppUserRow
     WHERE u.organization_id = ${q.organizationId} AND u.project_id = ${q.projectId}
     ${q.after ? sql`AND (${order.key}, u.user_id) < (${order.after!}, ${q.after.userId})` : sql``}
     ${q.userIds === undefined ? sql`` : sql`AND u.user_id = ANY(${q.userIds}::text[])`}
-    ${q.pattern === undefined ? sql`` : sql`AND (u.user_id ILIKE ${q.pattern}
-      OR EXISTS (SELECT 1 FROM json_each_text(u.properties) p WHERE p.value ILIKE ${q.pattern}))`}
+    ${
+      q.pattern === undefined
+        ? sql``
+        : sql`AND (u.user_id ILIKE ${q.pattern}
+      OR EXISTS (SELECT 1 FROM json_each_text(u.properties) p WHERE p.value ILIKE ${q.pattern}))`
+    }
     ORDER BY ${order.key} DESC, u.user_id DESC LIMIT ${q.limit}`;
 }
 

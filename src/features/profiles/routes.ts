@@ -15,13 +15,23 @@ const byReference = { in: 'body', name: 'project', resolve: resolveProjectRefere
 export default function profileRoutes(app: App): void {
   app.post(
     '/api/identify',
-    { config: { scope: { access: 'ingest', project: projectIn('body'), browserKeys: 'counted' } }, schema: { tags: ['users'], operationId: 'identifyUser', summary: "Set a user's properties", body: IdentifyBody, response: { 200: Ok, ...errors(400, 401, 404) } } },
+    {
+      config: { scope: { access: 'ingest', project: projectIn('body'), browserKeys: 'counted' } },
+      schema: {
+        tags: ['users'],
+        operationId: 'identifyUser',
+        summary: "Set a user's properties",
+        body: IdentifyBody,
+        response: { 200: Ok, ...errors(400, 401, 404) },
+      },
+    },
     async (request) => identify({ ctx: request.ctx, input: { ...request.body, byName: false } }),
   );
 
   app.post(
     '/v1/identify',
-    { config: { scope: { access: 'ingest', project: byReference, browserKeys: 'counted' } },
+    {
+      config: { scope: { access: 'ingest', project: byReference, browserKeys: 'counted' } },
       schema: {
         tags: ['logsnag'],
         // Like LogSnag's other routes: bearer API keys only (http/auth.ts), never a cookie.
@@ -37,13 +47,23 @@ export default function profileRoutes(app: App): void {
 
   app.get(
     '/api/users',
-    { config: { scope: { access: 'read', project: projectIn('query') } }, schema: { tags: ['users'], operationId: 'listUsers', summary: 'Users, most recently seen first', querystring: ListUsersQuery, response: { 200: UserPage, ...errors(400, 401, 404) } } },
+    {
+      config: { scope: { access: 'read', project: projectIn('query') } },
+      schema: {
+        tags: ['users'],
+        operationId: 'listUsers',
+        summary: 'Users, most recently seen first',
+        querystring: ListUsersQuery,
+        response: { 200: UserPage, ...errors(400, 401, 404) },
+      },
+    },
     async (request) => listUsers({ ctx: request.ctx, input: request.query }),
   );
 
   app.get(
     '/api/users/:userId',
-    { config: { scope: { access: 'read', project: projectIn('query') } },
+    {
+      config: { scope: { access: 'read', project: projectIn('query') } },
       schema: {
         tags: ['users'],
         operationId: 'getUser',
@@ -58,7 +78,8 @@ export default function profileRoutes(app: App): void {
 
   app.get(
     '/api/users/:userId/activity',
-    { config: { scope: { access: 'read', project: projectIn('query') } },
+    {
+      config: { scope: { access: 'read', project: projectIn('query') } },
       schema: {
         tags: ['users'],
         operationId: 'getUserActivity',

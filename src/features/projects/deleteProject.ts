@@ -32,10 +32,7 @@ export async function deleteProject({ ctx, input }: VerbArgs<{ projectId: string
   });
   services.bus.announce({ type: PROJECT_DELETED, organizationId, projectId: id });
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    services.purger.purge(organizationId, id),
-    new Promise((resolve) => (timer = setTimeout(resolve, WAIT_FOR_PURGE_MS))),
-  ]);
+  await Promise.race([services.purger.purge(organizationId, id), new Promise((resolve) => (timer = setTimeout(resolve, WAIT_FOR_PURGE_MS)))]);
   clearTimeout(timer);
   return { id, deleted: true };
 }

@@ -8,8 +8,7 @@ export interface ProjectRow {
   createdAt: Date;
 }
 
-const columns = (sql: Db) =>
-  sql`id, organization_id AS "organizationId", name, retention_days AS "retentionDays", created_at AS "createdAt"`;
+const columns = (sql: Db) => sql`id, organization_id AS "organizationId", name, retention_days AS "retentionDays", created_at AS "createdAt"`;
 
 export function listProjects(sql: Db, organizationId: string): Promise<ProjectRow[]> {
   return sql<ProjectRow[]>`

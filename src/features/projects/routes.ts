@@ -11,19 +11,37 @@ import { projectIn } from '../../http/routeScope.ts';
 export default function projectRoutes(app: App): void {
   app.get(
     '/api/projects',
-    { config: { scope: { access: 'read', project: 'listing' } }, schema: { tags: ['projects'], operationId: 'listProjects', summary: "The organization's projects", response: { 200: Type.Array(Project), ...errors(401) } } },
+    {
+      config: { scope: { access: 'read', project: 'listing' } },
+      schema: {
+        tags: ['projects'],
+        operationId: 'listProjects',
+        summary: "The organization's projects",
+        response: { 200: Type.Array(Project), ...errors(401) },
+      },
+    },
     async (request) => listProjects({ ctx: request.ctx, input: undefined }),
   );
 
   app.post(
     '/api/projects',
-    { config: { scope: { access: 'write', project: 'organization' } }, schema: { tags: ['projects'], operationId: 'createProject', summary: 'Create a project', body: CreateProjectBody, response: { 201: CreatedProject, ...errors(400, 401) } } },
+    {
+      config: { scope: { access: 'write', project: 'organization' } },
+      schema: {
+        tags: ['projects'],
+        operationId: 'createProject',
+        summary: 'Create a project',
+        body: CreateProjectBody,
+        response: { 201: CreatedProject, ...errors(400, 401) },
+      },
+    },
     async (request, reply) => reply.status(201).send(await createProject({ ctx: request.ctx, input: request.body })),
   );
 
   app.post(
     '/api/projects/:projectId/delete',
-    { config: { scope: { access: 'write', project: projectIn('params') } },
+    {
+      config: { scope: { access: 'write', project: projectIn('params') } },
       schema: {
         tags: ['projects'],
         operationId: 'deleteProject',
@@ -37,7 +55,8 @@ export default function projectRoutes(app: App): void {
 
   app.patch(
     '/api/projects/:projectId',
-    { config: { scope: { access: 'write', project: projectIn('params') } },
+    {
+      config: { scope: { access: 'write', project: projectIn('params') } },
       schema: {
         tags: ['projects'],
         operationId: 'updateProject',

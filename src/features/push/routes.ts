@@ -11,13 +11,22 @@ const tags = ['push notifications'];
 export default function pushRoutes(app: App) {
   app.get(
     '/api/push/vapid-public-key',
-    { config: { scope: { access: 'read', project: 'none' } }, schema: { tags, operationId: 'getVapidPublicKey', summary: "The server's VAPID public key, for a browser's push subscription", response: { 200: VapidPublicKey, ...errors(401) } } },
+    {
+      config: { scope: { access: 'read', project: 'none' } },
+      schema: {
+        tags,
+        operationId: 'getVapidPublicKey',
+        summary: "The server's VAPID public key, for a browser's push subscription",
+        response: { 200: VapidPublicKey, ...errors(401) },
+      },
+    },
     async (request) => getVapidPublicKey({ ctx: request.ctx, input: undefined }),
   );
 
   app.post(
     '/api/projects/:projectId/push-subscriptions',
-    { config: { scope: { access: 'write', project: projectIn('params') } },
+    {
+      config: { scope: { access: 'write', project: projectIn('params') } },
       schema: {
         tags,
         operationId: 'subscribePush',
@@ -34,7 +43,16 @@ export default function pushRoutes(app: App) {
 
   app.post(
     '/api/push-subscriptions/delete',
-    { config: { scope: { access: 'write', project: 'organization' } }, schema: { tags, operationId: 'unsubscribePush', summary: 'Forget a browser push subscription for every project', body: UnsubscribeBody, response: { 200: Unsubscribed, ...errors(400, 401) } } },
+    {
+      config: { scope: { access: 'write', project: 'organization' } },
+      schema: {
+        tags,
+        operationId: 'unsubscribePush',
+        summary: 'Forget a browser push subscription for every project',
+        body: UnsubscribeBody,
+        response: { 200: Unsubscribed, ...errors(400, 401) },
+      },
+    },
     async (request) => unsubscribePush({ ctx: request.ctx, input: request.body }),
   );
 }

@@ -36,10 +36,7 @@ function checkSubscription(input: Static<typeof SubscribeBody>, allowPrivate: bo
  * Saves the signed-in user's browser subscription for a project. Needs a person: a push
  * subscription is a browser, and an API key has no browser.
  */
-export async function subscribePush({
-  ctx,
-  input,
-}: VerbArgs<Static<typeof SubscribeBody> & { projectId: string }>): Promise<{ id: string }> {
+export async function subscribePush({ ctx, input }: VerbArgs<Static<typeof SubscribeBody> & { projectId: string }>): Promise<{ id: string }> {
   // Checked here, not by a shared guard, so that TypeScript narrows the actor to a user below.
   if (ctx.actor.kind !== 'user') throw new Forbidden('Push notifications are enabled from a signed-in dashboard, not with an API key');
   checkSubscription(input, ctx.services.config.allowPrivateWebhookUrls);

@@ -17,11 +17,7 @@ export interface OpenedSession {
 }
 
 /** Stores a new session (its hash only) and its routing row for a user whose identity has been proven. */
-export async function openSession(
-  sql: Db,
-  user: { id: string; email: string },
-  organization: { id: string; name: string },
-): Promise<OpenedSession> {
+export async function openSession(sql: Db, user: { id: string; email: string }, organization: { id: string; name: string }): Promise<OpenedSession> {
   // Their routing rows go after them (a row left behind by a failure there routes to nothing).
   await deleteCredentials(sql, 'session', await deleteDeadSessionsOfUser(sql, organization.id, user.id));
   const token = newSecretToken();

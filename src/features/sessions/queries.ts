@@ -99,11 +99,7 @@ export async function touchSession(sql: Db, organizationId: string, idHash: Buff
 }
 
 /** The signed-in user and organization behind a live session of this organization. */
-export async function findSessionProfile(
-  sql: Db,
-  organizationId: string,
-  idHash: Buffer,
-): Promise<SessionProfile | undefined> {
+export async function findSessionProfile(sql: Db, organizationId: string, idHash: Buffer): Promise<SessionProfile | undefined> {
   const [row] = await sql<SessionProfile[]>`
     SELECT u.id AS "userId", u.email, o.id AS "organizationId", o.name AS "organizationName",
            s.csrf_token AS "csrfToken"

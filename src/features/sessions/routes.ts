@@ -84,7 +84,16 @@ export default function sessionRoutes(app: App): void {
 
   app.get(
     '/api/session',
-    { config: { scope: { access: 'read', project: 'none' } }, schema: { tags, operationId: 'getSession', summary: 'Who is signed in, and the CSRF token to send on writes', security: sessionOnly, response: { 200: SessionInfo, ...errors(401) } } },
+    {
+      config: { scope: { access: 'read', project: 'none' } },
+      schema: {
+        tags,
+        operationId: 'getSession',
+        summary: 'Who is signed in, and the CSRF token to send on writes',
+        security: sessionOnly,
+        response: { 200: SessionInfo, ...errors(401) },
+      },
+    },
     async (request, reply) => reply.header('cache-control', NO_STORE).send(await describeSession({ ctx: request.ctx, input: undefined })),
   );
 
@@ -92,7 +101,13 @@ export default function sessionRoutes(app: App): void {
     '/api/session/delete',
     {
       config: anyone,
-      schema: { tags, operationId: 'signOut', summary: 'Sign out: end the session named by the cookie', security: sessionOnly, response: { 200: SignedOut, ...errors(403) } },
+      schema: {
+        tags,
+        operationId: 'signOut',
+        summary: 'Sign out: end the session named by the cookie',
+        security: sessionOnly,
+        response: { 200: SignedOut, ...errors(403) },
+      },
     },
     async (request, reply) => {
       const csrfToken = request.headers[CSRF_HEADER];

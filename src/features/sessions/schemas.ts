@@ -4,7 +4,7 @@ export const SetupStatus = Type.Object({
   needed: Type.Boolean(),
   signIn: Type.Object({
     password: Type.Boolean({ description: 'Whether password sign-in is offered (OIDC_PASSWORD_SIGNIN)' }),
-    oidc: Type.Union([Type.String(), Type.Null()], { description: 'The OpenID Connect button\'s provider name (OIDC_NAME), or null without OIDC' }),
+    oidc: Type.Union([Type.String(), Type.Null()], { description: "The OpenID Connect button's provider name (OIDC_NAME), or null without OIDC" }),
   }),
 });
 

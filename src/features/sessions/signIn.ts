@@ -23,15 +23,7 @@ const WRONG_CREDENTIALS = 'Email or password is incorrect';
 let dummyHash: Promise<string> | undefined;
 const dummyPasswordHash = () => (dummyHash ??= hashPassword(crypto.randomBytes(16).toString('hex')));
 
-export async function signIn({
-  ctx,
-  throttle,
-  input,
-}: {
-  ctx: InstallationCtx;
-  throttle: SignInThrottle;
-  input: SignInInput;
-}): Promise<OpenedSession> {
+export async function signIn({ ctx, throttle, input }: { ctx: InstallationCtx; throttle: SignInThrottle; input: SignInInput }): Promise<OpenedSession> {
   const { services } = ctx;
   if (!services.config.passwordSignIn) throw new Forbidden('Password sign-in is turned off here; sign in with your identity provider');
   const keys = SignInThrottle.keys(input.ip, input.email);
@@ -43,7 +35,11 @@ export async function signIn({
   if (!user) throw new Unauthorized(WRONG_CREDENTIALS);
   if (!passwordMatches) {
     // A wrong password for one of an organization's members is that organization's business.
-    await recordAudit(services.sql, { organizationId: user.organizationId, actor: null, ip: input.ip }, { action: 'session.signin_failed', target: { type: 'member', id: user.id } });
+    await recordAudit(
+      services.sql,
+      { organizationId: user.organizationId, actor: null, ip: input.ip },
+      { action: 'session.signin_failed', target: { type: 'member', id: user.id } },
+    );
     throw new Unauthorized(WRONG_CREDENTIALS);
   }
   throttle.succeeded(keys);

@@ -12,13 +12,7 @@ export const CSRF_REFUSED = `Missing or wrong ${CSRF_HEADER} header; reload the 
  * dashboard (CSRF token), so another site cannot sign the user out; a dead or missing one has
  * nothing left to protect and the call simply succeeds.
  */
-export async function signOut({
-  ctx,
-  input,
-}: {
-  ctx: InstallationCtx;
-  input: { token: string | undefined; csrfToken: string | undefined };
-}): Promise<void> {
+export async function signOut({ ctx, input }: { ctx: InstallationCtx; input: { token: string | undefined; csrfToken: string | undefined } }): Promise<void> {
   const { services } = ctx;
   if (!input.token) return;
   const idHash = hashSessionToken(input.token);

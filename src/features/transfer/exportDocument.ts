@@ -3,14 +3,7 @@ import { type VerbArgs, maySee } from '../../context.ts';
 import { type Db, withTransaction, withoutStatementTimeout } from '../../db/client.ts';
 import { exportAlertDefinitions } from '../alerts/transferAlerts.ts';
 import { exportGroups } from '../groups/transferGroups.ts';
-import {
-  type ExportEventRow,
-  type ExportProjectRow,
-  selectCategoryNames,
-  selectExportInsights,
-  selectExportProjects,
-  streamExportEvents,
-} from './queries.ts';
+import { type ExportEventRow, type ExportProjectRow, selectCategoryNames, selectExportInsights, selectExportProjects, streamExportEvents } from './queries.ts';
 import { recordAudit } from '../audit/recordAudit.ts';
 
 /** Events read (and written to the reply) per step. */

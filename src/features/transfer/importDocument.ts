@@ -82,7 +82,13 @@ export async function importDocument({ ctx, input }: VerbArgs<ImportUpload>): Pr
     const { plans, events } = await readAndWrite(ctx, tx, input);
     const result: Written = { projects: [], events, insights: 0 };
     for (const batch of chunks(plans)) {
-      result.projects.push(...(await writeImportedProjects(tx, organizationId, batch.map(({ id, name }) => ({ id, name })))));
+      result.projects.push(
+        ...(await writeImportedProjects(
+          tx,
+          organizationId,
+          batch.map(({ id, name }) => ({ id, name })),
+        )),
+      );
     }
     for (const plan of plans) await completeProject(ctx, tx, plan, result);
     await recordAudit(tx, ctx, { action: 'import', target: null });

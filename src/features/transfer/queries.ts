@@ -46,12 +46,7 @@ export function selectExportInsights(
 }
 
 /** A project's events oldest first, `batch` rows at a time, along the keyset index. */
-export function streamExportEvents(
-  sql: Db,
-  organizationId: string,
-  projectId: string,
-  batch: number,
-): AsyncIterable<ExportEventRow[]> {
+export function streamExportEvents(sql: Db, organizationId: string, projectId: string, batch: number): AsyncIterable<ExportEventRow[]> {
   return sql<ExportEventRow[]>`
     SELECT e.category, e.title, e.description, e.icon, e.tags::text AS tags, e.metadata::text AS metadata,
            e.url, e.user_id, e.notify, e.favorited,

@@ -14,7 +14,15 @@ const IMPORT_BODY_LIMIT = 256 * 1024 * 1024;
 export default function transferRoutes(app: App): void {
   app.get(
     '/api/export',
-    { config: { scope: { access: 'read', project: 'listing' } }, schema: { tags, operationId: 'exportOrganization', summary: 'The whole organization (projects, events, insights) as one JSON document', response: { 200: ExportDocument, ...errors(401) } } },
+    {
+      config: { scope: { access: 'read', project: 'listing' } },
+      schema: {
+        tags,
+        operationId: 'exportOrganization',
+        summary: 'The whole organization (projects, events, insights) as one JSON document',
+        response: { 200: ExportDocument, ...errors(401) },
+      },
+    },
     async (request, reply) => {
       const stream = await exportDocument({ ctx: request.ctx, input: undefined });
       // A stream is sent as it is, never serialized: the 200 schema above only documents it.

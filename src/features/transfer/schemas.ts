@@ -32,7 +32,9 @@ export const TransferProject = Type.Object({
   events: Type.Optional(Type.Array(TransferEvent)),
   insights: Type.Optional(Type.Array(TransferInsight)),
   alerts: Type.Optional(Type.Array(CreateAlertBody, { description: 'Alert definitions (extensions.md "Alerts"); import creates them anew' })),
-  groups: Type.Optional(Type.Array(TransferGroup, { description: 'Groups and their users (extensions.md "Groups (accounts)"); absent in documents of earlier releases' })),
+  groups: Type.Optional(
+    Type.Array(TransferGroup, { description: 'Groups and their users (extensions.md "Groups (accounts)"); absent in documents of earlier releases' }),
+  ),
 });
 
 /** What POST /api/import takes: the export document. `version` may be left out; if given it is 1. */

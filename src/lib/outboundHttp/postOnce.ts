@@ -96,10 +96,7 @@ export function postOnce(options: PostOptions): Promise<PostResult> {
         response.on('error', done);
       },
     );
-    const timer = setTimeout(
-      () => finish(failure(`No response within ${Math.round(options.timeoutMs / 1000)} s`, true, elapsed())),
-      options.timeoutMs,
-    );
+    const timer = setTimeout(() => finish(failure(`No response within ${Math.round(options.timeoutMs / 1000)} s`, true, elapsed())), options.timeoutMs);
     request.on('error', (error) => finish(failure(describeNetworkError(error, url), !(error instanceof AddressRefused), elapsed())));
     request.end(options.body);
   });

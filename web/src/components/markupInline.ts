@@ -121,7 +121,7 @@ function findCodeClose(scan: Scan, from: number, to: number, run: number): numbe
   const key = `code${run}:${to}`;
   const failed = scan.noCloserFrom.get(key);
   if (failed !== undefined && from >= failed) return -1;
-  for (let i = from; i < to; ) {
+  for (let i = from; i < to;) {
     if (scan.text[i] !== '`') {
       i++;
       continue;
@@ -148,10 +148,7 @@ function readEmphasis(scan: Scan, at: number, to: number, depth: number): { pref
     const close = findEmphasisClose(scan, at + run, to, char, size);
     if (close < 0) continue;
     const inner = inlineRange(scan, at + run, close, depth + 1);
-    const node: Inline =
-      size === 3
-        ? { type: 'strong', children: [{ type: 'em', children: inner }] }
-        : { type: size === 2 ? 'strong' : 'em', children: inner };
+    const node: Inline = size === 3 ? { type: 'strong', children: [{ type: 'em', children: inner }] } : { type: size === 2 ? 'strong' : 'em', children: inner };
     // A shorter match leaves the extra delimiters of the opening run as text before it.
     return { prefix: char.repeat(run - size), node, end: close + size };
   }
@@ -163,7 +160,7 @@ function findEmphasisClose(scan: Scan, from: number, to: number, char: string, s
   const key = `${char}${size}:${to}`;
   const failed = scan.noCloserFrom.get(key);
   if (failed !== undefined && from >= failed) return -1;
-  for (let i = from; i < to; ) {
+  for (let i = from; i < to;) {
     const current = text[i];
     if (current === '\\') {
       i += 2;
@@ -180,8 +177,7 @@ function findEmphasisClose(scan: Scan, from: number, to: number, char: string, s
       continue;
     }
     const run = runLength(text, i, to, char);
-    const closes =
-      run >= size && i > from && !isSpace(text[i - 1]) && (char !== '_' || !isWordChar(text[i + run]));
+    const closes = run >= size && i > from && !isSpace(text[i - 1]) && (char !== '_' || !isWordChar(text[i + run]));
     // A run of another size belongs to other emphasis (`*a **b** c*`): skip it whole.
     if (closes && (run === size || run === 3)) return i + run - size;
     i += run;

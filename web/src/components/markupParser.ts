@@ -46,7 +46,7 @@ export function parseMarkup(text: string): Block[] {
     paragraph = [];
   };
 
-  for (let index = 0; index < lines.length; ) {
+  for (let index = 0; index < lines.length;) {
     const line = lines[index] ?? '';
     const fence = FENCE.exec(line);
     if (fence) {

@@ -14,7 +14,10 @@ export function personName(userId: string, properties: Properties): string {
 
 /** "Ada Lovelace" → "AL", "ada@example.com" → "A", "usr_tp69" → "U". */
 export function initials(name: string): string {
-  const words = name.replace(/@.*$/, '').split(/[\s._-]+/).filter((word) => /\p{L}|\p{N}/u.test(word));
+  const words = name
+    .replace(/@.*$/, '')
+    .split(/[\s._-]+/)
+    .filter((word) => /\p{L}|\p{N}/u.test(word));
   const letters = words.slice(0, 2).map((word) => [...word][0] ?? '');
   return (letters.join('') || '?').toUpperCase();
 }

@@ -29,8 +29,7 @@ export function AcceptPage({ token }: { token: string }) {
     post<InvitationPreview>('/api/invitations/preview', { token }, { quiet401: true }).then(
       (invitation) => live && setPreview({ status: 'ready', invitation }),
       (failure: unknown) =>
-        live &&
-        setPreview({ status: failure instanceof ApiError && failure.status === 400 ? 'unusable' : 'unchecked', message: describeError(failure) }),
+        live && setPreview({ status: failure instanceof ApiError && failure.status === 400 ? 'unusable' : 'unchecked', message: describeError(failure) }),
     );
     return () => {
       live = false;
@@ -67,14 +66,12 @@ export function AcceptPage({ token }: { token: string }) {
       intro={
         invitation ? (
           <p data-testid="invitation-summary">
-            You are invited to <strong>{invitation.organization}</strong> as {invitation.role === 'owner' ? 'an owner' : 'a member'}, with the
-            email <strong>{invitation.email}</strong>. Choose a password (at least 8 characters) to accept and sign in. The link works until{' '}
+            You are invited to <strong>{invitation.organization}</strong> as {invitation.role === 'owner' ? 'an owner' : 'a member'}, with the email{' '}
+            <strong>{invitation.email}</strong>. Choose a password (at least 8 characters) to accept and sign in. The link works until{' '}
             <LongDate iso={invitation.expiresAt} />.
           </p>
         ) : preview.status === 'unchecked' ? (
-          <p className="muted">
-            The invitation could not be checked ({preview.message}). Choose a password (at least 8 characters) to accept it and sign in.
-          </p>
+          <p className="muted">The invitation could not be checked ({preview.message}). Choose a password (at least 8 characters) to accept it and sign in.</p>
         ) : (
           <p className="muted" aria-busy="true">
             Checking the invitation…
@@ -90,7 +87,15 @@ export function AcceptPage({ token }: { token: string }) {
       )}
       <label className="field">
         <span>Password</span>
-        <input type="password" name="password" autoComplete="new-password" required minLength={8} value={password} onChange={(e) => setPassword(e.target.value)} />
+        <input
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
       </label>
     </AuthCard>
   );

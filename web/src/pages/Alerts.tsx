@@ -42,7 +42,8 @@ export function AlertsPage({ projectId }: { projectId: string }) {
     setEditing(null);
     if (seed) setParams(new URLSearchParams(), { replace: true });
   };
-  const replace = (alert: Alert) => setData((list) => (list?.some((a) => a.id === alert.id) ? list.map((a) => (a.id === alert.id ? alert : a)) : [...(list ?? []), alert]));
+  const replace = (alert: Alert) =>
+    setData((list) => (list?.some((a) => a.id === alert.id) ? list.map((a) => (a.id === alert.id ? alert : a)) : [...(list ?? []), alert]));
   const remove = async () => {
     if (!deleting) return;
     try {

@@ -39,8 +39,8 @@ export function ApiKeysPage() {
         title="API keys"
         subtitle={
           <>
-            Keys authenticate every call to the JSON API with <code>Authorization: Bearer ev_…</code>. A key is shown once, when it is
-            created. A lost key cannot be recovered: revoke it and create a new one.
+            Keys authenticate every call to the JSON API with <code>Authorization: Bearer ev_…</code>. A key is shown once, when it is created. A lost key
+            cannot be recovered: revoke it and create a new one.
           </>
         }
       />
@@ -84,7 +84,12 @@ export function ApiKeysPage() {
       <ConfirmDialog
         open={revoking !== null}
         title="Revoke this key?"
-        message={<p>Every request using {revoking?.name ? `“${revoking.name}” (${revoking.prefix}…)` : `${revoking?.prefix}…`} will be refused from now on. This cannot be undone.</p>}
+        message={
+          <p>
+            Every request using {revoking?.name ? `“${revoking.name}” (${revoking.prefix}…)` : `${revoking?.prefix}…`} will be refused from now on. This cannot
+            be undone.
+          </p>
+        }
         confirmLabel="Revoke key"
         danger
         onConfirm={() => void revoke()}

@@ -65,7 +65,11 @@ export function AuditLogPage() {
               {shown.length} of the {entries.length} loaded entries match “{actorText.trim()}”{nextCursor ? '; load more to look further back.' : '.'}
             </p>
           )}
-          {shown.length === 0 ? <p className="empty">No entries{action || actorText.trim() ? ' match these filters' : ' yet'}.</p> : <AuditTable entries={shown} />}
+          {shown.length === 0 ? (
+            <p className="empty">No entries{action || actorText.trim() ? ' match these filters' : ' yet'}.</p>
+          ) : (
+            <AuditTable entries={shown} />
+          )}
         </>
       )}
       {nextCursor && (
@@ -129,7 +133,15 @@ function AuditTable({ entries }: { entries: AuditEntry[] }) {
   );
 }
 
-const TARGET_KINDS: Record<string, string> = { member: 'member', key: 'API key', project: 'project', hook: 'hook', destination: 'destination', alert: 'alert', invitation: 'invitation' };
+const TARGET_KINDS: Record<string, string> = {
+  member: 'member',
+  key: 'API key',
+  project: 'project',
+  hook: 'hook',
+  destination: 'destination',
+  alert: 'alert',
+  invitation: 'invitation',
+};
 
 /** What was acted on: by name with a link when the dashboard knows it, else its kind and id. */
 function Target({ target, nameOf }: { target: AuditEntry['target']; nameOf: ReturnType<typeof useTargetNames> }) {

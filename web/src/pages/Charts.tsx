@@ -48,7 +48,10 @@ export default function ChartsPage({ projectId }: { projectId: string }) {
   // only the answer to the latest request.
   const { data: series, error } = useResource(
     (signal) =>
-      api.getCharts({ query: { project: projectId, days: String(days), category: category || undefined, ...(JSON.parse(extra) as ReturnType<typeof breakdownQuery>) } }, { signal }),
+      api.getCharts(
+        { query: { project: projectId, days: String(days), category: category || undefined, ...(JSON.parse(extra) as ReturnType<typeof breakdownQuery>) } },
+        { signal },
+      ),
     [projectId, days, category, extra],
     { live: (message) => message.type.startsWith('event.') || message.type === 'import.completed' },
   );
@@ -129,7 +132,13 @@ export default function ChartsPage({ projectId }: { projectId: string }) {
         )}
         <div className="chart-box">
           {drawn ? (
-            <StackedBars stacks={drawn} unit={unit} hidden={hidden} dark={dark} label={`Events per ${unit}, stacked by ${breakdown.groupBy ? `tag ${breakdown.groupBy}` : 'category'}, over the last ${days} days`} />
+            <StackedBars
+              stacks={drawn}
+              unit={unit}
+              hidden={hidden}
+              dark={dark}
+              label={`Events per ${unit}, stacked by ${breakdown.groupBy ? `tag ${breakdown.groupBy}` : 'category'}, over the last ${days} days`}
+            />
           ) : (
             <div className="chart-loading" aria-label="Loading the chart" />
           )}

@@ -21,7 +21,8 @@ export function ChooseInvitationPage() {
     let live = true;
     api.listInvitationChoices({ quiet401: true }).then(
       (loaded) => live && setChoices({ status: 'ready', choices: loaded }),
-      (failure: unknown) => live && setChoices({ status: 'failed', message: describeError(failure), expired: failure instanceof ApiError && failure.status === 401 }),
+      (failure: unknown) =>
+        live && setChoices({ status: 'failed', message: describeError(failure), expired: failure instanceof ApiError && failure.status === 401 }),
     );
     return () => {
       live = false;

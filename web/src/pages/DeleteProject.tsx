@@ -45,8 +45,7 @@ export function DeleteProjectSection({ projectId }: { projectId: string }) {
     <section className="card settings-section danger-zone" aria-labelledby="delete-project-title">
       <h2 id="delete-project-title">Delete project</h2>
       <p className="muted">
-        Deletes the project and everything in it: events, insights, incoming webhooks, destinations and push subscriptions. This
-        cannot be undone.
+        Deletes the project and everything in it: events, insights, incoming webhooks, destinations and push subscriptions. This cannot be undone.
       </p>
       <button type="button" className="button button-danger" onClick={() => setOpen(true)} disabled={name === undefined}>
         Delete this project…

@@ -55,7 +55,14 @@ export function FeedPage({ projectId }: { projectId: string }) {
   const actions = useEventActions({ setEvents: feed.setEvents, ownFavorites: live.ownFavorites, onChanged: followDetail, onCountsChanged: scheduleCategories });
 
   const linked = useLinkedEvent({ projectId, events: feed.events, status: feed.status, anchorAt: setUntil, open: openDetail });
-  useFeedKeyboard({ events: feed.events, selectedId, select: setSelectedId, open: openDetail, favorite: (event) => void actions.toggleFavorite(event), searchRef });
+  useFeedKeyboard({
+    events: feed.events,
+    selectedId,
+    select: setSelectedId,
+    open: openDetail,
+    favorite: (event) => void actions.toggleFavorite(event),
+    searchRef,
+  });
 
   const backToNewest = () => {
     setUntil(null);

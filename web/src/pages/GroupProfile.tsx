@@ -119,7 +119,9 @@ export function GroupProfilePage({ projectId, groupId }: { projectId: string; gr
       )}
       <h2>Users</h2>
       {members === null ? (
-        <p className="muted" aria-busy="true">Loading…</p>
+        <p className="muted" aria-busy="true">
+          Loading…
+        </p>
       ) : members.length === 0 ? (
         <p className="muted">No users in this group.</p>
       ) : (

@@ -43,7 +43,16 @@ export function GroupsPage({ projectId }: { projectId: string }) {
   };
   const query = { project: projectId, search: search || undefined, sort: sort === 'lastSeen' ? undefined : sort };
 
-  const { items: groups, nextCursor, more } = useKeysetPages((paged, signal) => api.listGroups({ query: paged }, { signal }), query, (page) => page.groups, 'groups');
+  const {
+    items: groups,
+    nextCursor,
+    more,
+  } = useKeysetPages(
+    (paged, signal) => api.listGroups({ query: paged }, { signal }),
+    query,
+    (page) => page.groups,
+    'groups',
+  );
 
   // The columns offered: every property key of the groups shown, in the order first met.
   const keys = useMemo(() => [...new Set((groups ?? []).flatMap((group) => Object.keys(group.properties)))], [groups]);
@@ -55,7 +64,14 @@ export function GroupsPage({ projectId }: { projectId: string }) {
       <div className="user-list-controls">
         <label className="field grow">
           <span>Search groups</span>
-          <input type="search" name="groupSearch" maxLength={200} value={search} onChange={(e) => setQuery({ search: e.target.value })} placeholder="group id or property value" />
+          <input
+            type="search"
+            name="groupSearch"
+            maxLength={200}
+            value={search}
+            onChange={(e) => setQuery({ search: e.target.value })}
+            placeholder="group id or property value"
+          />
         </label>
         <label className="field">
           <span>Sort by</span>
@@ -79,14 +95,18 @@ export function GroupsPage({ projectId }: { projectId: string }) {
         </fieldset>
       )}
       {groups === null ? (
-        <p className="muted" aria-busy="true">Loading groups…</p>
+        <p className="muted" aria-busy="true">
+          Loading groups…
+        </p>
       ) : groups.length === 0 && search ? (
         <div className="empty" role="status">
           <p>No groups match “{search}”. The search looks at group ids and property values.</p>
         </div>
       ) : groups.length === 0 ? (
         <div className="empty">
-          <p>No groups yet. Call <code>POST /api/group</code> (or LogSnag's <code>group</code>) to add users to an account.</p>
+          <p>
+            No groups yet. Call <code>POST /api/group</code> (or LogSnag's <code>group</code>) to add users to an account.
+          </p>
         </div>
       ) : (
         <div className="group-table-wrap" role="region" aria-label="Groups" tabIndex={0}>

@@ -62,7 +62,15 @@ export function InsightEditor({ projectId, insight, onClose, onSaved }: Props) {
       <form id="insight-editor" className="form-grid" onSubmit={(event) => void save(event)}>
         <label className="field">
           <span>Title</span>
-          <input name="insightTitle" required maxLength={500} value={title} readOnly={insight !== null} onChange={(e) => setTitle(e.target.value)} placeholder="Active users" />
+          <input
+            name="insightTitle"
+            required
+            maxLength={500}
+            value={title}
+            readOnly={insight !== null}
+            onChange={(e) => setTitle(e.target.value)}
+            placeholder="Active users"
+          />
         </label>
         <label className="field">
           <span>Value</span>

@@ -18,7 +18,12 @@ export function InsightsPage({ projectId }: { projectId: string }) {
   const [deleting, setDeleting] = useState<Insight | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const { data, error, reload: load, setData } = useResource(
+  const {
+    data,
+    error,
+    reload: load,
+    setData,
+  } = useResource(
     async (signal) => {
       const list = await api.listInsights({ query: { project: projectId } }, { signal });
       // Cards whose value moved since the last load flash once.
@@ -114,12 +119,7 @@ export function InsightsPage({ projectId }: { projectId: string }) {
         </ul>
       )}
       {editing && (
-        <InsightEditor
-          projectId={projectId}
-          insight={editing === 'new' ? null : editing}
-          onClose={() => setEditing(null)}
-          onSaved={() => void load()}
-        />
+        <InsightEditor projectId={projectId} insight={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={() => void load()} />
       )}
       <ConfirmDialog
         open={deleting !== null}

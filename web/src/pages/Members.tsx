@@ -174,14 +174,7 @@ export function MembersPage() {
         </div>
       )}
 
-      {!error && (
-        <PendingInvitations
-          invitations={pending.data}
-          error={pending.error}
-          onResend={(i) => void resend(i)}
-          onRevoke={setRevoking}
-        />
-      )}
+      {!error && <PendingInvitations invitations={pending.data} error={pending.error} onResend={(i) => void resend(i)} onRevoke={setRevoking} />}
 
       <InvitationDialog invitation={invitation} onClose={() => setInvitation(null)} />
 

@@ -50,18 +50,14 @@ export function OrganizationPage() {
 
       <h2>Events this month ({info.usage.month}, UTC)</h2>
       {cap === null ? (
-        <p data-testid="usage">
-          {format(info.usage.events)} events. This organization has no monthly cap.
-        </p>
+        <p data-testid="usage">{format(info.usage.events)} events. This organization has no monthly cap.</p>
       ) : (
         <>
           <p data-testid="usage">
             {format(info.usage.events)} of {format(cap)} events ({Math.round(share * 100)}%)
           </p>
           <progress className="usage-bar" max={1} value={share} aria-label="Events this month against the monthly cap" />
-          <p className="muted small">
-            Over the cap, incoming hooks answer 429 until the month ends (UTC).
-          </p>
+          <p className="muted small">Over the cap, incoming hooks answer 429 until the month ends (UTC).</p>
         </>
       )}
 

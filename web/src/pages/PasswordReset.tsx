@@ -63,7 +63,9 @@ export function ResetPasswordPage({ token }: { token: string }) {
   // The account the link is for, or why it cannot be used: a used link shows no form.
   const [link, setLink] = useState<{ email: string } | { unusable: string } | null>(null);
   useEffect(() => {
-    post<{ email: string }>('/api/password-reset/preview', { token }, { quiet401: true }).then(setLink, (failure: unknown) => setLink({ unusable: describeError(failure) }));
+    post<{ email: string }>('/api/password-reset/preview', { token }, { quiet401: true }).then(setLink, (failure: unknown) =>
+      setLink({ unusable: describeError(failure) }),
+    );
   }, [token]);
   if (link === null) {
     return (
@@ -101,14 +103,22 @@ export function ResetPasswordPage({ token }: { token: string }) {
       busyLabel="Saving…"
       intro={
         <p className="muted">
-          For <strong data-testid="reset-account">{'email' in link ? link.email : ''}</strong>. At least 8 characters. Every session of this account ends when it is
-          set.
+          For <strong data-testid="reset-account">{'email' in link ? link.email : ''}</strong>. At least 8 characters. Every session of this account ends when
+          it is set.
         </p>
       }
     >
       <label className="field">
         <span>New password</span>
-        <input type="password" name="password" autoComplete="new-password" required minLength={8} value={password} onChange={(e) => setPassword(e.target.value)} />
+        <input
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
       </label>
     </AuthCard>
   );

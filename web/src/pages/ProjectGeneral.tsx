@@ -58,7 +58,13 @@ export function ProjectGeneralSection({ projectId }: { projectId: string }) {
     await save();
   };
 
-  const howMany = pending ? (pending.count > COUNT_CAP ? `more than ${COUNT_CAP.toLocaleString()} events` : pending.count === 1 ? '1 event' : `${pending.count.toLocaleString()} events`) : '';
+  const howMany = pending
+    ? pending.count > COUNT_CAP
+      ? `more than ${COUNT_CAP.toLocaleString()} events`
+      : pending.count === 1
+        ? '1 event'
+        : `${pending.count.toLocaleString()} events`
+    : '';
   return (
     <section className="card" aria-labelledby="project-general">
       <h2 id="project-general">General</h2>

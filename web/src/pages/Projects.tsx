@@ -21,7 +21,7 @@ export function ProjectsPage() {
   const known = projects?.length ?? 0;
   const { data: rows, error } = useResource((signal) => api.projectActivity({ signal }), [known]);
   useEffect(() => {
-    if (error) toast.error(error, 'Could not load the projects\' activity');
+    if (error) toast.error(error, "Could not load the projects' activity");
   }, [error, toast]);
   const activity = useMemo(() => new Map((rows ?? []).map((row) => [row.projectId, row])), [rows]);
 

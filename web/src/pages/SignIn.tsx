@@ -37,8 +37,8 @@ function OidcButton({ name }: { name: string }) {
 const NoAccount = () => (
   <p className="muted small">
     No account? Ask an owner of your organization for an invitation link, or an operator can create one with{' '}
-    <code>npx eventlog user create &lt;email&gt; --org &lt;orgId&gt;</code>; the organization id is on the Organization page of the
-    dashboard (and in the output of <code>eventlog org create</code>).
+    <code>npx eventlog user create &lt;email&gt; --org &lt;orgId&gt;</code>; the organization id is on the Organization page of the dashboard (and in the output
+    of <code>eventlog org create</code>).
   </p>
 );
 
@@ -141,14 +141,7 @@ function PasswordSignIn({ notice, oidc }: { notice?: React.ReactNode; oidc: stri
       </label>
       <label className="field">
         <span>Password</span>
-        <input
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
+        <input type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
       </label>
     </AuthCard>
   );

@@ -100,8 +100,8 @@ export function TransferPage() {
       <section className="card settings-section" aria-labelledby="import-title">
         <h2 id="import-title">Import</h2>
         <p className="muted">
-          Loads an export file into new projects: ids in the file are only labels, so importing the same file twice makes two copies.
-          Every row is checked first; if one is invalid, nothing is imported.
+          Loads an export file into new projects: ids in the file are only labels, so importing the same file twice makes two copies. Every row is checked
+          first; if one is invalid, nothing is imported.
         </p>
         <form className="inline-form" onSubmit={(event) => void importFile(event)}>
           <label className="field grow">

@@ -23,7 +23,10 @@ function Seen({ iso }: { iso: string | null }) {
   if (!iso) return <span className="muted">unknown</span>;
   return (
     <>
-      <DateAndTime iso={iso} /> <span className="muted">(<RelativeTime iso={iso} />)</span>
+      <DateAndTime iso={iso} />{' '}
+      <span className="muted">
+        (<RelativeTime iso={iso} />)
+      </span>
     </>
   );
 }
@@ -37,13 +40,19 @@ export function UserProfilePage({ projectId, userId }: { projectId: string; user
   const [detailId, setDetailId] = useState<number | null>(null);
 
   const journeyPage = useCallback(
-    (cursor: string | null, signal?: AbortSignal) => api.listEvents({ query: { project: projectId, user_id: userId, cursor: cursor ?? undefined } }, { signal }),
+    (cursor: string | null, signal?: AbortSignal) =>
+      api.listEvents({ query: { project: projectId, user_id: userId, cursor: cursor ?? undefined } }, { signal }),
     [projectId, userId],
   );
 
   // Reloads the profile and as many journey pages as are shown, so a live change keeps the scroll.
   // Any change in the project may be this user's, so every live message counts.
-  const { data, error, reload: load, setData } = useResource(
+  const {
+    data,
+    error,
+    reload: load,
+    setData,
+  } = useResource(
     async (signal) => {
       const path = { userId };
       const query = { project: projectId };
@@ -101,7 +110,6 @@ export function UserProfilePage({ projectId, userId }: { projectId: string; user
       (error: unknown) => toast.error(error, 'Copy failed'),
     );
   const filterFeed = (params: Record<string, string>) => navigate(withQuery('/', { user_id: userId, ...params }));
-
 
   const events = journey?.events ?? null;
   const detail = events?.find((event) => event.id === detailId) ?? null;
@@ -180,7 +188,9 @@ export function UserProfilePage({ projectId, userId }: { projectId: string; user
                   onFavorite={(changed) => void act(api.toggleFavorite({ path: { eventId: String(changed.id) } }))}
                   onDelete={remove}
                   onCopyLink={(linked) => void copyLink(linked)}
-                  onTag={(key, value) => filterFeed(value !== null && typeof value === 'object' ? { search: tagSearchText(key, value) } : { tag: `${key}:${String(value)}` })}
+                  onTag={(key, value) =>
+                    filterFeed(value !== null && typeof value === 'object' ? { search: tagSearchText(key, value) } : { tag: `${key}:${String(value)}` })
+                  }
                   onCategory={(category) => filterFeed({ category })}
                 />
               ))}
@@ -193,7 +203,12 @@ export function UserProfilePage({ projectId, userId }: { projectId: string; user
           )}
         </div>
       )}
-      <EventDetail event={detail} onClose={() => setDetailId(null)} onFavorite={(event) => void act(api.toggleFavorite({ path: { eventId: String(event.id) } }))} onDelete={remove} />
+      <EventDetail
+        event={detail}
+        onClose={() => setDetailId(null)}
+        onFavorite={(event) => void act(api.toggleFavorite({ path: { eventId: String(event.id) } }))}
+        onDelete={remove}
+      />
     </main>
   );
 }

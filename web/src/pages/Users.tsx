@@ -30,7 +30,16 @@ export function UsersPage({ projectId }: { projectId: string }) {
   const setSearch = (text: string) => setQuery({ search: text, sort });
   const query = { project: projectId, search: search || undefined, sort };
 
-  const { items: users, nextCursor, more } = useKeysetPages((paged, signal) => api.listUsers({ query: paged }, { signal }), query, (page) => page.users, 'users');
+  const {
+    items: users,
+    nextCursor,
+    more,
+  } = useKeysetPages(
+    (paged, signal) => api.listUsers({ query: paged }, { signal }),
+    query,
+    (page) => page.users,
+    'users',
+  );
 
   return (
     <main className="page page-narrow">
@@ -38,7 +47,14 @@ export function UsersPage({ projectId }: { projectId: string }) {
       <div className="user-list-controls">
         <label className="field grow">
           <span>Search users</span>
-          <input type="search" name="userSearch" maxLength={200} value={search} onChange={(e) => setSearch(e.target.value)} placeholder="user id or property value" />
+          <input
+            type="search"
+            name="userSearch"
+            maxLength={200}
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            placeholder="user id or property value"
+          />
         </label>
         <label className="field">
           <span>Sort by</span>
@@ -52,14 +68,18 @@ export function UsersPage({ projectId }: { projectId: string }) {
         </label>
       </div>
       {users === null ? (
-        <p className="muted" aria-busy="true">Loading users…</p>
+        <p className="muted" aria-busy="true">
+          Loading users…
+        </p>
       ) : users.length === 0 && search ? (
         <div className="empty" role="status">
           <p>No users match “{search}”. The search looks at user ids and property values.</p>
         </div>
       ) : users.length === 0 ? (
         <div className="empty">
-          <p>No users yet. Send events with a <code>user_id</code>, or call <code>POST /api/identify</code>.</p>
+          <p>
+            No users yet. Send events with a <code>user_id</code>, or call <code>POST /api/identify</code>.
+          </p>
         </div>
       ) : (
         <ul className="project-list user-list">

@@ -20,7 +20,8 @@ export function maskCredentials(url: string, format: ChannelFormat): string {
 export function keepMaskedCredentials(next: string, stored: string, format: ChannelFormat): string {
   let url = next;
   const storedUserInfo = USER_INFO.exec(stored)?.[2];
-  if (storedUserInfo !== undefined) url = url.replace(USER_INFO, (whole, scheme: string, info: string) => (info === MASK ? `${scheme}${storedUserInfo}@` : whole));
+  if (storedUserInfo !== undefined)
+    url = url.replace(USER_INFO, (whole, scheme: string, info: string) => (info === MASK ? `${scheme}${storedUserInfo}@` : whole));
   const storedQuery = new Map<string, string>();
   for (const [, , key, value] of stored.matchAll(QUERY_SECRET)) if (!storedQuery.has(key as string)) storedQuery.set(key as string, value as string);
   url = url.replace(QUERY_SECRET, (whole, prefix: string, key: string, value: string) =>

@@ -33,6 +33,12 @@ export function serviceAnswer(response: string | null): string | null {
   const answer = parsed as Record<string, unknown>;
   const pick = [answer.description, answer.errorDescription, answer.error, answer.message].find((value) => typeof value === 'string');
   if (typeof pick === 'string') return pick.slice(0, 300);
-  if (Array.isArray(answer.errors)) return answer.errors.filter((value) => typeof value === 'string').join('; ').slice(0, 300) || null;
+  if (Array.isArray(answer.errors))
+    return (
+      answer.errors
+        .filter((value) => typeof value === 'string')
+        .join('; ')
+        .slice(0, 300) || null
+    );
   return null;
 }

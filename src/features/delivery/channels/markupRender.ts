@@ -61,10 +61,22 @@ function block(node: Block, target: Target): string {
 }
 
 /** Matrix's `formatted_body`: HTML blocks, every text escaped. */
-export const markupToMatrixHtml = (source: string) => parseMarkup(source).map((node) => block(node, 'html')).join('');
+export const markupToMatrixHtml = (source: string) =>
+  parseMarkup(source)
+    .map((node) => block(node, 'html'))
+    .join('');
 /** Telegram's HTML subset (b, i, code, pre, a; newlines, no paragraphs or lists). */
-export const markupToTelegramHtml = (source: string) => parseMarkup(source).map((node) => block(node, 'telegram')).join('\n\n');
+export const markupToTelegramHtml = (source: string) =>
+  parseMarkup(source)
+    .map((node) => block(node, 'telegram'))
+    .join('\n\n');
 /** Markdown (ntfy, Gotify, Teams TextBlocks), every text escaped. */
-export const markupToMarkdown = (source: string) => parseMarkup(source).map((node) => block(node, 'markdown')).join('\n\n');
+export const markupToMarkdown = (source: string) =>
+  parseMarkup(source)
+    .map((node) => block(node, 'markdown'))
+    .join('\n\n');
 /** Plain text: the markup's words, links as `label (url)`. */
-export const markupToPlain = (source: string) => parseMarkup(source).map((node) => block(node, 'plain')).join('\n\n');
+export const markupToPlain = (source: string) =>
+  parseMarkup(source)
+    .map((node) => block(node, 'plain'))
+    .join('\n\n');

@@ -27,10 +27,20 @@ export const matrix: Channel = {
     }
     plain.push(message.link);
     html.push(`<p><a href="${escapeHtml(message.link)}">Open in Eventlog</a></p>`);
-    const body = { msgtype: 'm.text', body: cut(plain.join('\n\n'), MAX_BODY), format: 'org.matrix.custom.html', formatted_body: cutHtml(html.join(''), MAX_BODY) };
+    const body = {
+      msgtype: 'm.text',
+      body: cut(plain.join('\n\n'), MAX_BODY),
+      format: 'org.matrix.custom.html',
+      formatted_body: cutHtml(html.join(''), MAX_BODY),
+    };
     // The delivery's id as the transaction id: a retried attempt is the same transaction, which
     // the homeserver applies once; a replay is a new delivery and so a new message.
     const target = `${bareUrl(url)}/${encodeURIComponent(deliveryId)}`;
-    return { method: 'PUT', url: target, headers: { ...JSON_HEADERS, authorization: `Bearer ${url.searchParams.get('access_token')}` }, body: JSON.stringify(body) };
+    return {
+      method: 'PUT',
+      url: target,
+      headers: { ...JSON_HEADERS, authorization: `Bearer ${url.searchParams.get('access_token')}` },
+      body: JSON.stringify(body),
+    };
   },
 };

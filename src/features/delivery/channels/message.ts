@@ -66,7 +66,10 @@ export function cutHtml(html: string, max: number): string {
       if (closing) open.pop();
       else open.push(name as string);
     }
-    const closers = open.reverse().map((name) => `</${name}>`).join('');
+    const closers = open
+      .reverse()
+      .map((name) => `</${name}>`)
+      .join('');
     const result = `${kept}${closers}…`;
     if (result.length <= max || end === 0) return result;
     end = Math.max(0, end - (result.length - max));

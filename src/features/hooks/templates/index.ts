@@ -5,7 +5,6 @@ import { githubEvent } from './github.ts';
 import { grafanaEvent } from './grafana.ts';
 import { type TemplateFields, isObject, unreadable } from './templateFields.ts';
 
-
 /** The services whose webhook payloads a hook can read (contract: lower case). */
 const TEMPLATE_NAMES = ['github', 'grafana', 'alertmanager'] as const;
 export type TemplateName = (typeof TEMPLATE_NAMES)[number];

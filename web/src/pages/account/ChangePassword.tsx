@@ -59,12 +59,26 @@ export function ChangePassword() {
         <div className="account-row">
           <label className="field">
             <span>Current password</span>
-            <input type="password" name="currentPassword" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} {...fields.describe('current')} />
+            <input
+              type="password"
+              name="currentPassword"
+              autoComplete="current-password"
+              value={current}
+              onChange={(e) => setCurrent(e.target.value)}
+              {...fields.describe('current')}
+            />
             {fields.message('current')}
           </label>
           <label className="field">
             <span>New password</span>
-            <input type="password" name="newPassword" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} {...fields.describe('next')} />
+            <input
+              type="password"
+              name="newPassword"
+              autoComplete="new-password"
+              value={next}
+              onChange={(e) => setNext(e.target.value)}
+              {...fields.describe('next')}
+            />
             {fields.message('next')}
           </label>
         </div>

@@ -44,7 +44,9 @@ export function DigestForm({ email }: { email: string }) {
     if (!isKnownZone(settings.timeZone)) return setZoneError('Choose a time zone from the suggestions, like Europe/Berlin.');
     void run(async () => {
       setSettings(await put<DigestSettings>('/api/me/digest', settings));
-      return settings.frequency === 'off' ? 'Saved: no digest.' : `Saved: a ${settings.frequency} digest at ${String(settings.hour).padStart(2, '0')}:00 (${settings.timeZone}).`;
+      return settings.frequency === 'off'
+        ? 'Saved: no digest.'
+        : `Saved: a ${settings.frequency} digest at ${String(settings.hour).padStart(2, '0')}:00 (${settings.timeZone}).`;
     });
   };
 
@@ -72,7 +74,13 @@ export function DigestForm({ email }: { email: string }) {
             <div className="radio-row">
               {FREQUENCIES.map(([frequency, label]) => (
                 <label key={frequency} className="radio">
-                  <input type="radio" name="frequency" value={frequency} checked={settings.frequency === frequency} onChange={() => setSettings({ ...settings, frequency })} />
+                  <input
+                    type="radio"
+                    name="frequency"
+                    value={frequency}
+                    checked={settings.frequency === frequency}
+                    onChange={() => setSettings({ ...settings, frequency })}
+                  />
                   <span>{label}</span>
                 </label>
               ))}

@@ -33,7 +33,12 @@ export function NotificationSettings({ browserZone, zones }: { browserZone: stri
     if (prefs.quietHours) setQuiet(prefs.quietHours);
   }, [prefs, draft]);
 
-  if (error && !draft) return <p className="banner banner-error" role="alert">{describeError(error)}</p>;
+  if (error && !draft)
+    return (
+      <p className="banner banner-error" role="alert">
+        {describeError(error)}
+      </p>
+    );
   if (!draft) return <Skeleton rows={3} what="your notification settings" />;
 
   const setLevel = (projectId: string, level: Level) => {

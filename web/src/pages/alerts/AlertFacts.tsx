@@ -69,8 +69,11 @@ export function AlertHistory({ alert, history }: { alert: Alert; history: AlertH
       {history.transitions.map((transition) => (
         <li key={transition.at + transition.state}>
           <span className={`badge ${transition.state === 'firing' ? 'badge-firing' : 'badge-ok'}`}>{transition.state === 'firing' ? 'Fired' : 'Resolved'}</span>{' '}
-          <DateAndTime iso={transition.at} /> <span className="muted">(<RelativeTime iso={transition.at} />)</span> with {transition.count}{' '}
-          {transition.count === 1 ? 'event' : 'events'} ·{' '}
+          <DateAndTime iso={transition.at} />{' '}
+          <span className="muted">
+            (<RelativeTime iso={transition.at} />)
+          </span>{' '}
+          with {transition.count} {transition.count === 1 ? 'event' : 'events'} ·{' '}
           <Link href={withQuery('/', { tag: `alert:${alert.id}` })}>its events in the feed</Link>
         </li>
       ))}

@@ -10,7 +10,13 @@ import { durationInWords } from './alertWords.ts';
 
 const UNITS = { seconds: 1, minutes: 60, hours: 3600, days: 86_400 } as const;
 type Unit = keyof typeof UNITS;
-const RENOTIFY = [['', 'Never'], ['900', 'Every 15 minutes'], ['3600', 'Every hour'], ['14400', 'Every 4 hours'], ['86400', 'Every day']] as const;
+const RENOTIFY = [
+  ['', 'Never'],
+  ['900', 'Every 15 minutes'],
+  ['3600', 'Every hour'],
+  ['14400', 'Every 4 hours'],
+  ['86400', 'Every day'],
+] as const;
 
 function splitWindow(seconds: number): { amount: string; unit: Unit } {
   const unit = (['days', 'hours', 'minutes'] as const).find((u) => seconds % UNITS[u] === 0) ?? 'seconds';
@@ -19,12 +25,17 @@ function splitWindow(seconds: number): { amount: string; unit: Unit } {
 
 /** `key:value` lines (or commas) to the filter's tags; the value stays text. */
 function parseTags(text: string): Record<string, string> | undefined {
-  const pairs = text.split(/[\n,]/).map((part) => part.trim()).filter(Boolean);
+  const pairs = text
+    .split(/[\n,]/)
+    .map((part) => part.trim())
+    .filter(Boolean);
   if (pairs.length === 0) return undefined;
-  return Object.fromEntries(pairs.map((pair) => {
-    const colon = pair.indexOf(':');
-    return colon < 0 ? [pair, ''] : [pair.slice(0, colon), pair.slice(colon + 1)];
-  }));
+  return Object.fromEntries(
+    pairs.map((pair) => {
+      const colon = pair.indexOf(':');
+      return colon < 0 ? [pair, ''] : [pair.slice(0, colon), pair.slice(colon + 1)];
+    }),
+  );
 }
 
 interface AlertFormProps {
@@ -42,7 +53,11 @@ export function AlertForm({ projectId, alert, seed, onSaved, onClose }: AlertFor
   const [name, setName] = useState(alert?.name ?? nameFromSeed(seed));
   const [category, setCategory] = useState(filter.category ?? seed?.category ?? '');
   const [tags, setTags] = useState(
-    filter.tags ? Object.entries(filter.tags).map(([k, v]) => `${k}:${String(v)}`).join(', ') : (seed?.tags ?? []).join(', '),
+    filter.tags
+      ? Object.entries(filter.tags)
+          .map(([k, v]) => `${k}:${String(v)}`)
+          .join(', ')
+      : (seed?.tags ?? []).join(', '),
   );
   const [userId, setUserId] = useState(filter.user_id ?? seed?.userId ?? '');
   const [search, setSearch] = useState(filter.search ?? seed?.search ?? '');
@@ -98,7 +113,10 @@ export function AlertForm({ projectId, alert, seed, onSaved, onClose }: AlertFor
     const controller = new AbortController();
     const timer = setTimeout(() => {
       api
-        .previewAlertFilter({ path: { projectId }, body: { filter: (JSON.parse(previewKey) as [Alert['filter'], number])[0], windowSeconds } }, { signal: controller.signal })
+        .previewAlertFilter(
+          { path: { projectId }, body: { filter: (JSON.parse(previewKey) as [Alert['filter'], number])[0], windowSeconds } },
+          { signal: controller.signal },
+        )
         .then((result) => setPreview({ key: previewKey, count: result.count }))
         .catch(() => setPreview(null));
     }, 300);
@@ -116,9 +134,7 @@ export function AlertForm({ projectId, alert, seed, onSaved, onClose }: AlertFor
     if (Object.keys(problems).length > 0) return;
     setBusy(true);
     try {
-      const saved = alert
-        ? await api.updateAlert({ path: { alertId: alert.id }, body })
-        : await api.createAlert({ path: { projectId }, body });
+      const saved = alert ? await api.updateAlert({ path: { alertId: alert.id }, body }) : await api.createAlert({ path: { projectId }, body });
       onSaved(saved);
     } catch (failure) {
       const { field, words } = fieldOfRefusal(describeError(failure));
@@ -189,7 +205,15 @@ export function AlertForm({ projectId, alert, seed, onSaved, onClose }: AlertFor
         </label>
         <label className="field">
           <span>Number of events</span>
-          <input name="threshold" type="number" min={1} max={1_000_000} value={threshold} onChange={(e) => setThreshold(e.target.value)} {...invalid('threshold')} />
+          <input
+            name="threshold"
+            type="number"
+            min={1}
+            max={1_000_000}
+            value={threshold}
+            onChange={(e) => setThreshold(e.target.value)}
+            {...invalid('threshold')}
+          />
           {message('threshold')}
         </label>
         <label className="field">

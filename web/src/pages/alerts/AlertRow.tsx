@@ -15,7 +15,12 @@ function sentenceOf(alert: Alert): string {
   return `Fires when there are ${words}.`;
 }
 
-const MUTES = [['3600', '1 hour'], ['28800', '8 hours'], ['86400', '24 hours'], ['forever', 'Until unmuted']] as const;
+const MUTES = [
+  ['3600', '1 hour'],
+  ['28800', '8 hours'],
+  ['86400', '24 hours'],
+  ['forever', 'Until unmuted'],
+] as const;
 /** "Until unmuted": the last second the API takes. */
 const FOREVER = 253_402_300_799;
 
@@ -107,13 +112,23 @@ export function AlertRow({ projectId, alert, onChanged, onEdit, onDelete, linked
           Edit
         </button>
         {muted ? (
-          <button type="button" className="button button-small" onClick={() => void act(api.muteAlert({ path, body: { until: null } }), 'Could not unmute the alert')}>
+          <button
+            type="button"
+            className="button button-small"
+            onClick={() => void act(api.muteAlert({ path, body: { until: null } }), 'Could not unmute the alert')}
+          >
             Unmute
           </button>
         ) : (
           <label className="field-inline">
             <span className="visually-hidden">Mute {alert.name}</span>
-            <select name="mute" value="" ref={muteChoice} aria-describedby={linked && offerMute ? `mute-offer-${alert.id}` : undefined} onChange={(e) => mute(e.target.value)}>
+            <select
+              name="mute"
+              value=""
+              ref={muteChoice}
+              aria-describedby={linked && offerMute ? `mute-offer-${alert.id}` : undefined}
+              onChange={(e) => mute(e.target.value)}
+            >
               <option value="">Mute…</option>
               {MUTES.map(([value, label]) => (
                 <option key={value} value={value}>

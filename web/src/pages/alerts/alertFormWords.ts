@@ -42,6 +42,7 @@ export function checkAlertForm(input: { name: string; threshold: string; windowS
   if (!input.name.trim()) problems.name = 'Give the alert a name.';
   const threshold = Number(input.threshold);
   if (!Number.isInteger(threshold) || threshold < 1 || threshold > 1_000_000) problems.threshold = 'Use a whole number of events from 1 to 1,000,000.';
-  if (!Number.isInteger(input.windowSeconds) || input.windowSeconds < 10 || input.windowSeconds > 31_536_000) problems.window = 'Use a window of 10 seconds to 365 days.';
+  if (!Number.isInteger(input.windowSeconds) || input.windowSeconds < 10 || input.windowSeconds > 31_536_000)
+    problems.window = 'Use a window of 10 seconds to 365 days.';
   return problems;
 }

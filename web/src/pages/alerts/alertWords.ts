@@ -22,7 +22,12 @@ export function conditionInWords(alert: Pick<Alert, 'filter' | 'condition'>): st
   const noun = threshold === 1 ? 'event' : 'events';
   const { category, tags, user_id: userId, search } = alert.filter;
   const parts = [category !== undefined ? `\`${category}\` ${noun}` : noun];
-  if (tags && Object.keys(tags).length > 0) parts.push(`tagged ${Object.entries(tags).map(([key, value]) => `${key}:${String(value)}`).join(', ')}`);
+  if (tags && Object.keys(tags).length > 0)
+    parts.push(
+      `tagged ${Object.entries(tags)
+        .map(([key, value]) => `${key}:${String(value)}`)
+        .join(', ')}`,
+    );
   if (userId !== undefined) parts.push(`of user ${userId}`);
   if (search !== undefined) parts.push(`matching "${search}"`);
   return `${count === 'atLeast' ? 'at least' : 'fewer than'} ${threshold} ${parts.join(' ')} in ${durationInWords(windowSeconds)}`;

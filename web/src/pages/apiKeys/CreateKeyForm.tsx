@@ -132,7 +132,8 @@ export function CreateKeyForm({ projects, onCreated }: CreateKeyFormProps) {
             {...fields.describe('origins')}
           />
           <small id={`${id}-origins-hint`} className="muted">
-            One a line: scheme, host and optional port. Web pages on these origins may send events with this key, which is then public; leave empty for a key kept on servers.
+            One a line: scheme, host and optional port. Web pages on these origins may send events with this key, which is then public; leave empty for a key
+            kept on servers.
           </small>
           {fields.message('origins')}
         </label>

@@ -70,11 +70,7 @@ export function KeysTable({ keys, projects, onRevoke }: { keys: ApiKey[]; projec
                   ) : (
                     <>
                       <span className="status status-ok">Active</span>
-                      <button
-                        type="button"
-                        className="button button-small button-danger-outline"
-                        onClick={() => onRevoke(key)}
-                      >
+                      <button type="button" className="button button-small button-danger-outline" onClick={() => onRevoke(key)}>
                         Revoke<span className="visually-hidden"> {key.name ?? `${key.prefix}…`}</span>
                       </button>
                     </>

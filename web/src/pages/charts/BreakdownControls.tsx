@@ -71,7 +71,14 @@ export function BreakdownControls({ projectId, breakdown, update }: { projectId:
       <form className="chart-breakdown-form" onSubmit={applyKey} aria-label="Break down">
         <label className="field">
           <span>Break down by tag key</span>
-          <input name="breakdownKey" list={listId} autoComplete="off" value={key} placeholder="e.g. plan (empty: by category)" onChange={(e) => setKey(e.target.value)} />
+          <input
+            name="breakdownKey"
+            list={listId}
+            autoComplete="off"
+            value={key}
+            placeholder="e.g. plan (empty: by category)"
+            onChange={(e) => setKey(e.target.value)}
+          />
           <datalist id={listId} data-testid="tag-key-suggestions">
             {tagKeys.map((tagKey) => (
               <option key={tagKey} value={tagKey} />
@@ -119,7 +126,13 @@ export function BreakdownControls({ projectId, breakdown, update }: { projectId:
             </button>
           )}
           {breakdown.tags.map((t) => (
-            <button key={t} type="button" className="chip" aria-label={`Remove filter tag ${t}`} onClick={() => update({ tags: breakdown.tags.filter((x) => x !== t) })}>
+            <button
+              key={t}
+              type="button"
+              className="chip"
+              aria-label={`Remove filter tag ${t}`}
+              onClick={() => update({ tags: breakdown.tags.filter((x) => x !== t) })}
+            >
               {t} ×
             </button>
           ))}

@@ -97,29 +97,29 @@ export function CategoryPicker({ categories, value, onChange }: Props) {
         />
         {open && (
           <div className="category-picker-popup">
-          <ul className="category-picker-list" id={listId} role="listbox" aria-label="Categories">
-            {options.map((option, index) => (
-              <li
-                key={option.name || '(all)'}
-                id={optionId(index)}
-                role="option"
-                aria-selected={option.name === value}
-                className={index === active ? 'active' : undefined}
-                title={option.name || 'All categories'}
-                // mousedown, not click: the input's blur would close the list before a click lands.
-                onMouseDown={(event) => {
-                  event.preventDefault();
-                  choose(option.name);
-                }}
-                onMouseEnter={() => setActive(index)}
-              >
-                <MiddleEllipsis className="category-picker-name" text={option.name || 'All categories'} />
-                {option.name && <span className="category-picker-count">{option.count.toLocaleString()}</span>}
-              </li>
-            ))}
-          </ul>
-          {options.length === 0 && <p className="category-picker-note">No category matches “{query}”</p>}
-          {hiddenMatches > 0 && <p className="category-picker-note">{hiddenMatches} more: type to narrow the list</p>}
+            <ul className="category-picker-list" id={listId} role="listbox" aria-label="Categories">
+              {options.map((option, index) => (
+                <li
+                  key={option.name || '(all)'}
+                  id={optionId(index)}
+                  role="option"
+                  aria-selected={option.name === value}
+                  className={index === active ? 'active' : undefined}
+                  title={option.name || 'All categories'}
+                  // mousedown, not click: the input's blur would close the list before a click lands.
+                  onMouseDown={(event) => {
+                    event.preventDefault();
+                    choose(option.name);
+                  }}
+                  onMouseEnter={() => setActive(index)}
+                >
+                  <MiddleEllipsis className="category-picker-name" text={option.name || 'All categories'} />
+                  {option.name && <span className="category-picker-count">{option.count.toLocaleString()}</span>}
+                </li>
+              ))}
+            </ul>
+            {options.length === 0 && <p className="category-picker-note">No category matches “{query}”</p>}
+            {hiddenMatches > 0 && <p className="category-picker-note">{hiddenMatches} more: type to narrow the list</p>}
           </div>
         )}
       </div>

@@ -63,7 +63,15 @@ export function EventList({ feed, projectId, filtered, linkedId, selectedId, ...
               <time dateTime={group.key}>{group.label}</time>
             </h2>
             {group.items.map((event: EventItem) => (
-              <EventRow key={event.id} event={event} linked={event.id === linkedId} selected={event.id === selectedId} tabbable={event.id === tabbableId} roving {...handlers} />
+              <EventRow
+                key={event.id}
+                event={event}
+                linked={event.id === linkedId}
+                selected={event.id === selectedId}
+                tabbable={event.id === tabbableId}
+                roving
+                {...handlers}
+              />
             ))}
           </section>
         ))}

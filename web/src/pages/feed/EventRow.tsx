@@ -135,13 +135,7 @@ export const EventRow = memo(function EventRow({
           </button>
           {event.tags &&
             Object.entries(event.tags).map(([key, value]) => (
-              <button
-                type="button"
-                key={key}
-                className="chip tag"
-                onClick={() => onTag(key, value)}
-                title={`Filter by ${key}: ${String(value)}`}
-              >
+              <button type="button" key={key} className="chip tag" onClick={() => onTag(key, value)} title={`Filter by ${key}: ${String(value)}`}>
                 {/* The name is the visible text with what it does around it (WCAG 2.5.3). */}
                 <span className="visually-hidden">Filter by tag </span>
                 <span className="tag-key">{key}</span>

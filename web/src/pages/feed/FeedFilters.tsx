@@ -89,7 +89,13 @@ export function FilterChips({ query, update }: { query: FeedQuery; update: (chan
   return (
     <div className="filter-chips" role="group" aria-label="Filters">
       {query.tags.map((tag) => (
-        <button key={tag} type="button" className="chip" aria-label={`Remove filter tag ${tag}`} onClick={() => update({ tags: query.tags.filter((t) => t !== tag) })}>
+        <button
+          key={tag}
+          type="button"
+          className="chip"
+          aria-label={`Remove filter tag ${tag}`}
+          onClick={() => update({ tags: query.tags.filter((t) => t !== tag) })}
+        >
           {tag} ×
         </button>
       ))}
@@ -103,7 +109,13 @@ export function FilterChips({ query, update }: { query: FeedQuery; update: (chan
           group {query.groupId} ×
         </button>
       )}
-      <button type="button" className="chip chip-toggle" aria-pressed={query.favorited} data-testid="favorites-only" onClick={() => update({ favorited: !query.favorited })}>
+      <button
+        type="button"
+        className="chip chip-toggle"
+        aria-pressed={query.favorited}
+        data-testid="favorites-only"
+        onClick={() => update({ favorited: !query.favorited })}
+      >
         <span aria-hidden="true">{query.favorited ? '★' : '☆'}</span> Favorites only
       </button>
       <Link href={alertLink(query)} className="chip alert-me" data-testid="alert-me">

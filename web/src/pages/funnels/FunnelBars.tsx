@@ -32,30 +32,28 @@ export function FunnelBars({ steps, users }: { steps: StepDraft[]; users: number
           ({last.toLocaleString('en-US')} of {people(first)} reached step {steps.length})
         </span>
       </p>
-    <ol className="funnel-bars" aria-label="Funnel">
-      {steps.map((step, index) => {
-        const count = users[index] ?? 0;
-        const previous = index === 0 ? count : (users[index - 1] ?? 0);
-        return (
-          <li key={index} className="funnel-step" data-testid="funnel-step">
-            <div className="funnel-step-head">
-              <span className="funnel-step-name">
-                <span className="muted">{index + 1}.</span> {stepLabel(step)}
-              </span>
-              <span className="funnel-step-count">
-                <strong data-testid="funnel-users">{count.toLocaleString('en-US')}</strong> {count === 1 ? 'user' : 'users'}
-              </span>
-            </div>
-            <div className="funnel-track" aria-hidden="true">
-              <div className="funnel-fill" style={{ width: first > 0 ? `${(count / first) * 100}%` : '0%' }} />
-            </div>
-            <p className="funnel-step-rates muted small">
-              {stepRates(index, count, previous, first)}
-            </p>
-          </li>
-        );
-      })}
-    </ol>
+      <ol className="funnel-bars" aria-label="Funnel">
+        {steps.map((step, index) => {
+          const count = users[index] ?? 0;
+          const previous = index === 0 ? count : (users[index - 1] ?? 0);
+          return (
+            <li key={index} className="funnel-step" data-testid="funnel-step">
+              <div className="funnel-step-head">
+                <span className="funnel-step-name">
+                  <span className="muted">{index + 1}.</span> {stepLabel(step)}
+                </span>
+                <span className="funnel-step-count">
+                  <strong data-testid="funnel-users">{count.toLocaleString('en-US')}</strong> {count === 1 ? 'user' : 'users'}
+                </span>
+              </div>
+              <div className="funnel-track" aria-hidden="true">
+                <div className="funnel-fill" style={{ width: first > 0 ? `${(count / first) * 100}%` : '0%' }} />
+              </div>
+              <p className="funnel-step-rates muted small">{stepRates(index, count, previous, first)}</p>
+            </li>
+          );
+        })}
+      </ol>
     </>
   );
 }

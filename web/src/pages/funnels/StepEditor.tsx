@@ -76,7 +76,13 @@ export function StepEditor({ index, step, categories, onChange, onRemove }: Prop
       {step.tags.length > 0 && (
         <div className="chips" aria-label={`Tags of step ${index + 1}`}>
           {step.tags.map((t) => (
-            <button key={t} type="button" className="chip" aria-label={`Remove tag ${t} from step ${index + 1}`} onClick={() => onChange({ ...step, tags: step.tags.filter((x) => x !== t) })}>
+            <button
+              key={t}
+              type="button"
+              className="chip"
+              aria-label={`Remove tag ${t} from step ${index + 1}`}
+              onClick={() => onChange({ ...step, tags: step.tags.filter((x) => x !== t) })}
+            >
               {t} ×
             </button>
           ))}

@@ -82,7 +82,12 @@ export function CategoriesPicker({ label, known, value, onChange, describedBy, i
           {value.map((name) => (
             <span key={name} className={knownNames.has(name) || known === null ? 'chip' : 'chip chip-unknown'} data-testid="chosen-category">
               <span className="categories-picker-name">{name}</span>
-              <button type="button" className="categories-picker-remove" aria-label={`Remove ${name}`} onClick={() => onChange(value.filter((other) => other !== name))}>
+              <button
+                type="button"
+                className="categories-picker-remove"
+                aria-label={`Remove ${name}`}
+                onClick={() => onChange(value.filter((other) => other !== name))}
+              >
                 ×
               </button>
             </span>
@@ -144,8 +149,8 @@ export function CategoriesPicker({ label, known, value, onChange, describedBy, i
       </div>
       {unknown.length > 0 && (
         <p id={warningId} className="categories-picker-warning small" role="status" data-testid="unknown-categories">
-          No event of this project has the category {unknown.map((name) => `“${name}”`).join(', ')} yet. Check the spelling: only
-          events of the chosen categories are delivered.
+          No event of this project has the category {unknown.map((name) => `“${name}”`).join(', ')} yet. Check the spelling: only events of the chosen
+          categories are delivered.
         </p>
       )}
     </div>

@@ -7,7 +7,15 @@ import { CategoriesPicker } from './CategoriesPicker.tsx';
 const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((name, index) => name === b[index]);
 
 /** A destination's category filter, chosen among the project's categories and saved on its own. */
-export function CategoryFilter({ destination, known, onChanged }: { destination: Destination; known: CategoryCount[] | null; onChanged: (destination: Destination) => void }) {
+export function CategoryFilter({
+  destination,
+  known,
+  onChanged,
+}: {
+  destination: Destination;
+  known: CategoryCount[] | null;
+  onChanged: (destination: Destination) => void;
+}) {
   const toast = useToast();
   const helpId = useId();
   const saved = destination.categories ?? [];

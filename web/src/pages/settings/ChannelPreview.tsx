@@ -44,7 +44,17 @@ interface PreviewMessage {
  * `key: value` lines and the link back; with a group window, also how a burst reads. React
  * renders every piece as text, so nothing in it can become markup.
  */
-export function ChannelPreview({ format, groupWindowSeconds, projectId, projectName }: { format: DestinationFormat; groupWindowSeconds: number; projectId: string; projectName: string }) {
+export function ChannelPreview({
+  format,
+  groupWindowSeconds,
+  projectId,
+  projectName,
+}: {
+  format: DestinationFormat;
+  groupWindowSeconds: number;
+  projectId: string;
+  projectName: string;
+}) {
   const service = SERVICE_NAMES[format];
   if (!service) return null;
   const feed = `/app/p/${encodeURIComponent(projectId)}`;

@@ -67,7 +67,9 @@ export function DestinationRow(props: DestinationRowProps) {
         <>
           <div className="row-head">
             <strong>{destination.name}</strong>
-            <span className="chip" data-testid="destination-format">{formatBadge(destination.format)}</span>
+            <span className="chip" data-testid="destination-format">
+              {formatBadge(destination.format)}
+            </span>
             <span className={destination.enabled ? 'status status-ok' : 'status status-off'}>{destination.enabled ? 'Enabled' : 'Disabled'}</span>
             <button type="button" className="button button-small row-edit" onClick={() => setEditing(true)}>
               Edit<span className="visually-hidden"> name and URL of {destination.name}</span>

@@ -34,11 +34,14 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
 
   const known = useKnownCategories(projectId);
   const projectName = useProjects().projects?.find((project) => project.id === projectId)?.name ?? 'this project';
-  const { records: destinations, error, reload: load, add, replace, remove } = useLiveRecords(
-    (signal) => api.listDestinations({ path: { projectId } }, { signal }),
-    projectId,
-    'destination',
-  );
+  const {
+    records: destinations,
+    error,
+    reload: load,
+    add,
+    replace,
+    remove,
+  } = useLiveRecords((signal) => api.listDestinations({ path: { projectId } }, { signal }), projectId, 'destination');
 
   const create = async (event: FormEvent) => {
     event.preventDefault();
@@ -65,7 +68,13 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
   const action = async (destination: Destination, verb: 'enable' | 'disable' | 'rotate-secret') => {
     try {
       const path = { destinationId: destination.id };
-      replace(await (verb === 'enable' ? api.enableDestination({ path }) : verb === 'disable' ? api.disableDestination({ path }) : api.rotateDestinationSecret({ path })));
+      replace(
+        await (verb === 'enable'
+          ? api.enableDestination({ path })
+          : verb === 'disable'
+            ? api.disableDestination({ path })
+            : api.rotateDestinationSecret({ path })),
+      );
       if (verb === 'rotate-secret') toast.success('Signing secret rotated: update the receiver with the new secret');
     } catch (failure) {
       toast.error(failure, `Could not ${verb === 'rotate-secret' ? 'rotate the secret' : verb} the destination`);
@@ -107,8 +116,8 @@ export function DestinationsSection({ projectId }: { projectId: string }) {
     <section className="card settings-section" aria-labelledby="destinations-title">
       <h2 id="destinations-title">Outgoing webhooks</h2>
       <p className="muted">
-        Events sent with <code>notify: true</code> are delivered to every enabled destination whose categories match, with up
-        to 3 attempts. A destination whose deliveries fail 20 times in a row is disabled automatically.
+        Events sent with <code>notify: true</code> are delivered to every enabled destination whose categories match, with up to 3 attempts. A destination whose
+        deliveries fail 20 times in a row is disabled automatically.
       </p>
       <form className="form-grid" onSubmit={(event) => void create(event)} noValidate>
         <label className="field">

@@ -27,8 +27,8 @@ export function DisabledDestinationsWarning({ projectId }: { projectId: string }
   return (
     <div className="banner banner-warning" role="alert" data-testid="disabled-destinations-warning">
       <span>
-        {disabled.length === 1 ? 'Destination' : 'Destinations'} {names} {disabled.length === 1 ? 'was' : 'were'} disabled automatically after
-        repeated failed deliveries: notifications are not reaching {disabled.length === 1 ? 'it' : 'them'}.
+        {disabled.length === 1 ? 'Destination' : 'Destinations'} {names} {disabled.length === 1 ? 'was' : 'were'} disabled automatically after repeated failed
+        deliveries: notifications are not reaching {disabled.length === 1 ? 'it' : 'them'}.
       </span>
       <Link href="/settings" className="button button-small">
         Open Settings

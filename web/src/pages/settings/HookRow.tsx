@@ -51,9 +51,8 @@ export function HookRow({ hook, onChanged, onToggle, onDelete }: HookRowProps) {
         <pre className="code">{maskSecret(hookCurl(hook), hook.url.slice(hook.url.lastIndexOf('/') + 1))}</pre>
         <CopyButton text={hookCurl(hook)} what="example request" />
         <p className="muted small">
-          Override with headers <code>Title</code>, <code>Category</code>, <code>Tags: plan=pro,region=eu</code>,{' '}
-          <code>Notify: 1</code>, or send JSON with <code>Content-Type: application/json</code>. Icons go in the query string:{' '}
-          <code>?icon=%F0%9F%92%B0</code>.
+          Override with headers <code>Title</code>, <code>Category</code>, <code>Tags: plan=pro,region=eu</code>, <code>Notify: 1</code>, or send JSON with{' '}
+          <code>Content-Type: application/json</code>. Icons go in the query string: <code>?icon=%F0%9F%92%B0</code>.
         </p>
       </details>
       <div className="row-actions">

@@ -11,11 +11,14 @@ import { useLiveRecords } from './useLiveRecords.ts';
 
 export function HooksSection({ projectId }: { projectId: string }) {
   const toast = useToast();
-  const { records: hooks, error, reload: load, add, replace, remove: forget } = useLiveRecords(
-    (signal) => api.listHooks({ path: { projectId } }, { signal }),
-    projectId,
-    'hook',
-  );
+  const {
+    records: hooks,
+    error,
+    reload: load,
+    add,
+    replace,
+    remove: forget,
+  } = useLiveRecords((signal) => api.listHooks({ path: { projectId } }, { signal }), projectId, 'hook');
   const [name, setName] = useState('');
   const [category, setCategory] = useState('');
   const [template, setTemplate] = useState('');
@@ -66,8 +69,8 @@ export function HooksSection({ projectId }: { projectId: string }) {
     <section className="card settings-section" aria-labelledby="hooks-title">
       <h2 id="hooks-title">Incoming webhooks</h2>
       <p className="muted">
-        A secret URL that creates events without an API key. The first line of a plain-text body becomes the title, the rest the
-        description. Anyone with the URL can post events: if it leaks, delete it and create a new one.
+        A secret URL that creates events without an API key. The first line of a plain-text body becomes the title, the rest the description. Anyone with the
+        URL can post events: if it leaks, delete it and create a new one.
       </p>
       <form className="inline-form" onSubmit={(event) => void create(event)} noValidate>
         <label className="field grow">
@@ -125,11 +128,7 @@ export function HooksSection({ projectId }: { projectId: string }) {
       <ConfirmDialog
         open={deleting !== null}
         title="Delete this webhook?"
-        message={
-          <p>
-            The URL of “{deleting?.name}” stops working immediately: anything still posting to it gets 404. This cannot be undone.
-          </p>
-        }
+        message={<p>The URL of “{deleting?.name}” stops working immediately: anything still posting to it gets 404. This cannot be undone.</p>}
         confirmLabel="Delete webhook"
         danger
         onConfirm={() => void remove()}

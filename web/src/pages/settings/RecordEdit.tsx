@@ -38,7 +38,9 @@ export function RecordEdit<K extends string, T extends { id: string; name: strin
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
-    const change = Object.fromEntries(fields.filter((field) => values[field.key] !== record[field.key]).map((field) => [field.key, values[field.key]])) as Partial<Record<K, string>>;
+    const change = Object.fromEntries(
+      fields.filter((field) => values[field.key] !== record[field.key]).map((field) => [field.key, values[field.key]]),
+    ) as Partial<Record<K, string>>;
     if (Object.keys(change).length === 0) return onCancel();
     setBusy(true);
     errors.clear();

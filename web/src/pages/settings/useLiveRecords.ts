@@ -11,10 +11,7 @@ export function useLiveRecords<T extends { id: string }>(load: (signal: AbortSig
   const { data: records, error, reload, setData } = useResource(load, [projectId], { live: (message) => message.type.startsWith(`${kind}.`) });
 
   const add = useCallback((record: T) => setData((list) => [...(list ?? []), record]), [setData]);
-  const replace = useCallback(
-    (record: T) => setData((list) => list?.map((item) => (item.id === record.id ? record : item)) ?? null),
-    [setData],
-  );
+  const replace = useCallback((record: T) => setData((list) => list?.map((item) => (item.id === record.id ? record : item)) ?? null), [setData]);
   const remove = useCallback((id: string) => setData((list) => list?.filter((item) => item.id !== id) ?? null), [setData]);
 
   return { records, error, reload, add, replace, remove };

@@ -43,7 +43,16 @@ export function ActivityChart({ activity }: { activity: UserActivity }) {
         {days.map((day, index) => {
           const height = day.count === 0 ? 0 : Math.max(3, (day.count / peak) * (HEIGHT - 4));
           return (
-            <rect key={day.day} className="activity-bar" x={index * slot + GAP / 2} width={slot - GAP} y={HEIGHT - height} height={height} data-day={day.day} data-count={day.count}>
+            <rect
+              key={day.day}
+              className="activity-bar"
+              x={index * slot + GAP / 2}
+              width={slot - GAP}
+              y={HEIGHT - height}
+              height={height}
+              data-day={day.day}
+              data-count={day.count}
+            >
               <title>{`${dayWords(day.day)}: ${events(day.count)}`}</title>
             </rect>
           );
