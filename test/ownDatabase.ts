@@ -45,7 +45,7 @@ export async function createOwnDatabase(serverUrl: string, options: OwnDatabaseO
       await db`CREATE EXTENSION citus`;
       await db.unsafe(`ALTER DATABASE "${name}" SET citus.shard_count = ${Number(citus.shardCount)}`);
       await db`SELECT citus_set_coordinator_host(${citus.coordinator.host}, ${citus.coordinator.port})`;
-      for (const worker of citus.workers) await db`SELECT citus_add_node(${worker.host}, ${worker.port})`;
+      for (const worker of citus.workers) await retryingTransientFailure(() => db`SELECT citus_add_node(${worker.host}, ${worker.port})`);
     });
   }
   return {
@@ -94,5 +94,23 @@ async function onServer(serverUrl: string, run: (admin: postgres.Sql) => Promise
     await run(admin);
   } finally {
     await admin.end({ timeout: 5 });
+  }
+}
+
+/**
+ * Adding a worker opens connections to it and syncs metadata over them; under a full runner
+ * another file dropping its database (WITH FORCE) or a busy worker now and then breaks one of them
+ * ("failure on connection marked as essential", XX000). Adding is idempotent, so try again.
+ */
+async function retryingTransientFailure(run: () => Promise<unknown>, attempts = 4): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await run();
+      return;
+    } catch (error) {
+      const internal = (error as { code?: string }).code === 'XX000';
+      if (!internal || attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+    }
   }
 }
