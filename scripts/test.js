@@ -6,22 +6,25 @@
 // coordinator's database. The container lane runs test/container/ (and only those files) against
 // the image built from the sources, where podman and the base images are present
 // (scripts/containerLane.js). Extra arguments are test files to run instead of all, and
-// `--store NAME` (repeatable) runs only those stores or lanes. The pass with the browser files starts one Chromium
-// for them all (decision 226). The spec reporter prints to the terminal; a TAP copy of each pass feeds the closing
-// summary.
+// `--store NAME` (repeatable) runs only those stores or lanes. The pass with the browser files
+// starts one Chromium for them all (decision 226); each pass has a migrated template for the files
+// with a database of their own, and store-independent files run in the first pass only (decision
+// 230); TypeScript runs through scripts/typescript.js (decision 229). The spec reporter prints to
+// the terminal; a TAP copy of each pass feeds the closing summary.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { register } from 'tsx/esm/api';
+import { register } from 'node:module';
 import { containerLaneSource, prepareContainerLane } from './containerLane.js';
 
-register();
+register('./typescriptHooks.js', import.meta.url);
 const { startEmbeddedCluster } = await import('../src/db/embedded.ts');
 const { createClient } = await import('../src/db/client.ts');
 const { migrate } = await import('../src/db/migrate.ts');
 const { CHROMIUM, CHROMIUM_ARGS } = await import('../test/browser/support.ts');
+const { createMigratedTemplate } = await import('../test/ownDatabase.ts');
 
 const root = path.resolve(import.meta.dirname, '..');
 const STORES = ['embedded', 'external', 'citus', 'container'];
@@ -80,9 +83,17 @@ const browserStore = STORES.find((store) => store !== 'citus' && store !== 'cont
 const isBrowserTest = (file) => file.startsWith(`test${path.sep}browser${path.sep}`);
 /** test/container/ runs in the container lane alone: it drives images, not a store (decision 181). */
 const isContainerTest = (file) => path.normalize(file).startsWith(`test${path.sep}container${path.sep}`);
+/**
+ * A file whose first comment says "npm test runs this file in one pass only" does not depend on the
+ * store (the dashboard's helpers, the code checks, the embedded store's own processes): it runs in
+ * the run's first pass, not once per store (decision 230).
+ */
+const ONE_PASS_MARK = /^\/\/ npm test runs this file in one pass only\b/m;
+const onePassStore = STORES.find((store) => store !== 'container' && onlyStores.includes(store));
+const isOnePassTest = (file) => ONE_PASS_MARK.test(fs.readFileSync(path.join(root, file), 'utf8').slice(0, 4096));
 const filesFor = (store) => {
   if (store === 'container') return files.filter(isContainerTest);
-  const storeFiles = files.filter((file) => !isContainerTest(file));
+  const storeFiles = files.filter((file) => !isContainerTest(file) && (store === onePassStore || !isOnePassTest(file)));
   return store === browserStore ? storeFiles : storeFiles.filter((file) => !isBrowserTest(file));
 };
 
@@ -115,17 +126,35 @@ async function stopChromium() {
 /** Runs the test files on one store; resolves with the exit status and the TAP totals. */
 async function runPass(store, databaseUrl, extraEnv = {}) {
   const passFiles = filesFor(store);
+  const template = databaseUrl ? await createMigratedTemplate(databaseUrl, migrateDatabase) : undefined;
   try {
-    return await runFiles(store, passFiles, databaseUrl, { ...extraEnv, ...(await startChromium(passFiles)) });
+    const templateEnv = template ? { EVENTLOG_TEST_TEMPLATE: template.name } : {};
+    return await runFiles(store, passFiles, databaseUrl, { ...extraEnv, ...templateEnv, ...(await startChromium(passFiles)) });
   } finally {
     await stopChromium();
+    await template?.drop();
+  }
+}
+
+async function migrateDatabase(url) {
+  const sql = createClient(url, { max: 1 });
+  try {
+    await migrate(sql);
+  } finally {
+    await sql.end({ timeout: 5 });
   }
 }
 
 function runFiles(store, passFiles, databaseUrl, extraEnv) {
   const left = store === 'container' ? 0 : files.filter(isBrowserTest).length - passFiles.filter(isBrowserTest).length;
   const where = browserStore ? `on the ${browserStore} store` : 'on the embedded or external store only';
-  console.log(`\n# store: ${store} (${passFiles.length} test files${left ? `; the ${left} browser test files run ${where}` : ''})\n`);
+  const onePass =
+    store === 'container' || store === onePassStore ? 0 : files.filter((file) => !isContainerTest(file) && !isBrowserTest(file) && isOnePassTest(file)).length;
+  const notes = [
+    left ? `the ${left} browser test files run ${where}` : '',
+    onePass ? `${onePass} store-independent file${onePass === 1 ? '' : 's'} ran on the ${onePassStore} store` : '',
+  ].filter(Boolean);
+  console.log(`\n# store: ${store} (${[`${passFiles.length} test files`, ...notes].join('; ')})\n`);
   const tapFile = path.join(workDir, `${store}.tap`);
   const timesFile = path.join(workDir, `${store}.times`);
   const started = Date.now();
@@ -138,7 +167,7 @@ function runFiles(store, passFiles, databaseUrl, extraEnv) {
       [
         // A container test waits on image and volume copies, minutes on a loaded machine.
         '--import',
-        'tsx',
+        path.join(root, 'scripts', 'typescript.js'),
         '--test',
         `--test-concurrency=${concurrency}`,
         `--test-timeout=${store === 'container' ? 900_000 : passFiles.some(isBrowserTest) ? 600_000 : 300_000}`,
@@ -155,6 +184,7 @@ function runFiles(store, passFiles, databaseUrl, extraEnv) {
           ...process.env,
           DATABASE_URL: databaseUrl,
           EVENTLOG_TEST_STORE: store,
+          EVENTLOG_TEST_FIRST_PASS: store === onePassStore ? 'yes' : 'no',
           EVENTLOG_TEST_TIMES: timesFile,
           LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
           ...extraEnv,
@@ -344,12 +374,7 @@ async function prepareCitusDatabase(url) {
     await admin.end({ timeout: 5 });
   }
   // A new connection: the setting applies to sessions that start after it.
-  const sql = createClient(url, { max: 1 });
-  try {
-    await migrate(sql);
-  } finally {
-    await sql.end({ timeout: 5 });
-  }
+  await migrateDatabase(url);
 }
 
 /** The container lane: the images are built once for its files, and removed after them. */

@@ -71,7 +71,7 @@ export function useTestApp(
   before(async () => {
     const serverUrl = loadConfig({ ...process.env, ...env }).databaseUrl;
     if (!serverUrl) throw new Error('Run the tests with `npm test`: it provides DATABASE_URL');
-    if (options.ownDatabase) state.own = await createOwnDatabase(serverUrl);
+    if (options.ownDatabase) state.own = await createOwnDatabase(serverUrl, { migrated: true });
     const config = loadConfig({ ...process.env, ...env, DATABASE_URL: state.own?.url ?? serverUrl });
     if (!config.databaseUrl) throw new Error('Run the tests with `npm test`: it provides DATABASE_URL');
     state.databaseUrl = config.databaseUrl;

@@ -1,3 +1,4 @@
+// npm test runs this file in one pass only: its servers run on embedded clusters of their own, whatever the store (decision 230).
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { after, before, describe, it } from 'node:test';

@@ -16,12 +16,13 @@ import {
   waitFor,
 } from '../storage/processes.ts';
 import { KEY_FORMAT, assertFailed, bootstrap, statusWithKey } from './support.ts';
+import { ranInFirstPass } from '../onePass.ts';
 
 /** The commands with no server running: on the embedded store they start PostgreSQL themselves. */
 
 after(cleanUp);
 
-describe('eventlog arguments and settings', () => {
+describe('eventlog arguments and settings', { skip: ranInFirstPass }, () => {
   let env: NodeJS.ProcessEnv;
   let untouched: string;
   before(() => {
@@ -70,7 +71,7 @@ describe('eventlog arguments and settings', () => {
   });
 });
 
-describe('eventlog commands on the embedded store with no server running', () => {
+describe('eventlog commands on the embedded store with no server running', { skip: ranInFirstPass }, () => {
   let dataDir: string;
   let env: NodeJS.ProcessEnv;
   before(() => {

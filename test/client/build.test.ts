@@ -1,3 +1,4 @@
+// npm test runs this file in one pass only: it builds and runs the client package, which never touches a database (decision 230).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';

@@ -1,3 +1,4 @@
+// npm test runs this file in one pass only: pure functions, no database (decision 230).
 // The digest's change against the previous period (src/features/digests/digestMail.ts): words
 // without parentheses inside the line's own pair (issue 49, point 19: "±0 (+0%)").
 import assert from 'node:assert/strict';

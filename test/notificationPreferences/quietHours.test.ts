@@ -1,3 +1,4 @@
+// npm test runs this file in one pass only: pure functions, no database (decision 230).
 // Quiet windows computed in their zone with Intl (never a fixed offset): across midnight, on the
 // listed days only, and on the days a DST change makes 23 or 25 hours long.
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// npm test runs this file in one pass only: pure functions, no database (decision 230).
 // Which driver failures the server survives when they escape into the event loop (decision 091).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -1,3 +1,4 @@
+// npm test runs this file in one pass only: its servers run on embedded clusters of their own, whatever the store (decision 230).
 // A stop always stops what the server started (decision 140): SIGTERM while the embedded
 // PostgreSQL is still starting (right after the server wrote the cluster file, before and while
 // PostgreSQL comes up) leaves no PostgreSQL of the data directory behind, and the server exits 0.

@@ -1,3 +1,4 @@
+// npm test runs this file in one pass only: it reads the sources, not a database (decision 230).
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';

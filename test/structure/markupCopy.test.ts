@@ -1,3 +1,4 @@
+// npm test runs this file in one pass only: it reads the sources, not a database (decision 230).
 // The description markup is parsed by one grammar in two places: the dashboard renders it with
 // React (web/src/components/), the server writes it into emails (src/lib/markup/). Neither side
 // may import the other (docs/architecture.md; the server is compiled from src/ alone), so the

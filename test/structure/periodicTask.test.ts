@@ -1,3 +1,4 @@
+// npm test runs this file in one pass only: it reads the sources, not a database (decision 230).
 // The one timer of the background loops (src/lib/periodicTask.ts), on a mocked clock: its interval,
 // wakes that never put a pass off, due times kept across passes, and a stop that waits.
 import assert from 'node:assert/strict';

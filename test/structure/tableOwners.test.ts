@@ -1,3 +1,4 @@
+// npm test runs this file in one pass only: it reads the sources, not a database (decision 230).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EVENTS, FOLDER_OF_FILE, type Owners, lineAt, parseOwners, readCodeMap, readSources, withoutComments } from './codeMap.ts';

@@ -1,3 +1,4 @@
+// npm test runs this file in one pass only: it reads the sources, not a database (decision 230).
 // One layout for the tests (docs/architecture.md, "Where a new thing goes"): a folder of test/ is
 // named after the feature of src/features/ it tests, or is one of the few areas below that no
 // feature owns. A folder per layer (test/api/ beside test/events/) would split a feature's tests

@@ -1,3 +1,4 @@
+// npm test runs this file in one pass only: pure functions, no database (decision 230).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DocumentSplitter } from '../../src/features/transfer/documentSplitter.ts';

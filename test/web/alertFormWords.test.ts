@@ -1,3 +1,4 @@
+// npm test runs this file in one pass only: it checks the dashboard's own code, which no store changes (decision 230).
 // The alert form's words (web/src/pages/alerts/alertFormWords.ts): the server's refusals beside
 // their field in plain words (issue 49, point 4), a name from the feed's filters (point 16).
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// npm test runs this file in one pass only: it checks the dashboard's own code, which no store changes (decision 230).
 // The Audit log page's words (web/src/pages/audit/auditWords.ts): its action filter offers every
 // action the server records, and names actors as the page shows them.
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// npm test runs this file in one pass only: it checks the dashboard's own code, which no store changes (decision 230).
 // What the Charts page draws (web/src/pages/charts/chartData.ts): the day axis, the busiest
 // categories in their own colours, the rest folded into "Other", and the totals.
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// npm test runs this file in one pass only: it checks the dashboard's own code, which no store changes (decision 230).
 // The API keys page reads browser origins as the server does (web/src/pages/apiKeys/keyScope.ts
 // beside src/features/keys/keyScope.ts): same verdict, same normalized origin, same words.
 import assert from 'node:assert/strict';

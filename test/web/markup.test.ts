@@ -1,3 +1,4 @@
+// npm test runs this file in one pass only: it checks the dashboard's own code, which no store changes (decision 230).
 // The description markup parser (web/src/components/markupParser.ts): text in, tree out.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -1,3 +1,4 @@
+// npm test runs this file in one pass only: it checks the dashboard's own code, which no store changes (decision 230).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,3 +1,4 @@
+// npm test runs this file in one pass only: it checks the dashboard's own code, which no store changes (decision 230).
 // The dashboard's pure wording helpers (web/src/components/wording.ts).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
