@@ -83,11 +83,6 @@ export function messageFromBody(status: number, text: string): string {
   return `The server answered ${status}${text ? `: ${text.slice(0, 200)}` : ''}`;
 }
 
-export const get = <T>(path: string, options?: RequestOptions) => request<T>('GET', path, options);
-export const patch = <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PATCH', path, { ...options, body });
-export const post = <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('POST', path, { ...options, body });
-export const put = <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, { ...options, body });
-
 export type CallOptions = Pick<RequestOptions, 'signal' | 'quiet401'>;
 
 /**

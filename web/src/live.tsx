@@ -63,6 +63,8 @@ export function LiveProvider({ projectId, children }: { projectId: string; child
 
     const connect = () => {
       setStatus(everOpened ? 'retrying' : 'connecting');
+      // Written by hand, one of the few exceptions to the generated calls (test/web/apiPaths.test.ts): the stream is
+      // read by EventSource, not fetch, and GET /api/live is hidden from the OpenAPI document.
       source = new EventSource(`/api/live?project=${encodeURIComponent(projectId)}`, { withCredentials: true });
       for (const type of MESSAGE_TYPES) source.addEventListener(type, onMessage as EventListener);
       source.onopen = () => {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { get, put } from './api.ts';
+import * as api from './generated/index.ts';
 import type { NotificationPreferences, QuietHours } from './types.ts';
 
 // One copy of the member's notification preferences for the page: the top bar's snooze menu and
@@ -16,7 +16,7 @@ function publish(prefs: NotificationPreferences): NotificationPreferences {
 }
 
 export async function saveNotificationPreferences(next: NotificationPreferences): Promise<NotificationPreferences> {
-  return publish(await put<NotificationPreferences>('/api/me/notifications', next));
+  return publish(await api.setNotificationPreferences({ body: next }));
 }
 
 export function useNotificationPreferences(): { prefs: NotificationPreferences | null; error: unknown } {
@@ -25,7 +25,7 @@ export function useNotificationPreferences(): { prefs: NotificationPreferences |
   useEffect(() => {
     listeners.add(setPrefs);
     if (!current) {
-      loading ??= get<NotificationPreferences>('/api/me/notifications').then(publish);
+      loading ??= api.getNotificationPreferences().then(publish);
       loading.catch((cause: unknown) => {
         loading = null;
         setError(cause);

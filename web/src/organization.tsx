@@ -1,5 +1,5 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useState } from 'react';
-import { get } from './api.ts';
+import * as api from './generated/index.ts';
 import type { OrganizationInfo } from './types.ts';
 
 // Arrow-typed members: pages destructure them (`const { reload } = useOrganization()`).
@@ -17,7 +17,7 @@ export function OrganizationProvider({ children }: { children: ReactNode }) {
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     let live = true;
-    get<OrganizationInfo>('/api/organization').then(
+    api.getOrganization().then(
       (next) => live && setInfo(next),
       () => live && setInfo(null),
     );

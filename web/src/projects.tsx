@@ -1,5 +1,5 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { get, post } from './api.ts';
+import * as api from './generated/index.ts';
 import { useToast } from './components/Toasts.tsx';
 import type { CreatedProject, Project } from './types.ts';
 
@@ -43,7 +43,7 @@ export function ProjectsProvider({ children }: { children: ReactNode }) {
 
   const reload = useCallback(async () => {
     try {
-      setProjects(await get<Project[]>('/api/projects'));
+      setProjects(await api.listProjects());
     } catch (error) {
       toast.error(error, 'Could not load projects');
       setProjects((current) => current ?? []);
@@ -56,19 +56,19 @@ export function ProjectsProvider({ children }: { children: ReactNode }) {
 
   const create = useCallback(
     async (name: string) => {
-      const created = await post<CreatedProject>('/api/projects', { name });
+      const created = await api.createProject({ body: { name } });
       await reload();
       return created;
     },
     [reload],
   );
 
-  const api = useMemo(() => ({ projects, reload, create }), [projects, reload, create]);
-  return <ProjectsContext.Provider value={api}>{children}</ProjectsContext.Provider>;
+  const value = useMemo(() => ({ projects, reload, create }), [projects, reload, create]);
+  return <ProjectsContext.Provider value={value}>{children}</ProjectsContext.Provider>;
 }
 
 export function useProjects(): ProjectsApi {
-  const api = useContext(ProjectsContext);
-  if (!api) throw new Error('useProjects outside ProjectsProvider');
-  return api;
+  const value = useContext(ProjectsContext);
+  if (!value) throw new Error('useProjects outside ProjectsProvider');
+  return value;
 }

@@ -1,7 +1,8 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { ApiError, get, post, setCsrfToken, setUnauthorizedHandler } from './api.ts';
+import { ApiError, setCsrfToken, setUnauthorizedHandler } from './api.ts';
+import * as api from './generated/index.ts';
 import { APP_BASE } from './paths.ts';
-import type { Session, SetupStatus, SignInMethods } from './types.ts';
+import type { Session, SignInMethods } from './types.ts';
 
 type SessionState =
   | { status: 'loading' }
@@ -27,7 +28,7 @@ const SessionContext = createContext<SessionApi | null>(null);
 
 async function loadSessionState(): Promise<SessionState> {
   try {
-    const session = await get<Session>('/api/session', { quiet401: true });
+    const session = await api.getSession({ quiet401: true });
     setCsrfToken(session.csrfToken);
     return { status: 'signedIn', session };
   } catch (error) {
@@ -37,7 +38,7 @@ async function loadSessionState(): Promise<SessionState> {
     }
   }
   try {
-    const { needed, signIn } = await get<SetupStatus>('/api/setup', { quiet401: true });
+    const { needed, signIn } = await api.getSetupStatus({ quiet401: true });
     return { status: 'signedOut', setupNeeded: needed, signIn };
   } catch {
     // Without an answer, signing in is the safe default: setup is refused once anyone exists.
@@ -78,19 +79,19 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const signIn = useCallback(async (email: string, password: string) => {
-    const session = await post<Session>('/api/session', { email, password }, { quiet401: true });
+    const session = await api.signIn({ body: { email, password } }, { quiet401: true });
     setCsrfToken(session.csrfToken);
     setState({ status: 'signedIn', session });
   }, []);
 
   const setup = useCallback(async (input: { organizationName: string; email: string; password: string }) => {
-    const session = await post<Session>('/api/setup', input, { quiet401: true });
+    const session = await api.setUpInstallation({ body: input }, { quiet401: true });
     setCsrfToken(session.csrfToken);
     setState({ status: 'signedIn', session });
   }, []);
 
   const acceptInvitation = useCallback(async (token: string, password: string) => {
-    const session = await post<Session>('/api/invitations/accept', { token, password }, { quiet401: true });
+    const session = await api.acceptInvitation({ body: { token, password } }, { quiet401: true });
     setCsrfToken(session.csrfToken);
     // The used link leaves the address bar (and the history) before the dashboard opens.
     window.history.replaceState(null, '', `${APP_BASE}/`);
@@ -99,24 +100,24 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signOut = useCallback(async () => {
     try {
-      await post('/api/session/delete', undefined, { quiet401: true });
+      await api.signOut({ quiet401: true });
     } finally {
       setCsrfToken(null);
       setState({ status: 'signedOut', setupNeeded: false });
     }
   }, []);
 
-  const api = useMemo<SessionApi>(
+  const value = useMemo<SessionApi>(
     () => ({ state, signIn, setup, signOut, acceptInvitation, retry: () => setAttempt((n) => n + 1) }),
     [state, signIn, setup, signOut, acceptInvitation],
   );
-  return <SessionContext.Provider value={api}>{children}</SessionContext.Provider>;
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 
 export function useSession(): SessionApi {
-  const api = useContext(SessionContext);
-  if (!api) throw new Error('useSession outside SessionProvider');
-  return api;
+  const value = useContext(SessionContext);
+  if (!value) throw new Error('useSession outside SessionProvider');
+  return value;
 }
 
 /** The signed-in session; only for components rendered behind the sign-in gate. */

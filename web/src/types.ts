@@ -10,7 +10,7 @@ import type { GetChartsResponse } from './generated/charts.ts';
 import type { GetSessionResponse, GetSetupStatusResponse } from './generated/dashboardSession.ts';
 import type { GetDigestResponse } from './generated/digests.ts';
 import type { GetNotificationPreferencesResponse } from './generated/notificationPreferences.ts';
-import type { GetEventResponse, ListCategoriesResponse, ListEventsResponse, ToggleFavoriteResponse } from './generated/events.ts';
+import type { GetEventResponse, ListCategoriesResponse, ListEventsResponse } from './generated/events.ts';
 import type { ImportOrganizationResponse } from './generated/exportAndImport.ts';
 import type { QueryFunnelResponse } from './generated/funnels.ts';
 import type { ListHooksResponse } from './generated/incomingHooks.ts';
@@ -22,21 +22,13 @@ import type {
   ListMembersResponse,
   PreviewInvitationResponse,
 } from './generated/members.ts';
-import type {
-  GetDestinationHealthResponse,
-  ListDeliveriesResponse,
-  ListDestinationsResponse,
-  ReplayFailedDeliveriesResponse,
-  TestDestinationResponse,
-} from './generated/outgoingWebhooks.ts';
+import type { GetDestinationHealthResponse, ListDeliveriesResponse, ListDestinationsResponse, TestDestinationResponse } from './generated/outgoingWebhooks.ts';
 import type { CreateProjectResponse, ListProjectsResponse, ProjectActivityResponse } from './generated/projects.ts';
-import type { GetVapidPublicKeyResponse } from './generated/pushNotifications.ts';
 import type { GetUserActivityResponse, GetUserResponse } from './generated/users.ts';
 
 export type Session = GetSessionResponse;
-export type SetupStatus = GetSetupStatusResponse;
 /** How people sign in here: the password form, and the OpenID Connect button's name (null without OIDC). */
-export type SignInMethods = SetupStatus['signIn'];
+export type SignInMethods = GetSetupStatusResponse['signIn'];
 
 export type Project = ListProjectsResponse[number];
 export type CreatedProject = CreateProjectResponse;
@@ -49,7 +41,6 @@ export type UserActivity = GetUserActivityResponse;
 
 export type EventItem = GetEventResponse;
 export type EventPage = ListEventsResponse;
-export type FavoriteResult = ToggleFavoriteResponse;
 export type CategoryCount = ListCategoriesResponse[number];
 
 export type Insight = ListInsightsResponse[number];
@@ -58,8 +49,7 @@ export type ChartSeries = GetChartsResponse;
 export type ApiKey = ListKeysResponse[number];
 export type CreatedKey = CreateKeyResponse;
 
-export type AuditPage = ListAuditResponse;
-export type AuditEntry = AuditPage['entries'][number];
+export type AuditEntry = ListAuditResponse['entries'][number];
 
 export type Hook = ListHooksResponse[number];
 
@@ -67,14 +57,12 @@ export type Destination = ListDestinationsResponse[number];
 export type DestinationFormat = Destination['format'];
 export type DestinationHealth = GetDestinationHealthResponse;
 export type TestResult = TestDestinationResponse;
-export type ReplayFailedResult = ReplayFailedDeliveriesResponse;
 export type DeliveryPage = ListDeliveriesResponse;
 
 export type ImportReport = ImportOrganizationResponse;
 
 export type Alert = GetAlertResponse;
 export type AlertHistoryPage = ListAlertHistoryResponse;
-export type VapidPublicKey = GetVapidPublicKeyResponse;
 
 export type OrganizationInfo = GetOrganizationResponse;
 export type Member = ListMembersResponse[number];

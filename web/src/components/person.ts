@@ -1,8 +1,7 @@
 // A user of a project as people read them: their name (the `name` property, else `email`, else
 // the id) and two initials, wherever a user appears (feed cards, journeys, the users list).
 import { useEffect, useState } from 'react';
-import { get } from '../api.ts';
-import type { AppUser } from '../types.ts';
+import * as api from '../generated/index.ts';
 
 type Properties = Record<string, string | number | boolean | null> | undefined;
 
@@ -34,7 +33,7 @@ export function usePersonName(projectId: string, userId: string | null): string 
     const cacheKey = `${projectId}\n${userId}`;
     let pending = known.get(cacheKey);
     if (!pending) {
-      pending = get<AppUser>(`/api/users/${encodeURIComponent(userId)}?project=${encodeURIComponent(projectId)}`).then(
+      pending = api.getUser({ path: { userId }, query: { project: projectId } }).then(
         (user) => personName(userId, user.properties),
         () => userId,
       );

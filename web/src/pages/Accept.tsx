@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
-import { ApiError, describeError, post } from '../api.ts';
+import { ApiError, describeError } from '../api.ts';
 import { AuthCard } from '../components/AuthCard.tsx';
 import { LongDate } from '../components/Time.tsx';
+import * as api from '../generated/index.ts';
 import { APP_BASE } from '../paths.ts';
 import { useSession } from '../session.tsx';
 import type { InvitationPreview } from '../types.ts';
@@ -26,7 +27,7 @@ export function AcceptPage({ token }: { token: string }) {
 
   useEffect(() => {
     let live = true;
-    post<InvitationPreview>('/api/invitations/preview', { token }, { quiet401: true }).then(
+    api.previewInvitation({ body: { token } }, { quiet401: true }).then(
       (invitation) => live && setPreview({ status: 'ready', invitation }),
       (failure: unknown) =>
         live && setPreview({ status: failure instanceof ApiError && failure.status === 400 ? 'unusable' : 'unchecked', message: describeError(failure) }),

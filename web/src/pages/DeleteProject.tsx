@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { useLocation } from 'wouter';
-import { post } from '../api.ts';
 import { Dialog } from '../components/Dialog.tsx';
+import * as api from '../generated/index.ts';
 import { appPath } from '../paths.ts';
 import { useToast } from '../components/Toasts.tsx';
 import { forgetProject, useProjects } from '../projects.tsx';
@@ -30,7 +30,7 @@ export function DeleteProjectSection({ projectId }: { projectId: string }) {
     if (!confirmed) return;
     setBusy(true);
     try {
-      await post(`/api/projects/${encodeURIComponent(projectId)}/delete`);
+      await api.deleteProject({ path: { projectId } });
       forgetProject(projectId);
       toast.success(`Project “${name}” deleted`);
       await reload();

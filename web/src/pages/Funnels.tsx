@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { describeError, get, post, withQuery } from '../api.ts';
+import { describeError } from '../api.ts';
 import { useToast } from '../components/Toasts.tsx';
+import * as api from '../generated/index.ts';
 import type { CategoryCount, FunnelResult } from '../types.ts';
 import { FunnelBars } from './funnels/FunnelBars.tsx';
 import { MAX_STEPS, RANGES, type StepDraft, WINDOWS, stepFilter, useFunnelQuery } from './funnels/funnelQuery.ts';
@@ -28,9 +29,7 @@ export default function FunnelsPage({ projectId }: { projectId: string }) {
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    get<CategoryCount[]>(withQuery('/api/categories', { project: projectId })).then(setCategories, (failure: unknown) =>
-      toast.error(failure, 'Could not load categories'),
-    );
+    api.listCategories({ query: { project: projectId } }).then(setCategories, (failure: unknown) => toast.error(failure, 'Could not load categories'));
   }, [projectId, toast]);
 
   // Only the answer to the latest funnel is drawn.
@@ -44,22 +43,26 @@ export default function FunnelsPage({ projectId }: { projectId: string }) {
     }
     const request = ++latest.current;
     const until = Math.floor(Date.now() / 1000);
-    post<FunnelResult>('/api/funnels', {
-      project: projectId,
-      steps: current.steps.map(stepFilter),
-      windowSeconds: current.windowSeconds,
-      since: until - current.days * DAY,
-    }).then(
-      (next) => {
-        if (request !== latest.current) return;
-        setResult(next);
-        setError(null);
-      },
-      (failure: unknown) => {
-        if (request !== latest.current) return;
-        setError(describeError(failure));
-      },
-    );
+    api
+      .queryFunnel({
+        body: {
+          project: projectId,
+          steps: current.steps.map(stepFilter),
+          windowSeconds: current.windowSeconds,
+          since: until - current.days * DAY,
+        },
+      })
+      .then(
+        (next) => {
+          if (request !== latest.current) return;
+          setResult(next);
+          setError(null);
+        },
+        (failure: unknown) => {
+          if (request !== latest.current) return;
+          setError(describeError(failure));
+        },
+      );
   }, [projectId, shown]);
 
   // After "Show funnel" the result is brought into view: on a phone it sits below the editor.

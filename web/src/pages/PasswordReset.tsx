@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
-import { describeError, post } from '../api.ts';
+import { describeError } from '../api.ts';
 import { AuthCard } from '../components/AuthCard.tsx';
+import * as api from '../generated/index.ts';
 import { APP_BASE } from '../paths.ts';
 
 function Done({ title, children }: { title: string; children: React.ReactNode }) {
@@ -36,7 +37,7 @@ export function ForgotPasswordPage() {
       titleId="forgot-title"
       title="Forgot your password?"
       action={async () => {
-        await post('/api/password-reset', { email });
+        await api.requestPasswordReset({ body: { email } });
         setSent(true);
       }}
       submitLabel="Email me a link"
@@ -61,11 +62,9 @@ export function ResetPasswordPage({ token }: { token: string }) {
   const [password, setPassword] = useState('');
   const [done, setDone] = useState(false);
   // The account the link is for, or why it cannot be used: a used link shows no form.
-  const [link, setLink] = useState<{ email: string } | { unusable: string } | null>(null);
+  const [link, setLink] = useState<api.PreviewPasswordResetResponse | { unusable: string } | null>(null);
   useEffect(() => {
-    post<{ email: string }>('/api/password-reset/preview', { token }, { quiet401: true }).then(setLink, (failure: unknown) =>
-      setLink({ unusable: describeError(failure) }),
-    );
+    api.previewPasswordReset({ body: { token } }, { quiet401: true }).then(setLink, (failure: unknown) => setLink({ unusable: describeError(failure) }));
   }, [token]);
   if (link === null) {
     return (
@@ -96,7 +95,7 @@ export function ResetPasswordPage({ token }: { token: string }) {
       titleId="reset-title"
       title="Choose a new password"
       action={async () => {
-        await post('/api/password-reset/confirm', { token, password });
+        await api.confirmPasswordReset({ body: { token, password } });
         setDone(true);
       }}
       submitLabel="Set password"

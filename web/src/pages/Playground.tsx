@@ -1,8 +1,8 @@
 import { type FormEvent, useMemo, useState } from 'react';
 import { Link } from 'wouter';
-import { post } from '../api.ts';
 import { CopyButton } from '../components/CopyButton.tsx';
 import { useToast } from '../components/Toasts.tsx';
+import * as api from '../generated/index.ts';
 import type { EventItem } from '../types.ts';
 import { appPath } from '../paths.ts';
 import './playground/playground.css';
@@ -34,8 +34,8 @@ const INITIAL: Form = {
 };
 
 /** The request body for the form, or the reason it cannot be built. */
-function buildBody(projectId: string, form: Form): { body: Record<string, unknown> } | { problem: string } {
-  const body: Record<string, unknown> = { project: projectId, category: form.category, title: form.title };
+function buildBody(projectId: string, form: Form): { body: api.CreateEventBody } | { problem: string } {
+  const body: api.CreateEventBody = { project: projectId, category: form.category, title: form.title };
   for (const field of ['description', 'icon', 'url', 'user_id'] as const) {
     if (form[field] !== '') body[field] = form[field];
   }
@@ -47,11 +47,12 @@ function buildBody(projectId: string, form: Form): { body: Record<string, unknow
       return { problem: 'Tags must be valid JSON, for example {"plan": "pro"}' };
     }
     if (!tags || typeof tags !== 'object' || Array.isArray(tags)) return { problem: 'Tags must be a JSON object' };
-    body.tags = tags;
+    body.tags = tags as Record<string, unknown>;
   }
   if (form.metadata.trim()) {
     try {
-      body.metadata = JSON.parse(form.metadata);
+      // Any JSON value, as typed: the server checks its shape and says what it refuses.
+      body.metadata = JSON.parse(form.metadata) as api.CreateEventBody['metadata'];
     } catch {
       return { problem: 'Metadata must be valid JSON (an object or an array)' };
     }
@@ -67,7 +68,7 @@ function buildBody(projectId: string, form: Form): { body: Record<string, unknow
 
 const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
-function curlCommand(body: Record<string, unknown>): string {
+function curlCommand(body: api.CreateEventBody): string {
   return [
     `curl -X POST ${window.location.origin}/api/events`,
     `  -H "Authorization: Bearer $EVENTLOG_KEY"`,
@@ -93,7 +94,7 @@ export function PlaygroundPage({ projectId }: { projectId: string }) {
     if (!('body' in built)) return;
     setBusy(true);
     try {
-      const created = await post<EventItem>('/api/events', built.body);
+      const created = await api.createEvent({ body: built.body });
       setResult(created);
       toast.success(`Event #${created.id} sent`);
     } catch (error) {

@@ -1,10 +1,9 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { patch } from '../api.ts';
 import { ConfirmDialog } from '../components/Dialog.tsx';
 import { useToast } from '../components/Toasts.tsx';
+import * as api from '../generated/index.ts';
 import { COUNT_CAP, eventsOlderThan } from './retentionCount.ts';
 import { useProjects } from '../projects.tsx';
-import type { Project } from '../types.ts';
 
 /** Settings tab: the project's name and how long its events are kept. */
 export function ProjectGeneralSection({ projectId }: { projectId: string }) {
@@ -29,7 +28,7 @@ export function ProjectGeneralSection({ projectId }: { projectId: string }) {
     setBusy(true);
     try {
       const retentionDays = retention.trim() === '' ? null : Number(retention);
-      const saved = await patch<Project>(`/api/projects/${projectId}`, { name, retentionDays });
+      const saved = await api.updateProject({ path: { projectId }, body: { name, retentionDays } });
       await reload();
       setPending(null);
       toast.success(`Project “${saved.name}” saved`);

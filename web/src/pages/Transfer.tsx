@@ -7,7 +7,10 @@ import type { ImportReport } from '../types.ts';
 import { count } from '../components/wording.ts';
 import './transfer/transfer.css';
 
-/** POSTs the file as is, reporting upload progress (fetch cannot). */
+/**
+ * POSTs the file as is, reporting upload progress (fetch cannot, and so neither can the generated
+ * api.importOrganization): its path is written by hand, an exception test/web/apiPaths.test.ts allows.
+ */
 function uploadImport(file: File, onProgress: (fraction: number) => void): Promise<ImportReport> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
@@ -47,6 +50,8 @@ export function TransferPage() {
   const exportAll = async () => {
     setExporting(true);
     try {
+      // A file download: the body is saved as it comes, never parsed, so this is fetch and not the
+      // generated api.exportOrganization (an exception test/web/apiPaths.test.ts allows).
       const response = await fetch('/api/export', { credentials: 'same-origin', headers: { accept: 'application/json' } });
       if (!response.ok) throw new ApiError(response.status, await errorMessage(response));
       const blob = await response.blob();

@@ -1,4 +1,4 @@
-import { get, withQuery } from '../api.ts';
+import * as api from '../generated/index.ts';
 import type { EventPage } from '../types.ts';
 
 /** Counting stops here: past it the dialog says "more than", and no request walks a huge project. */
@@ -13,7 +13,7 @@ export async function eventsOlderThan(projectId: string, days: number): Promise<
   let count = 0;
   let cursor: string | null = null;
   do {
-    const page: EventPage = await get<EventPage>(withQuery('/api/events', { project: projectId, until, limit: 100, cursor: cursor ?? undefined }));
+    const page: EventPage = await api.listEvents({ query: { project: projectId, until: String(until), limit: '100', cursor: cursor ?? undefined } });
     count += page.events.length;
     cursor = page.nextCursor;
   } while (cursor && count <= COUNT_CAP);

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
-import { post } from '../../api.ts';
 import { useFieldErrors } from '../../components/FieldError.tsx';
+import * as api from '../../generated/index.ts';
 
 /** Words for the server's refusals, beside the field they are about (POST /api/me/password). */
 function inWords(message: string): string {
@@ -28,7 +28,7 @@ export function ChangePassword() {
     if (next.length < 8) return fields.set('next', 'Use at least 8 characters.');
     setBusy(true);
     try {
-      await post('/api/me/password', { currentPassword: current, newPassword: next });
+      await api.changePassword({ body: { currentPassword: current, newPassword: next } });
       setCurrent('');
       setNext('');
       setDone(true);

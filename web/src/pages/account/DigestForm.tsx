@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { describeError, get, post, put } from '../../api.ts';
+import { describeError } from '../../api.ts';
 import { Skeleton } from '../../components/Skeleton.tsx';
+import * as api from '../../generated/index.ts';
 import type { DigestSettings } from '../../types.ts';
 import { TimeZoneField, browserZone, isKnownZone } from './TimeZoneField.tsx';
 
@@ -19,7 +20,8 @@ export function DigestForm({ email }: { email: string }) {
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
-    get<DigestSettings>('/api/me/digest')
+    api
+      .getDigest()
       .then((saved) => setSettings(saved.frequency === 'off' && saved.timeZone === 'UTC' ? { ...saved, timeZone: browserZone() } : saved))
       .catch((error: unknown) => setMessage({ tone: 'error', text: describeError(error) }));
   }, []);
@@ -43,7 +45,7 @@ export function DigestForm({ email }: { email: string }) {
     if (!settings) return;
     if (!isKnownZone(settings.timeZone)) return setZoneError('Choose a time zone from the suggestions, like Europe/Berlin.');
     void run(async () => {
-      setSettings(await put<DigestSettings>('/api/me/digest', settings));
+      setSettings(await api.setDigest({ body: settings }));
       return settings.frequency === 'off'
         ? 'Saved: no digest.'
         : `Saved: a ${settings.frequency} digest at ${String(settings.hour).padStart(2, '0')}:00 (${settings.timeZone}).`;
@@ -52,7 +54,7 @@ export function DigestForm({ email }: { email: string }) {
 
   const sendNow = () =>
     void run(async () => {
-      await post('/api/me/digest/send');
+      await api.sendDigestNow();
       return `A digest is on its way to ${email}.`;
     });
 

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
-import { ApiError, describeError, get, isAbort, withQuery } from '../../api.ts';
-import type { AuditEntry, AuditPage } from '../../types.ts';
+import { ApiError, describeError, isAbort } from '../../api.ts';
+import * as api from '../../generated/index.ts';
+import type { AuditEntry } from '../../types.ts';
 
 const PAGE_SIZE = 50;
 
@@ -36,7 +37,7 @@ export function useAuditPages(action: string, enabled: boolean): AuditPages {
     const controller = new AbortController();
     setEntries(null);
     setError(null);
-    get<AuditPage>(withQuery('/api/audit', { action, limit: PAGE_SIZE }), { signal: controller.signal }).then(
+    api.listAudit({ query: { action, limit: String(PAGE_SIZE) } }, { signal: controller.signal }).then(
       (page) => {
         setEntries(page.entries);
         setNextCursor(page.nextCursor);
@@ -52,7 +53,7 @@ export function useAuditPages(action: string, enabled: boolean): AuditPages {
     if (!nextCursor) return;
     setLoadingMore(true);
     try {
-      const page = await get<AuditPage>(withQuery('/api/audit', { action, limit: PAGE_SIZE, cursor: nextCursor }));
+      const page = await api.listAudit({ query: { action, limit: String(PAGE_SIZE), cursor: nextCursor } });
       setEntries((current) => [...(current ?? []), ...page.entries]);
       setNextCursor(page.nextCursor);
       setError(null);

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { get } from '../../api.ts';
+import * as api from '../../generated/index.ts';
 import { useProjects } from '../../projects.tsx';
 import type { ApiKey, AuditEntry, Member } from '../../types.ts';
 
@@ -20,8 +20,8 @@ export function useTargetNames(entries: AuditEntry[]): (target: NonNullable<Audi
   const [members, setMembers] = useState<Member[] | null>(null);
   const [keys, setKeys] = useState<ApiKey[] | null>(null);
   useEffect(() => {
-    get<Member[]>('/api/members').then(setMembers, () => setMembers([]));
-    get<ApiKey[]>('/api/keys').then(setKeys, () => setKeys([]));
+    api.listMembers().then(setMembers, () => setMembers([]));
+    api.listKeys().then(setKeys, () => setKeys([]));
   }, []);
   const actorEmails = useMemo(() => {
     const emails = new Map<string, string>();

@@ -1,5 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { Link, useSearchParams } from 'wouter';
+import type { ListEventsQuery } from '../../generated/index.ts';
 
 /** Time ranges offered by the chips: the URL keeps the range, so a shared link stays relative. */
 const RANGES = { '1h': 3600, '24h': 86_400, '7d': 7 * 86_400, '30d': 30 * 86_400 } as const;
@@ -71,14 +72,14 @@ export function narrowsCategories(query: FeedQuery): boolean {
 }
 
 /** The API parameters of the query's filters (besides project, category, search and cursor). */
-export function filterParams(query: FeedQuery): URLSearchParams {
-  const params = new URLSearchParams();
-  for (const tag of query.tags) params.append('tag', tag);
-  if (query.userId) params.set('user_id', query.userId);
-  if (query.groupId) params.set('group', query.groupId);
-  if (query.favorited) params.set('favorited', 'true');
-  if (query.range) params.set('since', String(Math.floor(Date.now() / 1000) - RANGES[query.range]));
-  return params;
+export function filterQuery(query: FeedQuery): Pick<ListEventsQuery, 'tag' | 'user_id' | 'group' | 'favorited' | 'since'> {
+  return {
+    tag: query.tags,
+    user_id: query.userId ?? undefined,
+    group: query.groupId ?? undefined,
+    favorited: query.favorited ? 'true' : undefined,
+    since: query.range ? String(Math.floor(Date.now() / 1000) - RANGES[query.range]) : undefined,
+  };
 }
 
 /**

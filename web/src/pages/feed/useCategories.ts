@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError, get, withQuery } from '../../api.ts';
+import { ApiError } from '../../api.ts';
 import { useToast } from '../../components/Toasts.tsx';
+import * as api from '../../generated/index.ts';
 import type { CategoryCount } from '../../types.ts';
 
 const CATEGORY_REFRESH_MS = 800;
@@ -12,7 +13,7 @@ export function useCategories(projectId: string) {
 
   const loadCategories = useCallback(async () => {
     try {
-      setCategories(await get<CategoryCount[]>(withQuery('/api/categories', { project: projectId })));
+      setCategories(await api.listCategories({ query: { project: projectId } }));
     } catch (error) {
       // A missing project is reported once, by the events request, which also leaves the page.
       if (!(error instanceof ApiError && error.status === 404)) toast.error(error, 'Could not load categories');

@@ -1,8 +1,8 @@
 import { useCallback, useState } from 'react';
-import { post } from '../../api.ts';
 import { copyText } from '../../components/CopyButton.tsx';
 import { useToast } from '../../components/Toasts.tsx';
-import type { EventItem, FavoriteResult } from '../../types.ts';
+import * as api from '../../generated/index.ts';
+import type { EventItem } from '../../types.ts';
 import { eventLink } from './feedLinks.ts';
 
 interface ActionOptions {
@@ -24,7 +24,7 @@ export function useEventActions({ setEvents, ownFavorites, onChanged, onCountsCh
     async (event: EventItem) => {
       ownFavorites.add(event.id);
       try {
-        const result = await post<FavoriteResult>(`/api/events/${event.id}/favorite`);
+        const result = await api.toggleFavorite({ path: { eventId: String(event.id) } });
         setEvents((list) => list.map((item) => (item.id === result.id ? { ...item, favorited: result.favorited } : item)));
         onChanged({ ...event, favorited: result.favorited });
       } catch (error) {
@@ -57,7 +57,7 @@ export function useEventActions({ setEvents, ownFavorites, onChanged, onCountsCh
     if (!deleting) return;
     setDeleteBusy(true);
     try {
-      await post(`/api/events/${deleting.id}/delete`);
+      await api.deleteEvent({ path: { eventId: String(deleting.id) } });
       const id = deleting.id;
       setEvents((list) => list.filter((event) => event.id !== id));
       setDeleting(null);

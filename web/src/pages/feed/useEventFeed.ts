@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
-import { ApiError, describeError, get, isAbort, withQuery } from '../../api.ts';
+import { ApiError, describeError, isAbort } from '../../api.ts';
 import { useToast } from '../../components/Toasts.tsx';
+import * as api from '../../generated/index.ts';
 import { appPath } from '../../paths.ts';
 import { forgetProject } from '../../projects.tsx';
-import type { EventItem, EventPage } from '../../types.ts';
-import { type FeedQuery, filterParams } from './FeedFilters.tsx';
+import type { EventItem } from '../../types.ts';
+import { type FeedQuery, filterQuery } from './FeedFilters.tsx';
 import { mergeFirstPage } from './mergeFirstPage.ts';
 
 const PAGE_SIZE = 50;
@@ -16,17 +17,16 @@ interface FeedSource extends FeedQuery {
   until: number | null;
 }
 
-function eventsUrl(source: FeedSource, cursor: string | null): string {
-  const url = withQuery('/api/events', {
+function eventsQuery(source: FeedSource, cursor: string | null): api.ListEventsQuery {
+  return {
     project: source.projectId,
-    category: source.category,
+    category: source.category ?? undefined,
     search: source.search,
-    cursor,
-    limit: PAGE_SIZE,
-    until: source.until,
-  });
-  const extra = filterParams(source).toString();
-  return extra ? `${url}&${extra}` : url;
+    cursor: cursor ?? undefined,
+    limit: String(PAGE_SIZE),
+    until: source.until === null ? undefined : String(source.until),
+    ...filterQuery(source),
+  };
 }
 
 export type FeedStatus = 'loading' | 'ready' | 'error';
@@ -65,13 +65,15 @@ export function useEventFeed(source: FeedSource) {
     setNextCursor(cursor);
   };
 
-  const firstPageUrl = eventsUrl(source, null);
+  const firstPageQuery = eventsQuery(source, null);
+  // The query's text, not the object made on every render, says when the first page is another one.
+  const firstPageKey = JSON.stringify(firstPageQuery);
   useEffect(() => {
     const current = ++generation.current;
     const controller = new AbortController();
     setStatus('loading');
     setLoadError(null);
-    get<EventPage>(firstPageUrl, { signal: controller.signal }).then(
+    api.listEvents({ query: firstPageQuery }, { signal: controller.signal }).then(
       (page) => {
         if (current !== generation.current) return;
         setEvents(() => page.events);
@@ -93,7 +95,7 @@ export function useEventFeed(source: FeedSource) {
       },
     );
     return () => controller.abort();
-  }, [firstPageUrl, reloadCount, toast, navigate, setEvents]);
+  }, [firstPageKey, reloadCount, toast, navigate, setEvents]);
 
   /** Fetches the first page and merges it; calls that arrive meanwhile are folded into one more round. */
   const refreshTop = useCallback(
@@ -108,7 +110,7 @@ export function useEventFeed(source: FeedSource) {
         while (round !== null) {
           refreshAgain.current = null;
           const current = generation.current;
-          const page = await get<EventPage>(eventsUrl(sourceRef.current, null));
+          const page = await api.listEvents({ query: eventsQuery(sourceRef.current, null) });
           if (current !== generation.current) break;
           const merged = mergeFirstPage(eventsRef.current, cursorRef.current, page, round);
           setEvents(() => merged.events);
@@ -131,7 +133,7 @@ export function useEventFeed(source: FeedSource) {
     setLoadingMore(true);
     const current = generation.current;
     try {
-      const page = await get<EventPage>(eventsUrl(sourceRef.current, cursor));
+      const page = await api.listEvents({ query: eventsQuery(sourceRef.current, cursor) });
       if (current !== generation.current) return;
       setEvents((list) => {
         const seen = new Set(list.map((event) => event.id));

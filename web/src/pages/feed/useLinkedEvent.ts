@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { ApiError, describeError, get } from '../../api.ts';
+import { ApiError, describeError } from '../../api.ts';
+import * as api from '../../generated/index.ts';
 import type { EventItem } from '../../types.ts';
 import { linkedEventOf } from './feedLinks.ts';
 import type { FeedStatus } from './useEventFeed.ts';
@@ -35,7 +36,7 @@ export function useLinkedEvent({ projectId, events, status, anchorAt, open }: Li
       open(loaded);
       return;
     }
-    get<EventItem>(`/api/events/${linkedId}`).then(
+    api.getEvent({ path: { eventId: String(linkedId) } }).then(
       (event) => {
         if (event.projectId !== projectId) {
           handled.current = null;

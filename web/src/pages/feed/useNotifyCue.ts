@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { get } from '../../api.ts';
+import * as api from '../../generated/index.ts';
 import type { EventItem } from '../../types.ts';
 import { playChime, rememberSound, soundEnabled } from './notifySound.ts';
 
@@ -48,7 +48,7 @@ export function useNotifyCue() {
       if (!attending()) setUnseen((count) => count + 1);
       if (soundRef.current) playChime();
       try {
-        const event = await get<EventItem>(`/api/events/${eventId}`);
+        const event = await api.getEvent({ path: { eventId: String(eventId) } });
         setToasts((list) => [...list.filter((item) => item.id !== event.id), event].slice(-MAX_TOASTS));
         const timer = setTimeout(() => {
           timers.current.delete(timer);

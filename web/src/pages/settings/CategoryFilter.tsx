@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import { patch } from '../../api.ts';
 import { useToast } from '../../components/Toasts.tsx';
+import * as api from '../../generated/index.ts';
 import type { CategoryCount, Destination } from '../../types.ts';
 import { CategoriesPicker } from './CategoriesPicker.tsx';
 
@@ -29,7 +29,7 @@ export function CategoryFilter({
     event.preventDefault();
     setBusy(true);
     try {
-      const updated = await patch<Destination>(`/api/destinations/${encodeURIComponent(destination.id)}`, { categories: chosen.length > 0 ? chosen : null });
+      const updated = await api.updateDestination({ path: { destinationId: destination.id }, body: { categories: chosen.length > 0 ? chosen : null } });
       onChanged(updated);
       toast.success(updated.categories ? `“${updated.name}” now gets ${updated.categories.join(', ')} only` : `“${updated.name}” now gets every category`);
     } catch (failure) {

@@ -1,10 +1,11 @@
 import { Fragment, useCallback, useEffect, useState } from 'react';
 import { Link } from 'wouter';
-import { describeError, get, post, withQuery } from '../../api.ts';
+import { describeError } from '../../api.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { RelativeTime } from '../../components/Time.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { useToast } from '../../components/Toasts.tsx';
+import * as api from '../../generated/index.ts';
 import type { DeliveryPage, Destination } from '../../types.ts';
 import './deliveryLog.css';
 
@@ -19,7 +20,7 @@ export function DeliveryLog({ destination, onClose }: { destination: Destination
   const load = useCallback(async () => {
     if (!id) return;
     try {
-      setPage(await get<DeliveryPage>(`/api/destinations/${encodeURIComponent(id)}/deliveries`));
+      setPage(await api.listDeliveries({ path: { destinationId: id } }));
       setError(null);
     } catch (failure) {
       setError(describeError(failure));
@@ -36,7 +37,7 @@ export function DeliveryLog({ destination, onClose }: { destination: Destination
     if (!id || !page?.nextCursor) return;
     setLoadingMore(true);
     try {
-      const next = await get<DeliveryPage>(withQuery(`/api/destinations/${encodeURIComponent(id)}/deliveries`, { cursor: page.nextCursor }));
+      const next = await api.listDeliveries({ path: { destinationId: id }, query: { cursor: page.nextCursor } });
       setPage({ deliveries: [...page.deliveries, ...next.deliveries], nextCursor: next.nextCursor });
     } catch (failure) {
       toast.error(failure, 'Could not load more deliveries');
@@ -48,7 +49,7 @@ export function DeliveryLog({ destination, onClose }: { destination: Destination
   const replay = async (deliveryId: string) => {
     if (!id) return;
     try {
-      await post(`/api/destinations/${encodeURIComponent(id)}/deliveries/${encodeURIComponent(deliveryId)}/replay`);
+      await api.replayDelivery({ path: { destinationId: id, deliveryId } });
       toast.success('Delivery replayed');
       setTimeout(() => void load(), 1500);
     } catch (failure) {

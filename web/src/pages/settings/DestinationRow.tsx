@@ -1,10 +1,11 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { describeError, get, post } from '../../api.ts';
+import { describeError } from '../../api.ts';
 import { useFieldErrors } from '../../components/FieldError.tsx';
 import { Secret } from '../../components/Secret.tsx';
 import { RelativeTime } from '../../components/Time.tsx';
 import { useToast } from '../../components/Toasts.tsx';
-import type { CategoryCount, Destination, DestinationFormat, DestinationHealth, ReplayFailedResult, TestResult } from '../../types.ts';
+import * as api from '../../generated/index.ts';
+import type { CategoryCount, Destination, DestinationFormat, DestinationHealth, TestResult } from '../../types.ts';
 import { CategoryFilter } from './CategoryFilter.tsx';
 import { DestinationEdit } from './DestinationEdit.tsx';
 
@@ -130,7 +131,8 @@ function HealthLine({ destination }: { destination: Destination }) {
   const changedAt = destination.lastStatus?.at ?? '';
   useEffect(() => {
     const abort = new AbortController();
-    get<DestinationHealth>(`/api/destinations/${encodeURIComponent(destination.id)}/health`, { signal: abort.signal })
+    api
+      .getDestinationHealth({ path: { destinationId: destination.id } }, { signal: abort.signal })
       .then((value) => {
         setHealth(value);
         setError(null);
@@ -175,7 +177,7 @@ function ReplayFailed({ destinationId, name, enabled }: { destinationId: string;
     fields.clear();
     setBusy(true);
     try {
-      const { queued } = await post<ReplayFailedResult>(`/api/destinations/${destinationId}/replay-failed`, { since: seconds });
+      const { queued } = await api.replayFailedDeliveries({ path: { destinationId }, body: { since: seconds } });
       toast.success(queued === 0 ? `Nothing to replay to “${name}”` : `${queued} failed deliver${queued === 1 ? 'y' : 'ies'} to “${name}” queued again`);
     } catch (failure) {
       if (!fields.show(failure)) toast.error(failure, 'Could not replay the failed deliveries');

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { describeError, get, post } from '../../api.ts';
+import { describeError } from '../../api.ts';
 import { useToast } from '../../components/Toasts.tsx';
-import type { VapidPublicKey } from '../../types.ts';
+import * as api from '../../generated/index.ts';
 
 const SCOPE = '/app/';
 
@@ -53,7 +53,7 @@ async function subscribe(projectId: string): Promise<void> {
         : 'Notification permission was not granted',
     );
   }
-  const { publicKey } = await get<VapidPublicKey>('/api/push/vapid-public-key');
+  const { publicKey } = await api.getVapidPublicKey();
   let subscription = await registration.pushManager.getSubscription();
   if (!subscription) {
     subscription = await withTimeout(
@@ -64,16 +64,16 @@ async function subscribe(projectId: string): Promise<void> {
   }
   const json = subscription.toJSON();
   if (!json.endpoint || !json.keys?.p256dh || !json.keys.auth) throw new Error('The browser returned an incomplete push subscription');
-  await post(`/api/projects/${encodeURIComponent(projectId)}/push-subscriptions`, {
-    endpoint: json.endpoint,
-    keys: { p256dh: json.keys.p256dh, auth: json.keys.auth },
+  await api.subscribePush({
+    path: { projectId },
+    body: { endpoint: json.endpoint, keys: { p256dh: json.keys.p256dh, auth: json.keys.auth } },
   });
 }
 
 async function unsubscribe(): Promise<void> {
   const subscription = await currentSubscription();
   if (!subscription) return;
-  await post('/api/push-subscriptions/delete', { endpoint: subscription.endpoint });
+  await api.unsubscribePush({ body: { endpoint: subscription.endpoint } });
   await subscription.unsubscribe();
 }
 

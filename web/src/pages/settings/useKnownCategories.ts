@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { get, isAbort, withQuery } from '../../api.ts';
+import { isAbort } from '../../api.ts';
+import * as api from '../../generated/index.ts';
 import type { CategoryCount } from '../../types.ts';
 
 /**
@@ -10,7 +11,7 @@ export function useKnownCategories(projectId: string): CategoryCount[] | null {
   const [categories, setCategories] = useState<CategoryCount[] | null>(null);
   useEffect(() => {
     const controller = new AbortController();
-    get<CategoryCount[]>(withQuery('/api/categories', { project: projectId }), { signal: controller.signal }).then(setCategories, (error: unknown) => {
+    api.listCategories({ query: { project: projectId } }, { signal: controller.signal }).then(setCategories, (error: unknown) => {
       if (!isAbort(error)) setCategories([]);
     });
     return () => controller.abort();
