@@ -52,3 +52,14 @@ it('keeps no test in test/dashboard/', () => {
     "a dashboard test goes to test/web/ or to its feature's folder",
   );
 });
+
+it('runs the dashboard-code and code-rule files in one pass of npm test, as their first line says (decision 230)', () => {
+  const unmarked = ['web', 'structure'].flatMap((folder) =>
+    fs
+      .readdirSync(path.join(root, 'test', folder))
+      .filter((file) => file.endsWith('.test.ts'))
+      .map((file) => `test/${folder}/${file}`)
+      .filter((file) => !fs.readFileSync(path.join(root, file), 'utf8').startsWith('// npm test runs this file in one pass only: ')),
+  );
+  assert.deepEqual(unmarked, [], 'start the file with "// npm test runs this file in one pass only: <why> (decision 230)."');
+});

@@ -1,3 +1,4 @@
+// npm test runs this file in one pass only: it reads the dashboard's sources, not a database (decision 230).
 // The dashboard calls the server through the generated api.<operationId>() functions
 // (web/src/generated/, decision 225), so a route whose path or schema changes fails the type check
 // instead of a page. This test keeps it so: outside web/src/generated/, no string or template in
