@@ -62,3 +62,35 @@ export function AuthCard({ titleId, title, action, submitLabel, busyLabel, intro
     </main>
   );
 }
+
+interface NewPasswordFieldProps {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  /** Words under the field, tied to it for screen readers. */
+  hint?: { id: string; text: string };
+}
+
+/** The password a signed-out page sets (setup, an invitation, a reset): at least 8 characters, offered to password managers as new. */
+export function NewPasswordField({ label, value, onChange, hint }: NewPasswordFieldProps) {
+  return (
+    <label className="field">
+      <span>{label}</span>
+      <input
+        type="password"
+        name="password"
+        autoComplete="new-password"
+        required
+        minLength={8}
+        aria-describedby={hint?.id}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {hint && (
+        <small id={hint.id} className="muted">
+          {hint.text}
+        </small>
+      )}
+    </label>
+  );
+}

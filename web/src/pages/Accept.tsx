@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { ApiError, describeError } from '../api.ts';
-import { AuthCard } from '../components/AuthCard.tsx';
+import { AuthCard, NewPasswordField } from '../components/AuthCard.tsx';
 import { LongDate } from '../components/Time.tsx';
 import * as api from '../generated/index.ts';
 import { APP_BASE } from '../paths.ts';
@@ -86,18 +86,7 @@ export function AcceptPage({ token }: { token: string }) {
           <input type="email" name="email" autoComplete="username" readOnly value={invitation.email} />
         </label>
       )}
-      <label className="field">
-        <span>Password</span>
-        <input
-          type="password"
-          name="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-      </label>
+      <NewPasswordField label="Password" value={password} onChange={setPassword} />
     </AuthCard>
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { describeError } from '../api.ts';
-import { AuthCard } from '../components/AuthCard.tsx';
+import { AuthCard, NewPasswordField } from '../components/AuthCard.tsx';
 import * as api from '../generated/index.ts';
 import { APP_BASE } from '../paths.ts';
 
@@ -107,18 +107,7 @@ export function ResetPasswordPage({ token }: { token: string }) {
         </p>
       }
     >
-      <label className="field">
-        <span>New password</span>
-        <input
-          type="password"
-          name="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-      </label>
+      <NewPasswordField label="New password" value={password} onChange={setPassword} />
     </AuthCard>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { AuthCard } from '../components/AuthCard.tsx';
+import { AuthCard, NewPasswordField } from '../components/AuthCard.tsx';
 import * as api from '../generated/index.ts';
 import { APP_BASE } from '../paths.ts';
 import { useSession } from '../session.tsx';
@@ -172,22 +172,7 @@ export function SetupPage() {
         <span>Email</span>
         <input type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
       </label>
-      <label className="field">
-        <span>Password</span>
-        <input
-          type="password"
-          name="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          aria-describedby="setup-password-hint"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-        <small id="setup-password-hint" className="muted">
-          At least 8 characters.
-        </small>
-      </label>
+      <NewPasswordField label="Password" value={password} onChange={setPassword} hint={{ id: 'setup-password-hint', text: 'At least 8 characters.' }} />
     </AuthCard>
   );
 }
