@@ -1,4 +1,5 @@
 import { InvalidInput } from '../../lib/errors.ts';
+import { instantOf, wallClock } from '../../lib/zonedTime.ts';
 
 /** A weekly quiet window: from `start` on each listed ISO weekday (1 = Monday) to the next `end`, in `timeZone`. */
 export interface QuietHours {
@@ -32,44 +33,6 @@ export function checkQuietHours(raw: QuietHours): QuietHours {
 }
 
 const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(zone: string): Intl.DateTimeFormat {
-  let format = formatters.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-    });
-    formatters.set(zone, format);
-  }
-  return format;
-}
-
-/** The wall clock of an instant in a zone, as if it were UTC (milliseconds, whole minutes). */
-function wallClock(zone: string, at: number): number {
-  const parts = formatter(zone).formatToParts(new Date(at));
-  const get = (type: string) => Number(parts.find((part) => part.type === type)?.value ?? 0);
-  return Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'));
-}
-
-/**
- * The instant a wall-clock time (given as if UTC) names in a zone, from the zone's own offsets
- * (never a fixed one). A time a DST change skips moves forward by the gap; a repeated one takes
- * its first occurrence.
- */
-function instantOf(zone: string, wall: number): number {
-  const offsetAt = (at: number) => wallClock(zone, at) - Math.floor(at / 60_000) * 60_000;
-  const first = wall - offsetAt(wall);
-  const second = wall - offsetAt(first);
-  const exact = [first, second].filter((at) => wallClock(zone, at) === wall);
-  return exact.length > 0 ? Math.min(...exact) : Math.max(first, second);
-}
 
 /**
  * The end of the quiet window `now` is in, or null when it is outside them all. A window opens on a
