@@ -113,14 +113,16 @@ async function returnBrowser(): Promise<void> {
  * profile of its own. Flags of Chromium's own (`args`) need a Chromium of their own, launched here.
  */
 export async function openBrowser(
-  options: { args?: string[]; locale?: string; viewport?: { width: number; height: number }; timeoutMs?: number } & Pick<
+  options: { args?: string[]; viewport?: { width: number; height: number }; timeoutMs?: number } & Pick<
     BrowserContextOptions,
-    'isMobile' | 'hasTouch'
+    'isMobile' | 'hasTouch' | 'locale' | 'timezoneId'
   > = {},
 ): Promise<OpenBrowser> {
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eventlog-chromium-'));
-  const { args, locale, viewport, timeoutMs, ...device } = options;
-  const contextOptions: BrowserContextOptions = { ...(locale ? { locale } : {}), viewport: viewport ?? { width: 1280, height: 860 }, ...device };
+  const { args, viewport, timeoutMs, ...rest } = options;
+  // Options left undefined are left out: Playwright reads a present key as a setting.
+  const given = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
+  const contextOptions: BrowserContextOptions = { viewport: viewport ?? { width: 1280, height: 860 }, ...given };
   let context: BrowserContext;
   let release: () => Promise<void>;
   if (args?.length) {
