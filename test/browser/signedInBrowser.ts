@@ -42,6 +42,8 @@ export interface SignedInOptions extends ContextOptions {
   organization: string;
   /** The organization's monthly event cap; none by default. */
   monthlyEventCap?: number;
+  /** The loopback port the app's BASE_URL names (from `freePort()`); any free one by default. */
+  port?: number;
   /** The signed-in user's role; an owner by default. */
   role?: Role;
   /** What the organization needs before the first page loads (signing in lands on its feed). */
@@ -51,7 +53,7 @@ export interface SignedInOptions extends ContextOptions {
 /** A new organization's user, signed in with reduced motion, on `t`'s server (listening from now on). */
 export async function openSignedIn(t: TestApp, options: SignedInOptions): Promise<SignedInBrowser> {
   ensureDashboardBuilt();
-  const base = await listenOnce(t.app);
+  const base = await listenOnce(t.app, options.port);
   const organizationId = (
     await createOrganization({
       ctx: t.operator,

@@ -52,10 +52,10 @@ export async function freePort(): Promise<number> {
 
 /**
  * The test app's address on a loopback port, listening from the first call on: the desktop and the
- * phone suites of one file share one server.
+ * phone suites of one file share one server. A `port` chosen before the app was made (its BASE_URL) is kept.
  */
-export async function listenOnce(app: { listen(options: { port: number; host: string }): Promise<unknown>; server: net.Server }): Promise<string> {
-  if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' });
+export async function listenOnce(app: { listen(options: { port: number; host: string }): Promise<unknown>; server: net.Server }, port = 0): Promise<string> {
+  if (!app.server.listening) await app.listen({ port, host: '127.0.0.1' });
   const address = app.server.address();
   return `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
 }
