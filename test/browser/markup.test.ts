@@ -31,7 +31,6 @@ describe('event descriptions in a browser', { skip: missingBrowser }, () => {
   let page: Page;
   let base = '';
   let projectId = '';
-  const api: SignedInBrowser['api'] = (...request) => browser.api(...request);
 
   before(async () => {
     browser = await openSignedIn(t, {

@@ -23,7 +23,7 @@ describe('the dashboard offline', { skip: missingBrowser }, () => {
       viewport: { width: 1440, height: 900 },
       timeoutMs: 15_000,
       // The CSP is watched from the sign-in page on.
-      beforeSignIn: async (page) => {
+      beforeSignIn: (page) => {
         cspViolations = watchCsp(page);
       },
       seed: async (api) => {

@@ -24,7 +24,7 @@ export interface ContextOptions {
   locale?: string;
   timezoneId?: string;
   /** Looked at on the sign-in page before there is a session (its axe audit, say). */
-  beforeSignIn?: (page: Page, base: string) => Promise<void>;
+  beforeSignIn?: (page: Page, base: string) => Promise<void> | void;
 }
 
 export interface SignedInBrowser extends OpenBrowser {
