@@ -8,37 +8,35 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
 import { createProject } from '../../src/features/projects/createProject.ts';
-import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { OPERATOR } from '../../src/context.ts';
 import type { TestApp } from '../helpers.ts';
 import { axeViolations } from './pageChecks.ts';
-import { type OpenBrowser, PASSWORD, ensureDashboardBuilt, listenOnce, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
+import { PASSWORD, missingBrowser } from './support.ts';
 
 type Box = { x: number; y: number; width: number; height: number };
 const middle = (box: Box) => box.y + box.height / 2;
 
 export function accountAndKeysSuite(t: TestApp, size: 'desktop' | 'phone', viewport: { width: number; height: number }): void {
   describe(`"Your account" and "API keys" (${size})`, { skip: missingBrowser }, () => {
-    let browser: OpenBrowser;
+    let browser: SignedInBrowser;
     let page: Page;
     let base = '';
     let email = '';
     const projects: Record<string, string> = {};
 
+    // An organization per size: the suite changes what it looks at (the password, the keys).
     before(async () => {
-      ensureDashboardBuilt();
-      base = await listenOnce(t.app);
-      const organization = await createOrganization({ ctx: t.operator, input: { name: 'Account Org' } });
-      email = `account-${size}-${Date.now()}@example.com`;
-      await createAccount({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
-      const ctx = { services: t.services, organizationId: organization.id, actor: OPERATOR };
-      for (const name of ['Shop', 'Blog']) projects[name] = (await createProject({ ctx, input: { name } })).id;
-      browser = await openBrowser({ viewport, timeoutMs: 15_000 });
-      page = browser.page;
-      await page.emulateMedia({ reducedMotion: 'reduce' });
-      await signIn(page, base, email);
+      browser = await openSignedIn(t, {
+        organization: 'Account Org',
+        viewport,
+        seed: async (_api, organizationId) => {
+          const ctx = { services: t.services, organizationId, actor: OPERATOR };
+          for (const name of ['Shop', 'Blog']) projects[name] = (await createProject({ ctx, input: { name } })).id;
+        },
+      });
+      ({ base, page, email } = browser);
     });
     after(async () => {
       await browser?.close();

@@ -7,12 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createKey } from '../../src/features/keys/createKey.ts';
-import { OPERATOR } from '../../src/context.ts';
-import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { useTestApp } from '../helpers.ts';
-import { type OpenBrowser, PASSWORD, ROOT, apiWithKey, ensureDashboardBuilt, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
+import { ROOT, missingBrowser } from './support.ts';
 
 const t = useTestApp();
 const SHOTS = path.join(ROOT, 'test-results');
@@ -26,48 +23,40 @@ function categoryName(index: number): string {
 }
 
 describe('charts in a browser with 100 categories', { skip: missingBrowser }, () => {
-  let browser: OpenBrowser;
+  let browser: SignedInBrowser;
   let page: Page;
   let base = '';
-  let apiKey = '';
   let projectId = '';
   let eventCount = 0;
-  const api = apiWithKey(
-    () => base,
-    () => apiKey,
-  );
 
   before(async () => {
-    ensureDashboardBuilt();
     fs.mkdirSync(SHOTS, { recursive: true });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    base = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
-    const organization = await createOrganization({ ctx: t.operator, input: { name: 'Charts Browser Org' } });
-    const email = `charts-${Date.now()}@example.com`;
-    await createAccount({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
-    const ctx = { services: t.services, organizationId: organization.id, actor: OPERATOR };
-    apiKey = (await createKey({ ctx, input: undefined })).key;
-    projectId = (await api('POST', '/api/projects', { name: 'Busy shop' })).body.id;
+    // The totals are read with en-US digit grouping: the context's locale is the reader's.
+    browser = await openSignedIn(t, {
+      organization: 'Charts Browser Org',
+      viewport: { width: 1440, height: 900 },
+      locale: 'en-US',
+      timeoutMs: 10000,
+      seed: async (api) => {
+        projectId = (await api('POST', '/api/projects', { name: 'Busy shop' })).body.id;
 
-    // Category i has a few events spread over the last 30 days; the first ones are the busiest.
-    const now = Math.floor(Date.now() / 1000);
-    const drafts: Array<{ category: string; created_at: number }> = [];
-    for (let index = 0; index < CATEGORY_COUNT; index++) {
-      const events = index < 12 ? 14 - index : 1 + (index % 3);
-      for (let n = 0; n < events; n++) drafts.push({ category: categoryName(index), created_at: now - ((index * 7 + n * 5) % 28) * DAY - 60 });
-    }
-    for (let start = 0; start < drafts.length; start += 25) {
-      const replies = await Promise.all(
-        drafts.slice(start, start + 25).map((draft, n) => api('POST', '/api/events', { project: projectId, title: `Event ${start + n}`, ...draft })),
-      );
-      for (const reply of replies) assert.equal(reply.status, 201, JSON.stringify(reply.body));
-    }
-    eventCount = drafts.length;
-
-    browser = await openBrowser({ args: ['--lang=en-US'], locale: 'en-US', viewport: { width: 1440, height: 900 }, timeoutMs: 10000 });
-    page = browser.page;
-    await signIn(page, base, email);
+        // Category i has a few events spread over the last 30 days; the first ones are the busiest.
+        const now = Math.floor(Date.now() / 1000);
+        const drafts: Array<{ category: string; created_at: number }> = [];
+        for (let index = 0; index < CATEGORY_COUNT; index++) {
+          const events = index < 12 ? 14 - index : 1 + (index % 3);
+          for (let n = 0; n < events; n++) drafts.push({ category: categoryName(index), created_at: now - ((index * 7 + n * 5) % 28) * DAY - 60 });
+        }
+        for (let start = 0; start < drafts.length; start += 25) {
+          const replies = await Promise.all(
+            drafts.slice(start, start + 25).map((draft, n) => api('POST', '/api/events', { project: projectId, title: `Event ${start + n}`, ...draft })),
+          );
+          for (const reply of replies) assert.equal(reply.status, 201, JSON.stringify(reply.body));
+        }
+        eventCount = drafts.length;
+      },
+    });
+    ({ base, page } = browser);
   });
 
   after(async () => {

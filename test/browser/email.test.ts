@@ -30,6 +30,7 @@ describe('email in a browser', { skip: missingBrowser }, () => {
   const ownerEmail = `owner-${Date.now()}@example.com`;
   const invitedEmail = `invited-${Date.now()}@example.com`;
 
+  // A hand set-up, not openSignedIn: the tests are signing in itself (a password reset, an invitation accepted), from no session.
   before(async () => {
     ensureDashboardBuilt();
     await t.app.listen({ port, host: '127.0.0.1' });

@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createAccount } from '../../src/features/accounts/createAccount.ts';
-import { type TestOrg, useTestApp } from '../helpers.ts';
+import { useTestApp } from '../helpers.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
-import { type OpenBrowser, PASSWORD, ROOT, ensureDashboardBuilt, freePort, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
+import { ROOT, freePort, missingBrowser } from './support.ts';
 
 const SHOTS = path.join(ROOT, 'test-results');
 const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const;
@@ -20,27 +20,27 @@ const base = `http://127.0.0.1:${port}`;
 const t = useTestApp({ BASE_URL: base });
 
 describe('the feed filters in a browser', { skip: missingBrowser }, () => {
-  let browser: OpenBrowser;
+  let browser: SignedInBrowser;
   let page: Page;
-  let org: TestOrg;
   let project = '';
 
   before(async () => {
-    ensureDashboardBuilt();
-    await t.app.listen({ port, host: '127.0.0.1' });
-    org = await t.org();
-    project = await org.project('Filters');
-    const now = Math.floor(Date.now() / 1000);
-    const post = async (event: Record<string, unknown>) => assert.equal((await org.post('/api/events', { project, ...event })).status, 201);
-    // 53 "pro" orders (one of them three days old, beyond the first page) and 2 "free" signups.
-    await post({ category: 'orders', title: 'Old pro order', tags: { plan: 'pro' }, created_at: now - 3 * 86_400 });
-    for (let i = 0; i < 52; i++) await post({ category: 'orders', title: `Pro order ${i}`, tags: { plan: 'pro' }, created_at: now - 600 + i });
-    for (let i = 0; i < 2; i++) await post({ category: 'signups', title: `Free signup ${i}`, tags: { plan: 'free' }, user_id: 'ann@example.com' });
-    const email = `filters-${Date.now()}@example.com`;
-    await createAccount({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
-    browser = await openBrowser({ viewport: SIZES.desktop, timeoutMs: 10_000 });
+    browser = await openSignedIn(t, {
+      organization: 'Feed Filters Org',
+      port,
+      viewport: SIZES.desktop,
+      timeoutMs: 10_000,
+      seed: async (api) => {
+        project = (await api('POST', '/api/projects', { name: 'Filters' })).body.id;
+        const now = Math.floor(Date.now() / 1000);
+        const post = async (event: Record<string, unknown>) => assert.equal((await api('POST', '/api/events', { project, ...event })).status, 201);
+        // 53 "pro" orders (one of them three days old, beyond the first page) and 2 "free" signups.
+        await post({ category: 'orders', title: 'Old pro order', tags: { plan: 'pro' }, created_at: now - 3 * 86_400 });
+        for (let i = 0; i < 52; i++) await post({ category: 'orders', title: `Pro order ${i}`, tags: { plan: 'pro' }, created_at: now - 600 + i });
+        for (let i = 0; i < 2; i++) await post({ category: 'signups', title: `Free signup ${i}`, tags: { plan: 'free' }, user_id: 'ann@example.com' });
+      },
+    });
     page = browser.page;
-    await signIn(page, base, email);
   });
 
   after(async () => {

@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createAccount } from '../../src/features/accounts/createAccount.ts';
-import { type TestOrg, useTestApp } from '../helpers.ts';
+import { useTestApp } from '../helpers.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
-import { type OpenBrowser, PASSWORD, ensureDashboardBuilt, freePort, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
+import { freePort, missingBrowser } from './support.ts';
 
 const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const;
 
@@ -33,35 +33,35 @@ function focused(page: Page): Promise<string> {
 }
 
 describe('one Tab stop for the feed, arrows within it', { skip: missingBrowser }, () => {
-  let browser: OpenBrowser;
+  let browser: SignedInBrowser;
   let page: Page;
-  let org: TestOrg;
   let project = '';
 
   before(async () => {
-    ensureDashboardBuilt();
-    await t.app.listen({ port, host: '127.0.0.1' });
-    org = await t.org();
-    project = await org.project('Keyboard');
-    const now = Math.floor(Date.now() / 1000);
-    for (let i = 0; i < 4; i++) {
-      const reply = await org.post('/api/events', {
-        project,
-        category: 'orders',
-        title: `Order ${i}`,
-        url: `https://shop.example.com/orders/${i}`,
-        description: 'Paid by [bank](https://example.com/bank)',
-        tags: { plan: 'pro' },
-        user_id: `customer-${i}`,
-        created_at: now - 100 + i,
-      });
-      assert.equal(reply.status, 201);
-    }
-    const email = `keyboard-${Date.now()}@example.com`;
-    await createAccount({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
-    browser = await openBrowser({ viewport: SIZES.desktop, timeoutMs: 10_000 });
+    browser = await openSignedIn(t, {
+      organization: 'Feed Keyboard Org',
+      port,
+      viewport: SIZES.desktop,
+      timeoutMs: 10_000,
+      seed: async (api) => {
+        project = (await api('POST', '/api/projects', { name: 'Keyboard' })).body.id;
+        const now = Math.floor(Date.now() / 1000);
+        for (let i = 0; i < 4; i++) {
+          const reply = await api('POST', '/api/events', {
+            project,
+            category: 'orders',
+            title: `Order ${i}`,
+            url: `https://shop.example.com/orders/${i}`,
+            description: 'Paid by [bank](https://example.com/bank)',
+            tags: { plan: 'pro' },
+            user_id: `customer-${i}`,
+            created_at: now - 100 + i,
+          });
+          assert.equal(reply.status, 201);
+        }
+      },
+    });
     page = browser.page;
-    await signIn(page, base, email);
   });
 
   after(async () => {

@@ -1,8 +1,7 @@
-// People and small things in the feed at desktop size (1440×900) and on a phone (390×844): one server for both, each size
-// in a browser context of its own, signed in on its own.
+// People and small things in the feed at desktop size (1440×900) and on a phone (390×844): one server and one
+// organization for both, each size in a browser context of its own, signed in on its own.
 import { useTestApp } from '../helpers.ts';
 import { feedPeopleSuite } from './feedPeopleSuite.ts';
 
 const t = useTestApp();
-feedPeopleSuite(t, 'desktop', { width: 1440, height: 900 });
-feedPeopleSuite(t, 'phone', { width: 390, height: 844 });
+feedPeopleSuite(t);

@@ -7,10 +7,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createAccount } from '../../src/features/accounts/createAccount.ts';
-import { type TestOrg, useTestApp } from '../helpers.ts';
+import { useTestApp } from '../helpers.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
-import { type OpenBrowser, PASSWORD, ensureDashboardBuilt, freePort, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
+import { freePort, missingBrowser } from './support.ts';
 
 const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const;
 /** Over two pages of 50: "Load older" loads one more page, then the last. */
@@ -45,31 +45,30 @@ async function onePass(page: Page): Promise<string[]> {
 }
 
 describe("the feed's Tab order", { skip: missingBrowser }, () => {
-  let browser: OpenBrowser;
+  let browser: SignedInBrowser;
   let page: Page;
-  let org: TestOrg;
   let project = '';
 
   before(async () => {
-    ensureDashboardBuilt();
-    await t.app.listen({ port, host: '127.0.0.1' });
-    org = await t.org();
-    project = await org.project('Tab order');
-    const now = Math.floor(Date.now() / 1000);
-    const events = Array.from({ length: EVENT_COUNT }, (_, i) => ({
-      project,
-      category: ['orders', 'signups', 'visits'][i % 3],
-      title: `Event ${i}`,
-      created_at: now - 1000 + i,
-    }));
-    const reply = await org.post('/api/events/batch', { events });
-    assert.ok(reply.status < 300, JSON.stringify(reply.body));
-    const email = `tab-order-${Date.now()}@example.com`;
-    await createAccount({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
-    browser = await openBrowser({ viewport: SIZES.desktop, timeoutMs: 10_000 });
+    browser = await openSignedIn(t, {
+      organization: 'Feed Tab Order Org',
+      port,
+      viewport: SIZES.desktop,
+      timeoutMs: 10_000,
+      seed: async (api) => {
+        project = (await api('POST', '/api/projects', { name: 'Tab order' })).body.id;
+        const now = Math.floor(Date.now() / 1000);
+        const events = Array.from({ length: EVENT_COUNT }, (_, i) => ({
+          project,
+          category: ['orders', 'signups', 'visits'][i % 3],
+          title: `Event ${i}`,
+          created_at: now - 1000 + i,
+        }));
+        const reply = await api('POST', '/api/events/batch', { events });
+        assert.ok(reply.status < 300, JSON.stringify(reply.body));
+      },
+    });
     page = browser.page;
-    await page.emulateMedia({ reducedMotion: 'reduce' });
-    await signIn(page, base, email);
   });
 
   after(async () => {

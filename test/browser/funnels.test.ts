@@ -4,68 +4,57 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { OPERATOR } from '../../src/context.ts';
-import { createKey } from '../../src/features/keys/createKey.ts';
-import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { useTestApp } from '../helpers.ts';
 import { auditPage } from './accessibilityAudit.ts';
-import { type OpenBrowser, PASSWORD, apiWithKey, ensureDashboardBuilt, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
+import { missingBrowser } from './support.ts';
 
 const t = useTestApp();
 const HOUR = 3600;
 
 describe('funnels and breakdowns in a browser', { skip: missingBrowser }, () => {
-  let browser: OpenBrowser;
+  let browser: SignedInBrowser;
   let page: Page;
   let base = '';
-  let apiKey = '';
   let projectId = '';
-  const api = apiWithKey(
-    () => base,
-    () => apiKey,
-  );
 
   before(async () => {
-    ensureDashboardBuilt();
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    base = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
-    const organization = await createOrganization({ ctx: t.operator, input: { name: 'Funnels Browser Org' } });
-    const email = `funnels-${Date.now()}@example.com`;
-    await createAccount({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
-    const ctx = { services: t.services, organizationId: organization.id, actor: OPERATOR };
-    apiKey = (await createKey({ ctx, input: undefined })).key;
-    projectId = (await api('POST', '/api/projects', { name: 'Shop' })).body.id;
+    // The figures are read with en-US number formatting: the context's locale is the reader's.
+    browser = await openSignedIn(t, {
+      organization: 'Funnels Browser Org',
+      viewport: { width: 1440, height: 900 },
+      locale: 'en-US',
+      timeoutMs: 10000,
+      seed: async (api) => {
+        projectId = (await api('POST', '/api/projects', { name: 'Shop' })).body.id;
 
-    // ann and bob (pro) and cat and dan (free) sign up; ann, bob and cat activate; ann pays.
-    const start = Math.floor(Date.now() / 1000) - 2 * 86_400;
-    const plans: Record<string, string> = { ann: 'pro', bob: 'pro', cat: 'free', dan: 'free' };
-    const made: Array<[string, string, number]> = [
-      ['ann', 'signup', 0],
-      ['bob', 'signup', 0],
-      ['cat', 'signup', 0],
-      ['dan', 'signup', 0],
-      ['ann', 'activate', 1],
-      ['bob', 'activate', 1],
-      ['cat', 'activate', 1],
-      ['ann', 'pay', 2],
-    ];
-    for (const [user, category, hours] of made) {
-      const reply = await api('POST', '/api/events', {
-        project: projectId,
-        category,
-        title: `${user} ${category}`,
-        user_id: user,
-        tags: { plan: plans[user] },
-        created_at: start + hours * HOUR,
-      });
-      assert.equal(reply.status, 201, JSON.stringify(reply.body));
-    }
-
-    browser = await openBrowser({ args: ['--lang=en-US'], locale: 'en-US', viewport: { width: 1440, height: 900 }, timeoutMs: 10000 });
-    page = browser.page;
-    await signIn(page, base, email);
+        // ann and bob (pro) and cat and dan (free) sign up; ann, bob and cat activate; ann pays.
+        const start = Math.floor(Date.now() / 1000) - 2 * 86_400;
+        const plans: Record<string, string> = { ann: 'pro', bob: 'pro', cat: 'free', dan: 'free' };
+        const made: Array<[string, string, number]> = [
+          ['ann', 'signup', 0],
+          ['bob', 'signup', 0],
+          ['cat', 'signup', 0],
+          ['dan', 'signup', 0],
+          ['ann', 'activate', 1],
+          ['bob', 'activate', 1],
+          ['cat', 'activate', 1],
+          ['ann', 'pay', 2],
+        ];
+        for (const [user, category, hours] of made) {
+          const reply = await api('POST', '/api/events', {
+            project: projectId,
+            category,
+            title: `${user} ${category}`,
+            user_id: user,
+            tags: { plan: plans[user] },
+            created_at: start + hours * HOUR,
+          });
+          assert.equal(reply.status, 201, JSON.stringify(reply.body));
+        }
+      },
+    });
+    ({ base, page } = browser);
   });
 
   after(async () => {

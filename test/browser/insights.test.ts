@@ -1,48 +1,36 @@
 // Insights and project deletion in a real browser (Debian's chromium through playwright-core),
-// against the real server serving the built web/dist. The browser reads German, so counters
-// must show German digit grouping.
+// against the real server serving the built web/dist. The reader's locale is German (the
+// context's locale, which Intl and toLocaleString follow), so counters must show German digit grouping.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { OPERATOR } from '../../src/context.ts';
-import { createKey } from '../../src/features/keys/createKey.ts';
-import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { useTestApp } from '../helpers.ts';
-import { type OpenBrowser, PASSWORD, apiWithKey, ensureDashboardBuilt, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
+import { missingBrowser } from './support.ts';
 
 const t = useTestApp();
 
 describe('insights and project deletion in a browser', { skip: missingBrowser }, () => {
-  let browser: OpenBrowser;
+  let browser: SignedInBrowser;
   let page: Page;
   let base = '';
-  let email = '';
-  let apiKey = '';
   let projectId = '';
-  const api = apiWithKey(
-    () => base,
-    () => apiKey,
-  );
+  const api: SignedInBrowser['api'] = (...request) => browser.api(...request);
 
   const card = (title: string) => page.getByTestId('insight-card').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
 
   before(async () => {
-    ensureDashboardBuilt();
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    base = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
-    const organization = await createOrganization({ ctx: t.operator, input: { name: 'Insights Browser Org' } });
-    email = `insights-${Date.now()}@example.com`;
-    await createAccount({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
-    const ctx = { services: t.services, organizationId: organization.id, actor: OPERATOR };
-    apiKey = (await createKey({ ctx, input: undefined })).key;
-    projectId = (await api('POST', '/api/projects', { name: 'Counter shop' })).body.id;
-
-    // The browser reads German: counters must show German digit grouping.
-    browser = await openBrowser({ args: ['--lang=de-DE'], locale: 'de-DE', timeoutMs: 10000 });
-    page = browser.page;
-    await signIn(page, base, email);
+    // The reader's locale is German: counters must show German digit grouping.
+    browser = await openSignedIn(t, {
+      organization: 'Insights Browser Org',
+      viewport: { width: 1280, height: 860 },
+      locale: 'de-DE',
+      timeoutMs: 10000,
+      seed: async (api) => {
+        projectId = (await api('POST', '/api/projects', { name: 'Counter shop' })).body.id;
+      },
+    });
+    ({ base, page } = browser);
   });
 
   after(async () => {

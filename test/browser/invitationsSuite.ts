@@ -50,6 +50,7 @@ export function invitationsSuite(
     };
     const noSidewaysScroll = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
+    // A hand set-up, not openSignedIn: the owner signs in from the Members page, and the invited person's browser signs in by accepting.
     before(async () => {
       ensureDashboardBuilt();
       if (!t.app.server.listening) await t.app.listen({ port, host: '127.0.0.1' });

@@ -5,12 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createKey } from '../../src/features/keys/createKey.ts';
-import { OPERATOR } from '../../src/context.ts';
-import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { useTestApp } from '../helpers.ts';
-import { type OpenBrowser, PASSWORD, ROOT, apiWithKey, ensureDashboardBuilt, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
+import { ROOT, missingBrowser } from './support.ts';
 
 const t = useTestApp();
 
@@ -30,32 +27,22 @@ const DESCRIPTION = [
 ].join('\n');
 
 describe('event descriptions in a browser', { skip: missingBrowser }, () => {
-  let browser: OpenBrowser;
+  let browser: SignedInBrowser;
   let page: Page;
   let base = '';
-  let apiKey = '';
   let projectId = '';
-  const api = apiWithKey(
-    () => base,
-    () => apiKey,
-  );
 
   before(async () => {
-    ensureDashboardBuilt();
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    base = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
-    const organization = await createOrganization({ ctx: t.operator, input: { name: 'Markup Browser Org' } });
-    const email = `markup-${Date.now()}@example.com`;
-    await createAccount({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
-    const ctx = { services: t.services, organizationId: organization.id, actor: OPERATOR };
-    apiKey = (await createKey({ ctx, input: undefined })).key;
-    projectId = (await api('POST', '/api/projects', { name: 'Markup shop' })).body.id;
-    const created = await api('POST', '/api/events', { project: projectId, category: 'errors', title: 'Checkout failed', description: DESCRIPTION });
-    assert.equal(created.status, 201);
-    browser = await openBrowser({ viewport: { width: 390, height: 844 } });
-    page = browser.page;
-    await signIn(page, base, email);
+    browser = await openSignedIn(t, {
+      organization: 'Markup Browser Org',
+      viewport: { width: 390, height: 844 },
+      seed: async (api) => {
+        projectId = (await api('POST', '/api/projects', { name: 'Markup shop' })).body.id;
+        const created = await api('POST', '/api/events', { project: projectId, category: 'errors', title: 'Checkout failed', description: DESCRIPTION });
+        assert.equal(created.status, 201);
+      },
+    });
+    ({ base, page } = browser);
   });
 
   after(async () => {

@@ -19,6 +19,7 @@ export interface OidcServer {
   start: () => void;
 }
 
+// The OIDC files keep a hand set-up, not openSignedIn: they are about signing in (through the provider, or refused), from no session.
 /**
  * The app, BASE_URL its own address so the provider sends the browser back to it, and the
  * provider, both on loopback ports known before the app reads its settings. Call at the top of a

@@ -9,9 +9,10 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { startWorker, waitUntil } from '../destinations/support.ts';
-import { type TestOrg, useTestApp } from '../helpers.ts';
+import { useTestApp } from '../helpers.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
-import { type OpenBrowser, PASSWORD, ROOT, ensureDashboardBuilt, freePort, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
+import { PASSWORD, ROOT, freePort, missingBrowser } from './support.ts';
 
 const SHOTS = path.join(ROOT, 'test-results');
 const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const;
@@ -22,40 +23,43 @@ const base = `http://127.0.0.1:${port}`;
 const t = useTestApp({ BASE_URL: base, ALLOW_PRIVATE_WEBHOOK_URLS: '1' }, { ownDatabase: true });
 
 describe('phone layout of members, project tabs and the attempt log', { skip: missingBrowser }, () => {
-  let browser: OpenBrowser;
+  let browser: SignedInBrowser;
   let page: Page;
-  let org: TestOrg;
   let project = '';
   let eventId = 0;
   let refusedHost = '';
   const cleanup: Array<() => Promise<unknown>> = [];
 
   before(async () => {
-    ensureDashboardBuilt();
-    await t.app.listen({ port, host: '127.0.0.1' });
-    org = await t.org();
-    project = await org.project('Shop');
-    const email = `layout-${Date.now()}@example.com`;
-    await createAccount({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
-    await createAccount({
-      ctx: t.operator,
-      input: { organizationId: org.id, email: `a.very.long.member.address.for.phones-${Date.now()}@example-company.com`, password: PASSWORD, role: 'member' },
+    browser = await openSignedIn(t, {
+      organization: 'Phone Layout Org',
+      port,
+      viewport: SIZES.phone,
+      timeoutMs: 10_000,
+      seed: async (api, organizationId) => {
+        project = (await api('POST', '/api/projects', { name: 'Shop' })).body.id;
+        await createAccount({
+          ctx: t.operator,
+          input: { organizationId, email: `a.very.long.member.address.for.phones-${Date.now()}@example-company.com`, password: PASSWORD, role: 'member' },
+        });
+        // Nothing listens on this port: every attempt fails with "Connection refused by host:port".
+        refusedHost = `127.0.0.1:${await freePort()}`;
+        const destination = await api('POST', `/api/projects/${project}/destinations`, {
+          name: 'Down server',
+          url: `http://${refusedHost}/hook`,
+          format: 'json',
+        });
+        assert.equal(destination.status, 201, JSON.stringify(destination.body));
+        const worker = startWorker(t, { retryDelaysMs: [] });
+        cleanup.push(() => worker.stop());
+        const event = await api('POST', '/api/events', { project, category: 'orders', title: 'Order #309 paid', notify: true });
+        assert.equal(event.status, 201);
+        eventId = event.body.id as number;
+        await waitUntil(async () => (await api('GET', `/api/destinations/${destination.body.id}/health`)).body.deliveries === 1, 15_000, 'the delivery');
+        await api('POST', `/api/destinations/${destination.body.id}/test`);
+      },
     });
-    // Nothing listens on this port: every attempt fails with "Connection refused by host:port".
-    refusedHost = `127.0.0.1:${await freePort()}`;
-    const destination = await org.post(`/api/projects/${project}/destinations`, { name: 'Down server', url: `http://${refusedHost}/hook`, format: 'json' });
-    assert.equal(destination.status, 201, JSON.stringify(destination.body));
-    const worker = startWorker(t, { retryDelaysMs: [] });
-    cleanup.push(() => worker.stop());
-    const event = await org.post('/api/events', { project, category: 'orders', title: 'Order #309 paid', notify: true });
-    assert.equal(event.status, 201);
-    eventId = event.body.id as number;
-    await waitUntil(async () => (await org.get(`/api/destinations/${destination.body.id}/health`)).body.deliveries === 1, 15_000, 'the delivery');
-    await org.post(`/api/destinations/${destination.body.id}/test`);
-
-    browser = await openBrowser({ viewport: SIZES.phone, timeoutMs: 10_000 });
     page = browser.page;
-    await signIn(page, base, email);
   });
 
   after(async () => {

@@ -4,13 +4,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { OPERATOR } from '../../src/context.ts';
-import { createKey } from '../../src/features/keys/createKey.ts';
-import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { useTestApp } from '../helpers.ts';
 import { axeViolations } from './pageChecks.ts';
-import { type OpenBrowser, PASSWORD, apiWithKey, ensureDashboardBuilt, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
+import { missingBrowser } from './support.ts';
 
 const t = useTestApp();
 const COMBOS = [
@@ -21,28 +18,21 @@ const COMBOS = [
 ] as const;
 
 describe('retention confirmation and the shortcut sheet', { skip: missingBrowser }, () => {
-  let browser: OpenBrowser;
+  let browser: SignedInBrowser;
   let page: Page;
   let base = '';
-  let apiKey = '';
-  const api = apiWithKey(
-    () => base,
-    () => apiKey,
-  );
+  const api: SignedInBrowser['api'] = (...request) => browser.api(...request);
 
   before(async () => {
-    ensureDashboardBuilt();
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    base = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
-    const organization = await createOrganization({ ctx: t.operator, input: { name: 'Retention Org' } });
-    const email = `retention-${Date.now()}@example.com`;
-    await createAccount({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
-    apiKey = (await createKey({ ctx: { services: t.services, organizationId: organization.id, actor: OPERATOR }, input: { name: 'Setup' } })).key;
-    await api('POST', '/api/projects', { name: 'Home' });
-    browser = await openBrowser({ viewport: { width: 1440, height: 900 }, timeoutMs: 15_000 });
-    page = browser.page;
-    await signIn(page, base, email);
+    browser = await openSignedIn(t, {
+      organization: 'Retention Org',
+      viewport: { width: 1440, height: 900 },
+      timeoutMs: 15_000,
+      seed: async (api) => {
+        await api('POST', '/api/projects', { name: 'Home' });
+      },
+    });
+    ({ base, page } = browser);
   });
   after(async () => await browser?.close());
 

@@ -9,53 +9,48 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { OPERATOR } from '../../src/context.ts';
-import { createKey } from '../../src/features/keys/createKey.ts';
-import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import type { TestApp } from '../helpers.ts';
 import { axeViolations } from './pageChecks.ts';
-import { type OpenBrowser, PASSWORD, ROOT, apiWithKey, ensureDashboardBuilt, listenOnce, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
+import { ROOT, missingBrowser } from './support.ts';
 
 const SECTIONS = ['General', 'Incoming webhooks', 'Outgoing webhooks', 'Push notifications', 'Delete project'];
 
 export function settingsSuite(t: TestApp, size: 'desktop' | 'phone', viewport: { width: number; height: number }): void {
   describe(`the Settings page (${size})`, { skip: missingBrowser }, () => {
-    let browser: OpenBrowser;
+    let browser: SignedInBrowser;
     let page: Page;
     let base = '';
-    let apiKey = '';
     let projectId = '';
     let hookId = '';
     let destinationId = '';
-    const api = apiWithKey(
-      () => base,
-      () => apiKey,
-    );
+    const api: SignedInBrowser['api'] = (...request) => browser.api(...request);
     const settingsUrl = () => `${base}/app/p/${projectId}/settings`;
     const noSidewaysScroll = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
     const nav = () => page.getByRole('navigation', { name: 'Settings sections' });
     const hookRow = () => page.getByTestId('hook-row').first();
     const destinationRow = () => page.getByTestId('destination-row').first();
 
+    // An organization per size: the suite renames the hooks and destinations it looks at.
     before(async () => {
-      ensureDashboardBuilt();
-      base = await listenOnce(t.app);
-      const organization = await createOrganization({ ctx: t.operator, input: { name: 'Settings Polish Org' } });
-      const email = `settings-polish-${Date.now()}@example.com`;
-      await createAccount({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
-      apiKey = (await createKey({ ctx: { services: t.services, organizationId: organization.id, actor: OPERATOR }, input: { name: 'Setup' } })).key;
-      projectId = (await api('POST', '/api/projects', { name: 'Shop' })).body.id;
-      for (const category of ['payments', 'signups'])
-        assert.equal((await api('POST', '/api/events', { project: projectId, category, title: category })).status, 201);
-      hookId = (await api('POST', `/api/projects/${projectId}/hooks`, { name: 'CI', category: 'deploys' })).body.id;
-      const destination = await api('POST', `/api/projects/${projectId}/destinations`, { name: 'Team chat', url: 'http://127.0.0.1:9/chat', format: 'json' });
-      assert.equal(destination.status, 201, JSON.stringify(destination.body));
-      destinationId = destination.body.id;
-      browser = await openBrowser({ viewport, timeoutMs: 15_000 });
-      page = browser.page;
-      await page.emulateMedia({ reducedMotion: 'reduce' });
-      await signIn(page, base, email);
+      browser = await openSignedIn(t, {
+        organization: 'Settings Polish Org',
+        viewport,
+        seed: async (api) => {
+          projectId = (await api('POST', '/api/projects', { name: 'Shop' })).body.id;
+          for (const category of ['payments', 'signups'])
+            assert.equal((await api('POST', '/api/events', { project: projectId, category, title: category })).status, 201);
+          hookId = (await api('POST', `/api/projects/${projectId}/hooks`, { name: 'CI', category: 'deploys' })).body.id;
+          const destination = await api('POST', `/api/projects/${projectId}/destinations`, {
+            name: 'Team chat',
+            url: 'http://127.0.0.1:9/chat',
+            format: 'json',
+          });
+          assert.equal(destination.status, 201, JSON.stringify(destination.body));
+          destinationId = destination.body.id;
+        },
+      });
+      ({ base, page } = browser);
     });
     after(async () => {
       await browser?.close();

@@ -52,10 +52,10 @@ export async function freePort(): Promise<number> {
 
 /**
  * The test app's address on a loopback port, listening from the first call on: the desktop and the
- * phone suites of one file share one server.
+ * phone suites of one file share one server. A `port` chosen before the app was made (its BASE_URL) is kept.
  */
-export async function listenOnce(app: { listen(options: { port: number; host: string }): Promise<unknown>; server: net.Server }): Promise<string> {
-  if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' });
+export async function listenOnce(app: { listen(options: { port: number; host: string }): Promise<unknown>; server: net.Server }, port = 0): Promise<string> {
+  if (!app.server.listening) await app.listen({ port, host: '127.0.0.1' });
   const address = app.server.address();
   return `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
 }
@@ -113,14 +113,16 @@ async function returnBrowser(): Promise<void> {
  * profile of its own. Flags of Chromium's own (`args`) need a Chromium of their own, launched here.
  */
 export async function openBrowser(
-  options: { args?: string[]; locale?: string; viewport?: { width: number; height: number }; timeoutMs?: number } & Pick<
+  options: { args?: string[]; viewport?: { width: number; height: number }; timeoutMs?: number } & Pick<
     BrowserContextOptions,
-    'isMobile' | 'hasTouch'
+    'isMobile' | 'hasTouch' | 'locale' | 'timezoneId'
   > = {},
 ): Promise<OpenBrowser> {
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eventlog-chromium-'));
-  const { args, locale, viewport, timeoutMs, ...device } = options;
-  const contextOptions: BrowserContextOptions = { ...(locale ? { locale } : {}), viewport: viewport ?? { width: 1280, height: 860 }, ...device };
+  const { args, viewport, timeoutMs, ...rest } = options;
+  // Options left undefined are left out: Playwright reads a present key as a setting.
+  const given = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
+  const contextOptions: BrowserContextOptions = { viewport: viewport ?? { width: 1280, height: 860 }, ...given };
   let context: BrowserContext;
   let release: () => Promise<void>;
   if (args?.length) {

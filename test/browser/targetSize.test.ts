@@ -8,10 +8,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createAccount } from '../../src/features/accounts/createAccount.ts';
-import { type TestOrg, useTestApp } from '../helpers.ts';
+import { useTestApp } from '../helpers.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
-import { type OpenBrowser, PASSWORD, ensureDashboardBuilt, freePort, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
+import { freePort, missingBrowser } from './support.ts';
 
 const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const;
 const MIN = 24;
@@ -58,36 +58,35 @@ async function smallTargets(page: Page): Promise<string[]> {
 }
 
 describe('every target is at least 24×24 CSS px', { skip: missingBrowser }, () => {
-  let browser: OpenBrowser;
+  let browser: SignedInBrowser;
   let page: Page;
-  let org: TestOrg;
   let project = '';
 
   before(async () => {
-    ensureDashboardBuilt();
-    await t.app.listen({ port, host: '127.0.0.1' });
-    org = await t.org();
-    project = await org.project('Targets');
-    const post = async (event: Record<string, unknown>) => assert.equal((await org.post('/api/events', { project, ...event })).status, 201);
-    await post({
-      category: 'orders',
-      title: 'Order paid',
-      url: 'https://shop.example.com/orders/1',
-      description: 'Paid by [bank transfer](https://example.com/bank), see the **receipt**',
-      tags: { plan: 'pro', region: 'eu' },
-      user_id: 'ann@example.com',
-      icon: '💶',
-      notify: true,
+    // Feed cards fade in (the fixture turns motion down); axe measures contrast on the settled page, not halfway through the fade.
+    browser = await openSignedIn(t, {
+      organization: 'Target Size Org',
+      port,
+      viewport: SIZES.desktop,
+      timeoutMs: 10_000,
+      seed: async (api) => {
+        project = (await api('POST', '/api/projects', { name: 'Targets' })).body.id;
+        const post = async (event: Record<string, unknown>) => assert.equal((await api('POST', '/api/events', { project, ...event })).status, 201);
+        await post({
+          category: 'orders',
+          title: 'Order paid',
+          url: 'https://shop.example.com/orders/1',
+          description: 'Paid by [bank transfer](https://example.com/bank), see the **receipt**',
+          tags: { plan: 'pro', region: 'eu' },
+          user_id: 'ann@example.com',
+          icon: '💶',
+          notify: true,
+        });
+        await post({ category: 'signups', title: 'New signup', user_id: 'bob', tags: { plan: 'free' } });
+        await api('POST', `/api/projects/${project}/destinations`, { name: 'Team chat', url: 'http://127.0.0.1:9/hook', format: 'json' });
+      },
     });
-    await post({ category: 'signups', title: 'New signup', user_id: 'bob', tags: { plan: 'free' } });
-    await org.post(`/api/projects/${project}/destinations`, { name: 'Team chat', url: 'http://127.0.0.1:9/hook', format: 'json' });
-    const email = `targets-${Date.now()}@example.com`;
-    await createAccount({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
-    browser = await openBrowser({ viewport: SIZES.desktop, timeoutMs: 10_000 });
     page = browser.page;
-    // Feed cards fade in; axe measures contrast on the settled page, not halfway through the fade.
-    await page.emulateMedia({ reducedMotion: 'reduce' });
-    await signIn(page, base, email);
   });
 
   after(async () => {

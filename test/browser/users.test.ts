@@ -3,60 +3,50 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { OPERATOR } from '../../src/context.ts';
-import { createKey } from '../../src/features/keys/createKey.ts';
-import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { useTestApp } from '../helpers.ts';
-import { type OpenBrowser, PASSWORD, apiWithKey, ensureDashboardBuilt, freePort, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
+import { freePort, missingBrowser } from './support.ts';
 
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 const t = useTestApp({ BASE_URL: base });
 
 describe('users, profiles, filter chips and project settings in a browser', { skip: missingBrowser }, () => {
-  let browser: OpenBrowser;
+  let browser: SignedInBrowser;
   let page: Page;
-  let apiKey = '';
   let projectId = '';
-  const api = apiWithKey(
-    () => base,
-    () => apiKey,
-  );
+  const api: SignedInBrowser['api'] = (...request) => browser.api(...request);
   const feedEvent = (title: string) => page.locator('article.event', { has: page.getByRole('heading', { name: title, exact: true }) });
 
   before(async () => {
-    ensureDashboardBuilt();
-    await t.app.listen({ port, host: '127.0.0.1' });
-    const organization = await createOrganization({ ctx: t.operator, input: { name: 'Users Browser Org' } });
-    const email = `users-${Date.now()}@example.com`;
-    await createAccount({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
-    const ctx = { services: t.services, organizationId: organization.id, actor: OPERATOR };
-    apiKey = (await createKey({ ctx, input: undefined })).key;
-    projectId = (await api('POST', '/api/projects', { name: 'Shop' })).body.id;
-    const now = Math.floor(Date.now() / 1000);
-    await api('POST', '/api/events', {
-      project: projectId,
-      category: 'signups',
-      title: 'Ann signed up',
-      user_id: 'ann@example.com',
-      tags: { plan: 'pro' },
-      created_at: now - 60,
+    browser = await openSignedIn(t, {
+      organization: 'Users Browser Org',
+      port,
+      viewport: { width: 1280, height: 860 },
+      seed: async (api) => {
+        projectId = (await api('POST', '/api/projects', { name: 'Shop' })).body.id;
+        const now = Math.floor(Date.now() / 1000);
+        await api('POST', '/api/events', {
+          project: projectId,
+          category: 'signups',
+          title: 'Ann signed up',
+          user_id: 'ann@example.com',
+          tags: { plan: 'pro' },
+          created_at: now - 60,
+        });
+        await api('POST', '/api/events', {
+          project: projectId,
+          category: 'billing',
+          title: 'Ann paid',
+          user_id: 'ann@example.com',
+          tags: { plan: 'pro' },
+          created_at: now - 30,
+        });
+        await api('POST', '/api/events', { project: projectId, category: 'signups', title: 'Bob signed up', user_id: 'bob', tags: { plan: 'free' } });
+        assert.equal((await api('POST', '/api/identify', { project: projectId, user_id: 'ann@example.com', properties: { company: 'Acme' } })).status, 200);
+      },
     });
-    await api('POST', '/api/events', {
-      project: projectId,
-      category: 'billing',
-      title: 'Ann paid',
-      user_id: 'ann@example.com',
-      tags: { plan: 'pro' },
-      created_at: now - 30,
-    });
-    await api('POST', '/api/events', { project: projectId, category: 'signups', title: 'Bob signed up', user_id: 'bob', tags: { plan: 'free' } });
-    assert.equal((await api('POST', '/api/identify', { project: projectId, user_id: 'ann@example.com', properties: { company: 'Acme' } })).status, 200);
-
-    browser = await openBrowser();
     page = browser.page;
-    await signIn(page, base, email);
   });
 
   after(async () => {

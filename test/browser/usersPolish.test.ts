@@ -1,8 +1,7 @@
-// The Users page at desktop size (1440×900) and on a phone (390×844): one server for both, each size
-// in a browser context of its own, signed in on its own.
+// The Users page at desktop size (1440×900) and on a phone (390×844): one server and one organization
+// for both, each size in a browser context of its own, signed in on its own.
 import { useTestApp } from '../helpers.ts';
 import { usersSuite } from './usersSuite.ts';
 
 const t = useTestApp();
-usersSuite(t, 'desktop', { width: 1440, height: 900 });
-usersSuite(t, 'phone', { width: 390, height: 844 });
+usersSuite(t);
