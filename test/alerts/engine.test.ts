@@ -4,12 +4,12 @@ import { evaluateAlert } from '../../src/features/alerts/evaluateAlert.ts';
 import { evaluateOrganization } from '../../src/features/alerts/evaluateOrganization.ts';
 import { findAlert } from '../../src/features/alerts/queries.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
+import { sleep } from '../wait.ts';
 
 // The evaluation of one organization at a time (evaluateOrganization), called directly so that
 // each step is deterministic; alertProcesses.test.ts runs the engine as the server does.
 
 const t = useTestApp();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function setUp(body: Record<string, unknown>): Promise<{ org: TestOrg; project: string; alertId: string }> {
   const org = await t.org();

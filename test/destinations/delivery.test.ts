@@ -4,7 +4,8 @@ import { Webhook } from 'standardwebhooks';
 import { claimDueDeliveries } from '../../src/features/delivery/webhookQueries.ts';
 import { signatureHeaders } from '../../src/features/delivery/signing.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
-import { type Answer, type Receiver, sleep, startReceiver, startWorker, waitUntil } from './support.ts';
+import { type Answer, type Receiver, startReceiver, startWorker } from './support.ts';
+import { sleep, waitUntil } from '../wait.ts';
 
 const t = useTestApp({ ALLOW_PRIVATE_WEBHOOK_URLS: '1', BASE_URL: 'https://events.example.com' }, { ownDatabase: true });
 
@@ -62,8 +63,7 @@ async function settled(org: TestOrg, destinationId: string, count = 1) {
       const log = await deliveries(org, destinationId);
       return log.length >= count && log.every((d) => d.status !== 'pending');
     },
-    10_000,
-    'deliveries to settle',
+    { timeoutMs: 10_000, message: 'deliveries to settle' },
   );
   return deliveries(org, destinationId);
 }
@@ -345,7 +345,10 @@ describe('durability', () => {
     tc.after(() => first.stop());
     await notify(org, project);
     await receiver.waitFor(1);
-    await waitUntil(async () => (await deliveries(org, destination.id))[0]?.attempts.length === 1, 5000, 'the first attempt to be recorded');
+    await waitUntil(async () => (await deliveries(org, destination.id))[0]?.attempts.length === 1, {
+      timeoutMs: 5000,
+      message: 'the first attempt to be recorded',
+    });
     await first.stop();
     await sleep(800);
     assert.equal(receiver.received.length, 1, 'a stopped worker sends nothing');
@@ -376,7 +379,7 @@ describe('durability', () => {
     const { org, project, receiver, destination } = await setup(tc, 'text');
     const fanOutOnly = startWorker(t, { concurrency: 0 });
     await notify(org, project);
-    await waitUntil(async () => (await deliveries(org, destination.id)).length === 1, 5000, 'the fan-out');
+    await waitUntil(async () => (await deliveries(org, destination.id)).length === 1, { timeoutMs: 5000, message: 'the fan-out' });
     await fanOutOnly.stop();
     // A process claims the delivery, then dies before sending it.
     const leased = await claimDueDeliveries(t.services.sql, { limit: 100, leaseMs: 600, leaseToken: 'crashed' });
@@ -399,7 +402,7 @@ describe('durability', () => {
     await sender.stop();
     const fanOutOnly = startWorker(t, { concurrency: 0 });
     await notify(org, project, { title: 'old and still pending' });
-    await waitUntil(async () => (await deliveries(org, destination.id)).length === 3, 5000, 'the fan-out');
+    await waitUntil(async () => (await deliveries(org, destination.id)).length === 3, { timeoutMs: 5000, message: 'the fan-out' });
     await fanOutOnly.stop();
 
     const byTitle = new Map<string, string>();
@@ -411,7 +414,7 @@ describe('durability', () => {
     await t.services.sql`UPDATE deliveries SET created_at = now() - interval '2 days' WHERE organization_id = ${org.id} AND id = ANY(${aged}::text[])`;
 
     worker(tc, { concurrency: 0, keepFinishedMs: 24 * 3600_000 });
-    await waitUntil(async () => (await deliveries(org, destination.id)).length === 2, 5000, 'the old delivery to be pruned');
+    await waitUntil(async () => (await deliveries(org, destination.id)).length === 2, { timeoutMs: 5000, message: 'the old delivery to be pruned' });
     const kept = (await deliveries(org, destination.id)).map((delivery) => delivery.id).sort();
     assert.deepEqual(kept, [byTitle.get('recent'), byTitle.get('old and still pending')].sort());
     const [orphans] = await t.services.sql<

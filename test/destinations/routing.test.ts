@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import { evaluateOrganization } from '../../src/features/alerts/evaluateOrganization.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
-import { type Answer, sleep, startReceiver, startWorker, waitUntil } from './support.ts';
+import { type Answer, startReceiver, startWorker } from './support.ts';
+import { sleep, waitUntil } from '../wait.ts';
 
 const t = useTestApp({ ALLOW_PRIVATE_WEBHOOK_URLS: '1' }, { ownDatabase: true });
 
@@ -52,8 +53,7 @@ async function settled(org: TestOrg, id: string, count: number) {
       const rows = await log(org, id);
       return rows.length >= count && rows.every((d) => d.status !== 'pending');
     },
-    15_000,
-    `${count} settled deliveries`,
+    { timeoutMs: 15_000, message: `${count} settled deliveries` },
   );
   return log(org, id);
 }
@@ -169,7 +169,7 @@ describe('automatic disable', () => {
     await started.stop();
     const fast = worker(tc, ONE_ATTEMPT);
     for (let i = 0; i < 20; i++) await notify(org, project);
-    await waitUntil(async () => (await shown(org, project, target.id)).enabled === false, 15_000, 'the automatic disable');
+    await waitUntil(async () => (await shown(org, project, target.id)).enabled === false, { timeoutMs: 15_000, message: 'the automatic disable' });
     fast.wake();
     const rows = await settled(org, target.id, 21);
     assert.equal(rows.filter((d) => d.status === 'failed').length, 21);

@@ -8,7 +8,8 @@ import { DigestScheduler } from '../../src/features/digests/digestScheduler.ts';
 import { MailQueue } from '../../src/features/email/mailQueue.ts';
 import { type Browser, signInAs } from '../signedIn.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
-import { type SmtpTestServer, sleep, startSmtpServer, waitUntil } from './support.ts';
+import { type SmtpTestServer, startSmtpServer } from './support.ts';
+import { sleep, waitUntil } from '../wait.ts';
 
 const smtp: SmtpTestServer = await startSmtpServer();
 after(() => smtp.close());
@@ -219,6 +220,6 @@ describe('the digest', () => {
     await t.services.sql`DELETE FROM users WHERE organization_id = ${org.id} AND id = ${member.userId}`;
     const [left] = await t.services.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM digest_settings WHERE organization_id = ${org.id}`;
     assert.equal(left?.n, 0);
-    await waitUntil(() => true);
+    await waitUntil(() => true, { timeoutMs: 5000, message: 'the condition' });
   });
 });

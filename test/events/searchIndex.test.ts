@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { pruneEvents } from '../../src/features/events/deleteQueries.ts';
 import { blocksMatching, selectFeed } from '../../src/features/events/feedQueries.ts';
 import { likePattern } from '../../src/features/events/listEvents.ts';
@@ -9,6 +8,7 @@ import { blockPatterns } from '../../src/features/events/searchWords.ts';
 import { SearchIndexer } from '../../src/features/events/searchIndexer.ts';
 import { writeBlocks } from '../../src/features/events/searchQueries.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
+import { sleep } from '../wait.ts';
 
 // Search blocks are written after commit by the indexer (migrations/126_search_blocks.sql);
 // search must find the same events before, during and after it runs.

@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { type App, buildApp } from '../../src/app.ts';
 import { BODY_STALL_MS, BODY_TIMEOUT_MS, LARGE_BODY_TIMEOUT_MS, MAX_CONCURRENT_LARGE_UPLOADS } from '../../src/http/uploads.ts';
 import { useTestApp } from '../helpers.ts';
+import { sleep } from '../wait.ts';
 
 const t = useTestApp();
 /** The same application, listening, with budgets short enough for a test. */
@@ -34,8 +35,6 @@ function statusOf(response: string): number {
 function jsonOf(response: string): Record<string, unknown> {
   return JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('request bodies have a time budget', () => {
   // Inside the suite: the shared application's services exist by then.

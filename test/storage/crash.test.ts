@@ -1,19 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, describe, it } from 'node:test';
 import postgres from 'postgres';
-import {
-  ServerProcess,
-  cleanUp,
-  embeddedEnv,
-  externalEnv,
-  jsonLine,
-  postmasterPid,
-  readClusterFile,
-  runCli,
-  stopServers,
-  tempDataDir,
-  waitFor,
-} from './processes.ts';
+import { ServerProcess, cleanUp, embeddedEnv, externalEnv, jsonLine, postmasterPid, readClusterFile, runCli, stopServers, tempDataDir } from './processes.ts';
+import { waitUntil } from '../wait.ts';
 
 after(cleanUp);
 afterEach(stopServers);
@@ -75,7 +64,7 @@ describe('kill -9 during a concurrent ingest', () => {
     const server = await ServerProcess.start(env);
     await server.healthy(60_000);
     const load = await ingest(server, env);
-    await waitFor('acknowledged events', () => load.acknowledged.length > 200, 30_000);
+    await waitUntil(() => load.acknowledged.length > 200, { timeoutMs: 30_000, message: 'acknowledged events' });
     const postmaster = postmasterPid(dataDir) as number;
     process.kill(server.pid, 'SIGKILL');
     process.kill(postmaster, 'SIGKILL');
@@ -101,7 +90,7 @@ describe('kill -9 during a concurrent ingest', () => {
     const server = await ServerProcess.start(env);
     await server.healthy(60_000);
     const load = await ingest(server, env);
-    await waitFor('acknowledged events', () => load.acknowledged.length > 200, 30_000);
+    await waitUntil(() => load.acknowledged.length > 200, { timeoutMs: 30_000, message: 'acknowledged events' });
     process.kill(server.pid, 'SIGKILL');
     await server.exited;
     await load.stop();
