@@ -81,6 +81,7 @@ describe('alerts: evaluation', () => {
     await evaluate(org);
     assert.equal((await alertEvents(org, project)).length, 1, 'a second look changes nothing');
     // The three events were dated 7 s ago: they leave the 10 s window about 3 s from now.
+    // Time itself: the window has to move past the events.
     await sleep(3500);
     await evaluate(org);
     const resolved = await alertOf(org, alertId);
@@ -243,6 +244,7 @@ describe('alerts: evaluation', () => {
       await send(org, project, { created_at: Date.now() / 1000 - 9 });
       await evaluate(org);
       assert.equal((await alertOf(org, alertId)).state, 'firing');
+      // Time itself: the event leaves the 10 s window.
       await sleep(1100);
       await evaluate(org);
       assert.equal((await alertOf(org, alertId)).state, 'ok');

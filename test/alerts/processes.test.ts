@@ -41,6 +41,7 @@ describe('alerts: the engine in server processes', () => {
     }
     assert.ok(Date.now() - sent < 15_000);
     // Both engines keep looking; nothing more may happen while the condition holds.
+    // A negative check: there is no event to wait for, only a while in which nothing may change.
     await sleep(2000);
     for (const alert of alerts) {
       assert.deepEqual(await transitions(t.services.sql, alert.org, alert.id), ['firing']);
@@ -53,6 +54,7 @@ describe('alerts: the engine in server processes', () => {
         message: `alert ${alert.id} resolved`,
       });
     }
+    // A negative check, as above: nothing more after the resolution.
     await sleep(1500);
     for (const alert of alerts) {
       assert.deepEqual(await transitions(t.services.sql, alert.org, alert.id), ['firing', 'ok']);

@@ -23,6 +23,7 @@ describe('alerts: restarts', () => {
       condition: { count: 'fewerThan', threshold: 1, windowSeconds: 10 },
     });
     const alertId = String(created.body.id);
+    // A negative check: the alert must not fire before a whole window has passed.
     await sleep(3000);
     assert.equal((await call(server!, org, 'GET', `/api/alerts/${alertId}`)).body.state, 'ok', 'not before a whole window');
     await waitUntil(async () => (await call(server!, org, 'GET', `/api/alerts/${alertId}`)).body.state === 'firing', {
@@ -33,6 +34,7 @@ describe('alerts: restarts', () => {
 
     assert.deepEqual(await server!.stop('SIGTERM'), { code: 0, signal: null });
     [server] = await servers(t.databaseUrl, 1);
+    // Negative checks: the restarted engine runs a while and must not fire the alert again.
     await sleep(2500);
     process.kill(server!.pid, 'SIGKILL');
     await server!.exited;

@@ -176,6 +176,7 @@ describe('retries', () => {
     assert.equal(shown.lastStatus.ok, true);
     assert.equal(shown.lastStatus.status, 200);
     assert.equal(shown.lastStatus.error, null);
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(500);
     assert.equal(receiver.received.length, 3);
   });
@@ -186,6 +187,7 @@ describe('retries', () => {
     await notify(org, project);
     await receiver.waitFor(1);
     const [delivery] = await settled(org, destination.id);
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(600);
     assert.equal(receiver.received.length, 1);
     assert.equal(delivery?.status, 'failed');
@@ -222,6 +224,7 @@ describe('retries', () => {
     await notify(org, project);
     await receiver.waitFor(3);
     const [delivery] = await settled(org, destination.id);
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(500);
     assert.equal(receiver.received.length, 3);
     assert.equal(delivery?.status, 'failed');
@@ -285,6 +288,7 @@ describe('who gets what', () => {
     await notify(org, project, { notify: false, title: 'quiet' });
     await notify(org, project, { title: 'loud' });
     await receiver.waitFor(1);
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(500);
     assert.equal(receiver.received.length, 1);
     assert.equal(JSON.parse(receiver.received[0]?.body ?? '').event.title, 'loud');
@@ -317,6 +321,7 @@ describe('who gets what', () => {
     await notify(org, project);
     await receiver.waitFor(1);
     await second.waitFor(1);
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(300);
     assert.equal(elsewhere.received.length, 0);
   });
@@ -350,6 +355,7 @@ describe('durability', () => {
       message: 'the first attempt to be recorded',
     });
     await first.stop();
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(800);
     assert.equal(receiver.received.length, 1, 'a stopped worker sends nothing');
 
@@ -368,6 +374,7 @@ describe('durability', () => {
   it('notify events written while no worker runs are delivered when one starts', async (tc) => {
     const { org, project, receiver } = await setup(tc, 'text');
     await notify(org, project, { title: 'while down' });
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(200);
     assert.equal(receiver.received.length, 0);
     worker(tc);
@@ -428,6 +435,7 @@ describe('durability', () => {
     for (let i = 0; i < 3; i++) worker(tc, { concurrency: 4 });
     await Promise.all(Array.from({ length: 30 }, (_, i) => notify(org, project, { title: `event ${i}` })));
     await receiver.waitFor(30);
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(500);
     assert.equal(receiver.received.length, 30);
     assert.equal(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size, 30);
@@ -458,6 +466,7 @@ describe('test action, attempt log and replay', () => {
     worker(tc);
     const reply = await org.post(`/api/destinations/${destination.id}/test`);
     assert.deepEqual(reply.body, { ok: false, status: 503, error: 'The receiver answered HTTP 503' });
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(600);
     assert.equal(receiver.received.length, 1);
     const [delivery] = await deliveries(org, destination.id);

@@ -75,6 +75,7 @@ describe('routing by category', () => {
     worker(tc);
     await everything.receiver.waitFor(3);
     await payments.receiver.waitFor(2);
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(500);
     const eventIds = payments.receiver.received.map((r) => JSON.parse(r.body).event.id).sort();
     assert.deepEqual(eventIds, [paid.id, refund.id].sort());
@@ -102,6 +103,7 @@ describe('routing by category', () => {
     await notify(org, project, 'deploys');
     const alert = await notify(org, project, 'alerts');
     await target.receiver.waitFor(1);
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(300);
     assert.deepEqual(
       target.receiver.received.map((r) => JSON.parse(r.body).event.id),
@@ -144,6 +146,7 @@ describe('automatic disable', () => {
 
     const received = target.receiver.received.length;
     await notify(org, project);
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(400);
     assert.equal(target.receiver.received.length, received, 'a disabled destination gets nothing new');
 
@@ -263,6 +266,7 @@ describe('replay of every failure', () => {
     const body = JSON.parse(ops.receiver.received[0]!.body);
     assert.equal(delivered!.status, 'succeeded');
     assert.deepEqual([body.event.category, body.event.tags], ['ops', { alert: alert.body.id, state: 'firing' }]);
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(300);
     assert.equal(errors.receiver.received.length, 0, 'a destination of another category gets nothing');
   });

@@ -90,6 +90,7 @@ describe('address guard', () => {
     assert.equal(test.body.status, null);
     assert.match(test.body.error, /Refused to connect/);
 
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(300);
     assert.equal(receiver.received.length, 0);
   });

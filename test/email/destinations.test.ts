@@ -212,6 +212,7 @@ describe('the mail a notify event becomes', () => {
     await notify(org, project, { category: 'deploys', title: 'Deployed' });
     await notify(org, project, { title: 'Paid' });
     const [mail] = await smtp.waitForMailTo(to);
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(300);
     assert.equal(smtp.to(to).length, 1);
     assert.equal(mail?.parsed.subject, '[Web shop] Paid');
@@ -238,6 +239,7 @@ describe('retries and the attempt log', () => {
     worker(tc);
     await notify(org, project);
     const [delivery] = await settled(org, destination.id);
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(500);
     assert.equal(delivery?.status, 'failed');
     assert.deepEqual(
@@ -342,6 +344,7 @@ describe('durability', () => {
     await notify(org, project);
     await waitUntil(async () => (await deliveries(org, destination.id))[0]?.attempts.length === 1, { timeoutMs: 5000, message: 'the first attempt' });
     await first.stop();
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(800);
     assert.equal(smtp.to(to).length, 0);
     worker(tc);
@@ -351,6 +354,7 @@ describe('durability', () => {
       delivery?.attempts.map((a) => a.status),
       [450, 250],
     );
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(300);
     assert.equal(smtp.to(to).length, 1);
   });
@@ -368,6 +372,7 @@ describe('durability', () => {
     worker(tc);
     await smtp.waitForMailTo(to);
     assert.ok(performance.now() - started >= 400, 'waited for the lease');
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(500);
     assert.equal(smtp.to(to).length, 1);
     assert.equal((await settled(org, destination.id))[0]?.attempts.length, 1);

@@ -110,6 +110,7 @@ describe('web push', () => {
     await org.post('/api/events', { project, category: 'c', title: 'quiet' });
     await org.post('/api/events', { project, category: 'c', title: 'loud', notify: true });
     await waitUntil(() => service.received.length >= 1, { timeoutMs: 5000, message: 'the push' });
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(300);
     assert.equal(service.received.length, 1);
   });

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { after, afterEach, describe, it } from 'node:test';
 import postgres from 'postgres';
 import { ServerProcess, cleanUp, embeddedEnv, isAlive, jsonLine, postmasterPid, readClusterFile, runCli, stopServers, tempDataDir } from './processes.ts';
-import { waitUntil } from '../wait.ts';
+import { sleep, waitUntil } from '../wait.ts';
 
 after(cleanUp);
 afterEach(stopServers);
@@ -70,7 +70,8 @@ describe('the embedded PostgreSQL dies under a running server', () => {
         slowest = Math.max(slowest, reply.ms);
         if (reply.status === 201) acknowledged.push(Number(reply.body.id));
         else assert.deepEqual(Object.keys(reply.body), ['error'], `a ${reply.status} is a JSON {error}: ${JSON.stringify(reply.body)}`);
-        if (reply.status !== 201) await new Promise((resolve) => setTimeout(resolve, 20));
+        // Time itself: the pace of retries while writes fail.
+        if (reply.status !== 201) await sleep(20);
       }
     };
     const writers = Array.from({ length: 8 }, (_, n) => writer(n));
@@ -150,7 +151,8 @@ describe('the embedded PostgreSQL dies under a running server', () => {
     try {
       await waitUntil(async () => (await timed(`${server.url}/healthz`)).status === 503, { timeoutMs: 10_000, message: '/healthz to report the stall' });
       // Three probes in a row must time out before the gate refuses requests (one slow probe is load).
-      await new Promise((resolve) => setTimeout(resolve, 3500));
+      // Time itself: a request sent before then would wait for the stalled database.
+      await sleep(3500);
       for (let i = 0; i < 5; i++) {
         const reply = await timed(`${server.url}/api/events`, {
           method: 'POST',

@@ -155,6 +155,7 @@ describe('the embedded PostgreSQL of `eventlog serve`', () => {
     const postmaster = postmasterPid(dataDir);
     const request = await slowPost(server.port, '/api/projects', key, JSON.stringify({ name: 'In flight' }));
     server.child.kill('SIGTERM');
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(300);
     assert.equal(server.child.exitCode, null, 'the server waits for the request in flight');
     request.finish();
@@ -180,6 +181,7 @@ describe('the embedded PostgreSQL of `eventlog serve`', () => {
     const postmaster = postmasterPid(dataDir);
     const request = await slowPost(server.port, '/api/projects', key, JSON.stringify({ name: 'Ctrl-C' }));
     server.interruptJob();
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(300);
     assert.equal(server.child.exitCode, null, 'the server waits for the request in flight');
     assert.ok(isAlive(postmaster), 'PostgreSQL is not in the job: it keeps serving the request in flight');

@@ -24,6 +24,7 @@ export function postgresOf(dataDir: string): number[] {
 }
 
 export async function expectNothingLeft(dataDir: string, server: ServerProcess, when: string) {
+  // A limit, not a wait: an exit later than this is a hang.
   const exit = await Promise.race([server.exited, sleep(15_000).then(() => 'hung' as const)]);
   assert.notEqual(exit, 'hung', `${when}: the server did not exit:\n${server.output.slice(-3000)}`);
   assert.deepEqual(exit, { code: 0, signal: null }, `${when}: ${server.output.slice(-3000)}`);
@@ -52,6 +53,7 @@ export function stopDuringRestart(dataDirName: string, delaysMs: number[]): void
         const postmaster = postmasterPid(dataDir);
         assert.ok(postmaster, 'the server started PostgreSQL');
         process.kill(postmaster, 'SIGKILL');
+        // Time itself: the moment of the restart loop this stop hits.
         await sleep(delay);
         server.child.kill('SIGTERM');
         await sleep(20);

@@ -28,6 +28,7 @@ describe('SIGTERM while the embedded PostgreSQL starts', () => {
         },
         { timeoutMs: 30_000, message: 'the cluster file naming the new server' },
       );
+      // Time itself: the moment of PostgreSQL's start this stop hits.
       await sleep(delay);
       server.child.kill('SIGTERM');
       await expectNothingLeft(dataDir, server, `SIGTERM ${delay} ms into PostgreSQL's start`);
