@@ -166,7 +166,7 @@ export class ServerProcess {
         const reply = await fetch(`${this.url}/healthz`).catch(() => null);
         return reply?.status === 200 && 'healthy';
       },
-      { timeoutMs, message: `GET /healthz of the server on port ${this.port}` },
+      { timeoutMs, intervalMs: 50, message: `GET /healthz of the server on port ${this.port}` },
     );
     if (outcome === 'exited') throw new Error(`the server exited before it was healthy:\n${this.output}`);
   }
