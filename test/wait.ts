@@ -20,7 +20,7 @@ export interface WaitOptions {
  */
 export async function waitUntil<T>(condition: () => T | Promise<T>, { message, timeoutMs = 5_000, intervalMs = 20 }: WaitOptions): Promise<Exclude<T, Falsy>> {
   const deadline = Date.now() + timeoutMs;
-  let last: { value: unknown } | { error: unknown } = { value: undefined };
+  let last: { value: unknown } | { error: unknown };
   for (;;) {
     try {
       const value = await condition();
