@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { AlertEngine } from '../../src/features/alerts/alertEngine.ts';
 import { MAX_ALERTS_PER_ORGANIZATION } from '../../src/features/alerts/alertLimit.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
-import { waitUntil } from '../destinations/support.ts';
+import { waitUntil } from '../wait.ts';
 
 // The engine takes every organization's work: a database of the file's own.
 const t = useTestApp({}, { ownDatabase: true });
@@ -71,11 +71,10 @@ describe('a slow organization beside a normal one', () => {
     engine.start();
     tc.after(() => engine.stop());
     // Both organizations looked at once, nothing pending.
-    await waitUntil(
-      async () => (await t.services.sql`SELECT 1 FROM alert_schedules WHERE due_at <= now() OR leased_until > now()`).length === 0,
-      15_000,
-      'a first look',
-    );
+    await waitUntil(async () => (await t.services.sql`SELECT 1 FROM alert_schedules WHERE due_at <= now() OR leased_until > now()`).length === 0, {
+      timeoutMs: 15_000,
+      message: 'a first look',
+    });
 
     // The slow organization's evaluation hangs: its schedule row is held, so its claim waits.
     let release!: () => void;
@@ -103,19 +102,24 @@ describe('a slow organization beside a normal one', () => {
           WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active'
             AND query LIKE '%UPDATE alert_schedules s SET leased_until%' AND clock_timestamp() - query_start > interval '500 milliseconds'`
           ).length > 0,
-        15_000,
-        'the engine to wait on the slow organization',
+        { timeoutMs: 15_000, message: 'the engine to wait on the slow organization' },
       );
 
       const sent = Date.now();
       assert.equal((await normal.post('/api/events', { project: normalProject, category: 'c', title: 'normal' })).status, 201);
-      await waitUntil(async () => (await normal.get(`/api/alerts/${alert.body.id}`)).body.state === 'firing', 15_000, 'the normal organization to fire');
+      await waitUntil(async () => (await normal.get(`/api/alerts/${alert.body.id}`)).body.state === 'firing', {
+        timeoutMs: 15_000,
+        message: 'the normal organization to fire',
+      });
       tc.diagnostic(`the normal organization fired ${Date.now() - sent} ms after its event`);
     } finally {
       release();
       await holder;
     }
     // Released, the slow organization is evaluated too.
-    await waitUntil(async () => (await slow.get(`/api/alerts/${slowAlert.body.id}`)).body.state === 'firing', 15_000, 'the slow organization to fire');
+    await waitUntil(async () => (await slow.get(`/api/alerts/${slowAlert.body.id}`)).body.state === 'firing', {
+      timeoutMs: 15_000,
+      message: 'the slow organization to fire',
+    });
   });
 });

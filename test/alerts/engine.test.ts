@@ -4,12 +4,12 @@ import { evaluateAlert } from '../../src/features/alerts/evaluateAlert.ts';
 import { evaluateOrganization } from '../../src/features/alerts/evaluateOrganization.ts';
 import { findAlert } from '../../src/features/alerts/queries.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
+import { sleep } from '../wait.ts';
 
 // The evaluation of one organization at a time (evaluateOrganization), called directly so that
 // each step is deterministic; alertProcesses.test.ts runs the engine as the server does.
 
 const t = useTestApp();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function setUp(body: Record<string, unknown>): Promise<{ org: TestOrg; project: string; alertId: string }> {
   const org = await t.org();
@@ -81,6 +81,7 @@ describe('alerts: evaluation', () => {
     await evaluate(org);
     assert.equal((await alertEvents(org, project)).length, 1, 'a second look changes nothing');
     // The three events were dated 7 s ago: they leave the 10 s window about 3 s from now.
+    // Time itself: the window has to move past the events.
     await sleep(3500);
     await evaluate(org);
     const resolved = await alertOf(org, alertId);
@@ -243,6 +244,7 @@ describe('alerts: evaluation', () => {
       await send(org, project, { created_at: Date.now() / 1000 - 9 });
       await evaluate(org);
       assert.equal((await alertOf(org, alertId)).state, 'firing');
+      // Time itself: the event leaves the 10 s window.
       await sleep(1100);
       await evaluate(org);
       assert.equal((await alertOf(org, alertId)).state, 'ok');

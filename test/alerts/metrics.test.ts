@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AlertEngine } from '../../src/features/alerts/alertEngine.ts';
 import { useTestApp } from '../helpers.ts';
+import { waitUntil } from '../wait.ts';
 
 // The engine takes every organization's work: this file has a database of its own.
 const TOKEN = 'scrape-alerts-123';
@@ -32,12 +33,10 @@ describe('alerts: /metrics', () => {
     assert.equal((await org.get(`/api/alerts/${created.body.id}`)).body.state, 'firing');
     assert.equal(await sample(/^eventlog_alert_transitions_total\{state="firing"\} (\S+)$/m), firingBefore + 1);
     assert.ok((await sample(/^eventlog_alert_evaluation_lag_seconds_count (\S+)$/m)) > lagBefore);
-    const deadline = Date.now() + 5000;
-    while (!announced.some((a) => a.notify) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    unsubscribe();
-    assert.ok(
-      announced.some((a) => a.notify),
-      'the firing event is announced as a notify event',
-    );
+    try {
+      await waitUntil(() => announced.some((a) => a.notify), { timeoutMs: 5000, intervalMs: 50, message: 'the firing event announced as a notify event' });
+    } finally {
+      unsubscribe();
+    }
   });
 });

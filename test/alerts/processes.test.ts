@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, describe, it } from 'node:test';
-import { cleanUp, stopServers, waitFor } from '../storage/processes.ts';
-import { alertEventStates, call, servers, sleep, transitions } from './serverSupport.ts';
+import { cleanUp, stopServers } from '../storage/processes.ts';
+import { alertEventStates, call, servers, transitions } from './serverSupport.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
+import { sleep, waitUntil } from '../wait.ts';
 
 // The engine as the server runs it: real server processes on one database, evaluating every
 // ALERT_EVALUATION_INTERVAL_SECONDS besides the bus's announcements.
@@ -33,10 +34,14 @@ describe('alerts: the engine in server processes', () => {
       for (const server of [a!, b!]) assert.equal((await call(server, org, 'POST', '/api/events', { project, category: 'errors', title: 'e' })).status, 201);
     }
     for (const alert of alerts) {
-      await waitFor(`alert ${alert.id} firing`, async () => (await call(b!, alert.org, 'GET', `/api/alerts/${alert.id}`)).body.state === 'firing', 15_000);
+      await waitUntil(async () => (await call(b!, alert.org, 'GET', `/api/alerts/${alert.id}`)).body.state === 'firing', {
+        timeoutMs: 15_000,
+        message: `alert ${alert.id} firing`,
+      });
     }
     assert.ok(Date.now() - sent < 15_000);
     // Both engines keep looking; nothing more may happen while the condition holds.
+    // A negative check: there is no event to wait for, only a while in which nothing may change.
     await sleep(2000);
     for (const alert of alerts) {
       assert.deepEqual(await transitions(t.services.sql, alert.org, alert.id), ['firing']);
@@ -44,8 +49,12 @@ describe('alerts: the engine in server processes', () => {
     }
     // The two events leave the 10 s window; each alert resolves once.
     for (const alert of alerts) {
-      await waitFor(`alert ${alert.id} resolved`, async () => (await call(a!, alert.org, 'GET', `/api/alerts/${alert.id}`)).body.state === 'ok', 25_000);
+      await waitUntil(async () => (await call(a!, alert.org, 'GET', `/api/alerts/${alert.id}`)).body.state === 'ok', {
+        timeoutMs: 25_000,
+        message: `alert ${alert.id} resolved`,
+      });
     }
+    // A negative check, as above: nothing more after the resolution.
     await sleep(1500);
     for (const alert of alerts) {
       assert.deepEqual(await transitions(t.services.sql, alert.org, alert.id), ['firing', 'ok']);

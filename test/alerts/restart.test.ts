@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, describe, it } from 'node:test';
-import { cleanUp, stopServers, waitFor } from '../storage/processes.ts';
-import { alertEventStates, call, servers, sleep, transitions } from './serverSupport.ts';
+import { cleanUp, stopServers } from '../storage/processes.ts';
+import { alertEventStates, call, servers, transitions } from './serverSupport.ts';
 import { useTestApp } from '../helpers.ts';
+import { sleep, waitUntil } from '../wait.ts';
 
 // A restart keeps every alert's state: a firing alert does not fire again after a graceful stop
 // or a kill -9 (extensions.md, "Alerts").
@@ -22,13 +23,18 @@ describe('alerts: restarts', () => {
       condition: { count: 'fewerThan', threshold: 1, windowSeconds: 10 },
     });
     const alertId = String(created.body.id);
+    // A negative check: the alert must not fire before a whole window has passed.
     await sleep(3000);
     assert.equal((await call(server!, org, 'GET', `/api/alerts/${alertId}`)).body.state, 'ok', 'not before a whole window');
-    await waitFor("the dead man's switch firing", async () => (await call(server!, org, 'GET', `/api/alerts/${alertId}`)).body.state === 'firing', 25_000);
+    await waitUntil(async () => (await call(server!, org, 'GET', `/api/alerts/${alertId}`)).body.state === 'firing', {
+      timeoutMs: 25_000,
+      message: "the dead man's switch firing",
+    });
     assert.ok(Date.now() - Date.parse(created.body.createdAt) >= 10_000);
 
     assert.deepEqual(await server!.stop('SIGTERM'), { code: 0, signal: null });
     [server] = await servers(t.databaseUrl, 1);
+    // Negative checks: the restarted engine runs a while and must not fire the alert again.
     await sleep(2500);
     process.kill(server!.pid, 'SIGKILL');
     await server!.exited;
@@ -40,7 +46,10 @@ describe('alerts: restarts', () => {
     assert.deepEqual(await alertEventStates(t.services.sql, org, alertId), ['firing']);
 
     assert.equal((await call(server!, org, 'POST', '/api/events', { project, category: 'backup', title: 'done' })).status, 201);
-    await waitFor('resolved by the backup event', async () => (await call(server!, org, 'GET', `/api/alerts/${alertId}`)).body.state === 'ok', 15_000);
+    await waitUntil(async () => (await call(server!, org, 'GET', `/api/alerts/${alertId}`)).body.state === 'ok', {
+      timeoutMs: 15_000,
+      message: 'resolved by the backup event',
+    });
     assert.deepEqual(await alertEventStates(t.services.sql, org, alertId), ['firing', 'resolved']);
   });
 });

@@ -37,5 +37,3 @@ export async function transitions(sql: Sql, org: TestOrg, alertId: string): Prom
     SELECT state FROM alert_transitions WHERE organization_id = ${org.id} AND alert_id = ${alertId} ORDER BY seq`;
   return rows.map((row) => row.state);
 }
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createAccount } from '../../src/features/accounts/createAccount.ts';
-import { startReceiver, startWorker, waitUntil } from '../destinations/support.ts';
+import { startReceiver, startWorker } from '../destinations/support.ts';
+import { waitUntil } from '../wait.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
 import { type OpenBrowser, PASSWORD, ROOT, ensureDashboardBuilt, freePort, missingBrowser, openBrowser } from './support.ts';
 
@@ -52,8 +53,14 @@ describe('destinations in the browser', { skip: missingBrowser }, () => {
       const event = await org.post('/api/events', { project, category: 'deploys', title: `Deploy ${i}`, notify: true });
       assert.equal(event.status, 201);
     }
-    await waitUntil(async () => (await org.get(`/api/destinations/${bad.body.id}/health`)).body.deliveries === 20, 15_000, 'the deliveries');
-    await waitUntil(async () => (await org.get(`/api/destinations/${good.body.id}/health`)).body.deliveries === 20, 15_000, 'the deliveries');
+    await waitUntil(async () => (await org.get(`/api/destinations/${bad.body.id}/health`)).body.deliveries === 20, {
+      timeoutMs: 15_000,
+      message: 'the deliveries',
+    });
+    await waitUntil(async () => (await org.get(`/api/destinations/${good.body.id}/health`)).body.deliveries === 20, {
+      timeoutMs: 15_000,
+      message: 'the deliveries',
+    });
 
     const email = `destinations-${Date.now()}@example.com`;
     await createAccount({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createAccount } from '../../src/features/accounts/createAccount.ts';
-import { startWorker, waitUntil } from '../destinations/support.ts';
+import { startWorker } from '../destinations/support.ts';
+import { waitUntil } from '../wait.ts';
 import { useTestApp } from '../helpers.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
 import { type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
@@ -55,7 +56,10 @@ describe('phone layout of members, project tabs and the attempt log', { skip: mi
         const event = await api('POST', '/api/events', { project, category: 'orders', title: 'Order #309 paid', notify: true });
         assert.equal(event.status, 201);
         eventId = event.body.id as number;
-        await waitUntil(async () => (await api('GET', `/api/destinations/${destination.body.id}/health`)).body.deliveries === 1, 15_000, 'the delivery');
+        await waitUntil(async () => (await api('GET', `/api/destinations/${destination.body.id}/health`)).body.deliveries === 1, {
+          timeoutMs: 15_000,
+          message: 'the delivery',
+        });
         await api('POST', `/api/destinations/${destination.body.id}/test`);
       },
     });

@@ -8,6 +8,7 @@ import { insertEvents } from '../../src/features/events/queries.ts';
 import { validateEventInput } from '../../src/features/events/validateEventInput.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
 import { type OwnDatabase, createOwnDatabase } from '../ownDatabase.ts';
+import { sleep } from '../wait.ts';
 
 const t = useTestApp();
 
@@ -313,7 +314,8 @@ describe('chart time zone at startup', () => {
     });
     await written;
     const starts = [connect('Europe/Berlin'), connect('Europe/Berlin'), connect('Europe/Berlin')].map((sql) => syncChartTimeZone(sql, 'Europe/Berlin'));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The three starts queue behind the held transaction; nothing here shows when they do.
+    await sleep(200);
     release();
     await inFlight;
     const results = await Promise.all(starts);

@@ -2,8 +2,9 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { ServerProcess, cleanUp, embeddedEnv, isAlive, jsonLine, postmasterPid, readClusterFile, runCli, tempDataDir, waitFor } from '../storage/processes.ts';
+import { ServerProcess, cleanUp, embeddedEnv, isAlive, jsonLine, postmasterPid, readClusterFile, runCli, tempDataDir } from '../storage/processes.ts';
 import { KEY_FORMAT, assertFailed, bootstrap, statusWithKey } from './support.ts';
+import { waitUntil } from '../wait.ts';
 
 /**
  * The commands of operations.md, run as child processes while `eventlog serve` runs on the same
@@ -71,10 +72,13 @@ describe('eventlog commands beside a running server on the same DATA_DIR', () =>
     assertFailed(await runCli(['key', 'list', 'nosuchorg'], env), 'non-zero', /Organization not found/);
 
     assert.equal(await statusWithKey(server, key), 200);
-    await waitFor('lastUsedAt to be stamped', async () => {
-      const [row] = jsonLine(await runCli(['key', 'list', orgId], env)).keys as Array<Record<string, unknown>>;
-      return typeof row!.lastUsedAt === 'string';
-    });
+    await waitUntil(
+      async () => {
+        const [row] = jsonLine(await runCli(['key', 'list', orgId], env)).keys as Array<Record<string, unknown>>;
+        return typeof row!.lastUsedAt === 'string';
+      },
+      { timeoutMs: 15_000, message: 'lastUsedAt to be stamped' },
+    );
   });
 
   it('key revoke prints {id, revokedAt} and shuts the key out of the running server at once', async () => {
@@ -85,7 +89,7 @@ describe('eventlog commands beside a running server on the same DATA_DIR', () =>
     assert.equal(revoked.id, keyId);
     assert.match(String(revoked.revokedAt), /^\d{4}-\d{2}-\d{2}T/);
     // The revocation reaches the server's key cache through NOTIFY, not its 30 s expiry.
-    await waitFor('the revoked key to be refused', async () => (await statusWithKey(server, key)) === 401, 3_000);
+    await waitUntil(async () => (await statusWithKey(server, key)) === 401, { timeoutMs: 3_000, message: 'the revoked key to be refused' });
 
     const [again, listed, unknown] = await Promise.all([
       runCli(['key', 'revoke', keyId], env),

@@ -13,10 +13,10 @@ import {
   readClusterFile,
   runCli,
   tempDataDir,
-  waitFor,
 } from '../storage/processes.ts';
 import { KEY_FORMAT, assertFailed, bootstrap, statusWithKey } from './support.ts';
 import { ranInFirstPass } from '../onePass.ts';
+import { waitUntil } from '../wait.ts';
 
 /** The commands with no server running: on the embedded store they start PostgreSQL themselves. */
 
@@ -122,7 +122,7 @@ describe('eventlog commands with DATABASE_URL', () => {
           [keyId],
         );
         jsonLine(await runCli(['key', 'revoke', keyId], env));
-        await waitFor('the revoked key to be refused', async () => (await statusWithKey(server, key)) === 401, 3_000);
+        await waitUntil(async () => (await statusWithKey(server, key)) === 401, { timeoutMs: 3_000, message: 'the revoked key to be refused' });
       } finally {
         assert.deepEqual(await server.stop('SIGTERM'), { code: 0, signal: null });
       }

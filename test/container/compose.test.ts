@@ -5,8 +5,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { IMAGE, NO_IMAGE, ROOT, compose, composeContainers, cleanUp, freePort, podman, uniqueName, waitFor, waitForHealthy } from './support.ts';
+import { IMAGE, NO_IMAGE, ROOT, compose, composeContainers, cleanUp, freePort, podman, uniqueName, waitForHealthy } from './support.ts';
 import { sendEvent, setUp, storedEventIds } from './flow.ts';
+import { waitUntil } from '../wait.ts';
 
 after(cleanUp);
 
@@ -55,9 +56,11 @@ describe('compose files', { skip: NO_IMAGE }, () => {
     const startedAt = await podman('inspect', eventlog, '--format', '{{.State.StartedAt}}');
 
     await podman('restart', db);
-    const second = await waitFor('an event accepted after the database restarted', () =>
-      sendEvent(baseUrl, installation, 'after the database restarted').catch(() => null),
-    );
+    const second = await waitUntil(() => sendEvent(baseUrl, installation, 'after the database restarted').catch(() => null), {
+      timeoutMs: 120_000,
+      intervalMs: 250,
+      message: 'an event accepted after the database restarted',
+    });
     const stored = await storedEventIds(baseUrl, installation);
     assert.ok(stored.has(first) && stored.has(second));
     assert.equal(await podman('inspect', eventlog, '--format', '{{.State.StartedAt}}'), startedAt, 'the server kept running');

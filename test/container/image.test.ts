@@ -7,6 +7,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { IMAGE, NO_IMAGE, api, cleanUp, eventlogIn, freePort, podman, run, runContainer, waitForHealthy } from './support.ts';
 import { RECOVERY, sendEvent, setUp, storedEventIds } from './flow.ts';
+import { sleep, waitUntil } from '../wait.ts';
 
 const BASE = 'docker.io/library/node:20-bookworm-slim';
 const secrets = fs.mkdtempSync(path.join(os.tmpdir(), 'eventlog-container-secrets-'));
@@ -60,12 +61,13 @@ describe('the container image', { skip: NO_IMAGE }, () => {
           acknowledged.push(await sendEvent(baseUrl, installation, `order ${lane}-${i}`));
         } catch {
           if (!sending) return;
-          await new Promise((resolve) => setTimeout(resolve, 20));
+          // Time itself: the pace of retries while the server refuses.
+          await sleep(20);
         }
       }
     };
     const senders = [1, 2, 3, 4].map(sender);
-    while (acknowledged.length < 40) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitUntil(() => acknowledged.length >= 40, { timeoutMs: 120_000, message: '40 acknowledged events' });
     const stopStarted = Date.now();
     await podman('stop', '--time', '10', container);
     const stopSeconds = (Date.now() - stopStarted) / 1000;

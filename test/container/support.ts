@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
+import { waitUntil } from '../wait.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 /** The image of the sources under test, and the one of an older commit (for the upgrade). */
@@ -70,27 +71,15 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Polls until `probe` returns something truthy. */
-export async function waitFor<T>(what: string, probe: () => Promise<T> | T, timeoutMs = 120_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
 /** Until GET /healthz answers 200 on the published port. */
 export async function waitForHealthy(baseUrl: string, timeoutMs = 120_000): Promise<void> {
-  await waitFor(
-    `${baseUrl}/healthz`,
+  await waitUntil(
     () =>
       fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(2000) }).then(
         (reply) => reply.ok,
         () => false,
       ),
-    timeoutMs,
+    { timeoutMs, intervalMs: 250, message: `${baseUrl}/healthz` },
   );
 }
 

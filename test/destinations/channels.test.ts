@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import { type TestOrg, useTestApp } from '../helpers.ts';
-import { type Answer, type Receiver, startReceiver, startWorker, waitUntil } from './support.ts';
+import { type Answer, type Receiver, startReceiver, startWorker } from './support.ts';
+import { waitUntil } from '../wait.ts';
 
 // Channels (extensions.md, "Channels"): each service gets the request its documentation
 // describes, from a local server standing in for it.
@@ -250,7 +251,7 @@ describe('channels: validation, masking, errors', () => {
     const s = await setup(tc, 'telegram', (o) => `${o}/botB/sendMessage?chat_id=1`, [answer]);
     worker(tc);
     await notify(s.org, s.project);
-    await waitUntil(async () => (await log(s.org, s.destination.id))[0]?.status === 'failed', 10_000, 'the delivery to fail');
+    await waitUntil(async () => (await log(s.org, s.destination.id))[0]?.status === 'failed', { timeoutMs: 10_000, message: 'the delivery to fail' });
     const [delivery] = await log(s.org, s.destination.id);
     assert.equal(delivery?.attempts.length, 1);
     assert.equal(delivery?.attempts[0]?.error, 'The service answered HTTP 403: Forbidden: bot was blocked by the user');
@@ -262,6 +263,6 @@ describe('channels: validation, masking, errors', () => {
     await notify(s.org, s.project);
     const [first, second] = await s.receiver.waitFor(2);
     assert.ok(second!.at - first!.at >= 950, `waited ${second!.at - first!.at} ms`);
-    await waitUntil(async () => (await log(s.org, s.destination.id))[0]?.status === 'succeeded', 10_000, 'success');
+    await waitUntil(async () => (await log(s.org, s.destination.id))[0]?.status === 'succeeded', { timeoutMs: 10_000, message: 'success' });
   });
 });

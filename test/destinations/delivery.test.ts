@@ -4,7 +4,8 @@ import { Webhook } from 'standardwebhooks';
 import { claimDueDeliveries } from '../../src/features/delivery/webhookQueries.ts';
 import { signatureHeaders } from '../../src/features/delivery/signing.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
-import { type Answer, type Receiver, sleep, startReceiver, startWorker, waitUntil } from './support.ts';
+import { type Answer, type Receiver, startReceiver, startWorker } from './support.ts';
+import { sleep, waitUntil } from '../wait.ts';
 
 const t = useTestApp({ ALLOW_PRIVATE_WEBHOOK_URLS: '1', BASE_URL: 'https://events.example.com' }, { ownDatabase: true });
 
@@ -62,8 +63,7 @@ async function settled(org: TestOrg, destinationId: string, count = 1) {
       const log = await deliveries(org, destinationId);
       return log.length >= count && log.every((d) => d.status !== 'pending');
     },
-    10_000,
-    'deliveries to settle',
+    { timeoutMs: 10_000, message: 'deliveries to settle' },
   );
   return deliveries(org, destinationId);
 }
@@ -176,6 +176,7 @@ describe('retries', () => {
     assert.equal(shown.lastStatus.ok, true);
     assert.equal(shown.lastStatus.status, 200);
     assert.equal(shown.lastStatus.error, null);
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(500);
     assert.equal(receiver.received.length, 3);
   });
@@ -186,6 +187,7 @@ describe('retries', () => {
     await notify(org, project);
     await receiver.waitFor(1);
     const [delivery] = await settled(org, destination.id);
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(600);
     assert.equal(receiver.received.length, 1);
     assert.equal(delivery?.status, 'failed');
@@ -222,6 +224,7 @@ describe('retries', () => {
     await notify(org, project);
     await receiver.waitFor(3);
     const [delivery] = await settled(org, destination.id);
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(500);
     assert.equal(receiver.received.length, 3);
     assert.equal(delivery?.status, 'failed');
@@ -285,6 +288,7 @@ describe('who gets what', () => {
     await notify(org, project, { notify: false, title: 'quiet' });
     await notify(org, project, { title: 'loud' });
     await receiver.waitFor(1);
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(500);
     assert.equal(receiver.received.length, 1);
     assert.equal(JSON.parse(receiver.received[0]?.body ?? '').event.title, 'loud');
@@ -317,6 +321,7 @@ describe('who gets what', () => {
     await notify(org, project);
     await receiver.waitFor(1);
     await second.waitFor(1);
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(300);
     assert.equal(elsewhere.received.length, 0);
   });
@@ -345,8 +350,12 @@ describe('durability', () => {
     tc.after(() => first.stop());
     await notify(org, project);
     await receiver.waitFor(1);
-    await waitUntil(async () => (await deliveries(org, destination.id))[0]?.attempts.length === 1, 5000, 'the first attempt to be recorded');
+    await waitUntil(async () => (await deliveries(org, destination.id))[0]?.attempts.length === 1, {
+      timeoutMs: 5000,
+      message: 'the first attempt to be recorded',
+    });
     await first.stop();
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(800);
     assert.equal(receiver.received.length, 1, 'a stopped worker sends nothing');
 
@@ -365,6 +374,7 @@ describe('durability', () => {
   it('notify events written while no worker runs are delivered when one starts', async (tc) => {
     const { org, project, receiver } = await setup(tc, 'text');
     await notify(org, project, { title: 'while down' });
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(200);
     assert.equal(receiver.received.length, 0);
     worker(tc);
@@ -376,7 +386,7 @@ describe('durability', () => {
     const { org, project, receiver, destination } = await setup(tc, 'text');
     const fanOutOnly = startWorker(t, { concurrency: 0 });
     await notify(org, project);
-    await waitUntil(async () => (await deliveries(org, destination.id)).length === 1, 5000, 'the fan-out');
+    await waitUntil(async () => (await deliveries(org, destination.id)).length === 1, { timeoutMs: 5000, message: 'the fan-out' });
     await fanOutOnly.stop();
     // A process claims the delivery, then dies before sending it.
     const leased = await claimDueDeliveries(t.services.sql, { limit: 100, leaseMs: 600, leaseToken: 'crashed' });
@@ -399,7 +409,7 @@ describe('durability', () => {
     await sender.stop();
     const fanOutOnly = startWorker(t, { concurrency: 0 });
     await notify(org, project, { title: 'old and still pending' });
-    await waitUntil(async () => (await deliveries(org, destination.id)).length === 3, 5000, 'the fan-out');
+    await waitUntil(async () => (await deliveries(org, destination.id)).length === 3, { timeoutMs: 5000, message: 'the fan-out' });
     await fanOutOnly.stop();
 
     const byTitle = new Map<string, string>();
@@ -411,7 +421,7 @@ describe('durability', () => {
     await t.services.sql`UPDATE deliveries SET created_at = now() - interval '2 days' WHERE organization_id = ${org.id} AND id = ANY(${aged}::text[])`;
 
     worker(tc, { concurrency: 0, keepFinishedMs: 24 * 3600_000 });
-    await waitUntil(async () => (await deliveries(org, destination.id)).length === 2, 5000, 'the old delivery to be pruned');
+    await waitUntil(async () => (await deliveries(org, destination.id)).length === 2, { timeoutMs: 5000, message: 'the old delivery to be pruned' });
     const kept = (await deliveries(org, destination.id)).map((delivery) => delivery.id).sort();
     assert.deepEqual(kept, [byTitle.get('recent'), byTitle.get('old and still pending')].sort());
     const [orphans] = await t.services.sql<
@@ -425,6 +435,7 @@ describe('durability', () => {
     for (let i = 0; i < 3; i++) worker(tc, { concurrency: 4 });
     await Promise.all(Array.from({ length: 30 }, (_, i) => notify(org, project, { title: `event ${i}` })));
     await receiver.waitFor(30);
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(500);
     assert.equal(receiver.received.length, 30);
     assert.equal(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size, 30);
@@ -455,6 +466,7 @@ describe('test action, attempt log and replay', () => {
     worker(tc);
     const reply = await org.post(`/api/destinations/${destination.id}/test`);
     assert.deepEqual(reply.body, { ok: false, status: 503, error: 'The receiver answered HTTP 503' });
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(600);
     assert.equal(receiver.received.length, 1);
     const [delivery] = await deliveries(org, destination.id);

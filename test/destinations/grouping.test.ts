@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import { renderGroupBody } from '../../src/features/delivery/groupBody.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
-import { startReceiver, startWorker, waitUntil } from './support.ts';
+import { startReceiver, startWorker } from './support.ts';
+import { waitUntil } from '../wait.ts';
 
 // Grouping bursts (extensions.md): windows are 10 s at least, so the tests end a held window by
 // moving its due time in the database (the clock the worker reads) instead of waiting for it.
@@ -70,7 +71,7 @@ describe('grouping bursts', () => {
     for (let i = 1; i <= 12; i++) {
       ids.push((await org.post('/api/events', { project, category: 'orders', title: `Order ${i}`, notify: true })).body.id);
     }
-    await waitUntil(async () => (await log(org, created.body.id))[0]?.eventIds.length === 12, 10_000, 'the burst to be held');
+    await waitUntil(async () => (await log(org, created.body.id))[0]?.eventIds.length === 12, { timeoutMs: 10_000, message: 'the burst to be held' });
     // The server restarts while the group is held: nothing is lost.
     await first.stop();
     assert.equal(receiver.received.length, 0, 'nothing is sent before the window ends');
@@ -86,14 +87,14 @@ describe('grouping bursts', () => {
       Array.from({ length: 10 }, (_, i) => `- Order ${12 - i}`),
     );
     assert.match(body.message, /and 2 more/);
-    await waitUntil(async () => (await log(org, created.body.id))[0]?.status === 'succeeded', 10_000, 'the group to be sent');
+    await waitUntil(async () => (await log(org, created.body.id))[0]?.status === 'succeeded', { timeoutMs: 10_000, message: 'the group to be sent' });
     const deliveries = await log(org, created.body.id);
     assert.equal(deliveries.length, 1);
     assert.deepEqual(deliveries[0]?.eventIds, ids);
 
     // The next event opens a new window; a lone event goes as usual.
     const lone = (await org.post('/api/events', { project, category: 'orders', title: 'Order 13', notify: true })).body.id;
-    await waitUntil(async () => (await log(org, created.body.id)).length === 2, 10_000, 'a new window');
+    await waitUntil(async () => (await log(org, created.body.id)).length === 2, { timeoutMs: 10_000, message: 'a new window' });
     await endWindows(org);
     const [, second] = await receiver.waitFor(2);
     const single = JSON.parse(second!.body);

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { before, describe, it, type TestContext } from 'node:test';
 import { type TestApp, type TestOrg, useTestApp } from '../helpers.ts';
-import { startWorker, waitUntil } from './support.ts';
+import { startWorker } from './support.ts';
+import { waitUntil } from '../wait.ts';
 
 // No loops (extensions.md, "Destinations"): an event that reaches an incoming hook through a
 // delivery is stored without notify, and the delivery's attempt log says so. Two installations,
@@ -61,8 +62,7 @@ async function settledOnce(org: TestOrg, destination: string, ...apps: TestApp[]
       for (const t of apps) if ((await t.services.deliveries.queueDepth()) > 0) return false;
       return true;
     },
-    15_000,
-    'the delivery to settle and the queues to empty',
+    { timeoutMs: 15_000, message: 'the delivery to settle and the queues to empty' },
   );
   const deliveries = await log(org, destination);
   assert.equal(deliveries.length, 1, 'one event makes one delivery, not a chain');

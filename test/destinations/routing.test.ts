@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import { evaluateOrganization } from '../../src/features/alerts/evaluateOrganization.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
-import { type Answer, sleep, startReceiver, startWorker, waitUntil } from './support.ts';
+import { type Answer, startReceiver, startWorker } from './support.ts';
+import { sleep, waitUntil } from '../wait.ts';
 
 const t = useTestApp({ ALLOW_PRIVATE_WEBHOOK_URLS: '1' }, { ownDatabase: true });
 
@@ -52,8 +53,7 @@ async function settled(org: TestOrg, id: string, count: number) {
       const rows = await log(org, id);
       return rows.length >= count && rows.every((d) => d.status !== 'pending');
     },
-    15_000,
-    `${count} settled deliveries`,
+    { timeoutMs: 15_000, message: `${count} settled deliveries` },
   );
   return log(org, id);
 }
@@ -75,6 +75,7 @@ describe('routing by category', () => {
     worker(tc);
     await everything.receiver.waitFor(3);
     await payments.receiver.waitFor(2);
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(500);
     const eventIds = payments.receiver.received.map((r) => JSON.parse(r.body).event.id).sort();
     assert.deepEqual(eventIds, [paid.id, refund.id].sort());
@@ -102,6 +103,7 @@ describe('routing by category', () => {
     await notify(org, project, 'deploys');
     const alert = await notify(org, project, 'alerts');
     await target.receiver.waitFor(1);
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(300);
     assert.deepEqual(
       target.receiver.received.map((r) => JSON.parse(r.body).event.id),
@@ -144,6 +146,7 @@ describe('automatic disable', () => {
 
     const received = target.receiver.received.length;
     await notify(org, project);
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(400);
     assert.equal(target.receiver.received.length, received, 'a disabled destination gets nothing new');
 
@@ -169,7 +172,7 @@ describe('automatic disable', () => {
     await started.stop();
     const fast = worker(tc, ONE_ATTEMPT);
     for (let i = 0; i < 20; i++) await notify(org, project);
-    await waitUntil(async () => (await shown(org, project, target.id)).enabled === false, 15_000, 'the automatic disable');
+    await waitUntil(async () => (await shown(org, project, target.id)).enabled === false, { timeoutMs: 15_000, message: 'the automatic disable' });
     fast.wake();
     const rows = await settled(org, target.id, 21);
     assert.equal(rows.filter((d) => d.status === 'failed').length, 21);
@@ -263,6 +266,7 @@ describe('replay of every failure', () => {
     const body = JSON.parse(ops.receiver.received[0]!.body);
     assert.equal(delivered!.status, 'succeeded');
     assert.deepEqual([body.event.category, body.event.tags], ['ops', { alert: alert.body.id, state: 'firing' }]);
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(300);
     assert.equal(errors.receiver.received.length, 0, 'a destination of another category gets nothing');
   });

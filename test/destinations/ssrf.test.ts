@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { refusedAddressReason } from '../../src/lib/outboundHttp/addressGuard.ts';
 import { useTestApp } from '../helpers.ts';
-import { sleep, startReceiver, startWorker, waitUntil } from './support.ts';
+import { startReceiver, startWorker } from './support.ts';
+import { sleep, waitUntil } from '../wait.ts';
 
 // ALLOW_PRIVATE_WEBHOOK_URLS unset: the guard is on.
 const t = useTestApp({ ALLOW_PRIVATE_WEBHOOK_URLS: '' }, { ownDatabase: true });
@@ -73,7 +74,7 @@ describe('address guard', () => {
     const event = await org.post('/api/events', { project, category: 'c', title: 'secret', notify: true });
     assert.equal(event.status, 201);
     const log = async () => (await org.get(`/api/destinations/${created.body.id}/deliveries`)).body.deliveries;
-    await waitUntil(async () => (await log())[0]?.status === 'failed', 5000, 'the delivery to fail');
+    await waitUntil(async () => (await log())[0]?.status === 'failed', { timeoutMs: 5000, message: 'the delivery to fail' });
     const [delivery] = await log();
     assert.equal(delivery.attempts.length, 1, 'a refused address is not retried');
     assert.match(delivery.attempts[0].error, /Refused to connect to (127\.0\.0\.1|::1).*loopback/);
@@ -89,6 +90,7 @@ describe('address guard', () => {
     assert.equal(test.body.status, null);
     assert.match(test.body.error, /Refused to connect/);
 
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(300);
     assert.equal(receiver.received.length, 0);
   });

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DeliveryWorker, type DeliveryWorkerOptions } from '../../src/features/delivery/deliveryWorker.ts';
 import type { TestApp } from '../helpers.ts';
+import { waitUntil } from '../wait.ts';
 
 export interface Received {
   /** performance.now() when the request finished arriving. */
@@ -54,7 +55,7 @@ export async function startReceiver(answers: Answer[] = [200]): Promise<Receiver
     url: `http://127.0.0.1:${port}/hook`,
     port,
     received,
-    waitFor: (count: number, timeoutMs = 10_000) => waitUntil(() => received.length >= count, timeoutMs, `${count} requests`).then(() => received),
+    waitFor: (count: number, timeoutMs = 10_000) => waitUntil(() => received.length >= count, { timeoutMs, message: `${count} requests` }).then(() => received),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -62,16 +63,6 @@ export async function startReceiver(answers: Answer[] = [200]): Promise<Receiver
       }),
   });
 }
-
-export async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'the condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A started worker with a fast retry schedule unless the test asks for another. It takes every

@@ -6,7 +6,8 @@ import { after, describe, it, type TestContext } from 'node:test';
 import { claimDueDeliveries } from '../../src/features/delivery/webhookQueries.ts';
 import { startWorker } from '../destinations/support.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
-import { type SmtpAnswer, type SmtpTestServer, sleep, startSmtpServer, waitUntil } from './support.ts';
+import { type SmtpAnswer, type SmtpTestServer, startSmtpServer } from './support.ts';
+import { sleep, waitUntil } from '../wait.ts';
 
 // Started before the app, whose settings name it.
 const smtp: SmtpTestServer = await startSmtpServer();
@@ -61,8 +62,7 @@ async function settled(org: TestOrg, destinationId: string, count = 1) {
       const log = await deliveries(org, destinationId);
       return log.length >= count && log.every((d) => d.status !== 'pending');
     },
-    10_000,
-    'deliveries to settle',
+    { timeoutMs: 10_000, message: 'deliveries to settle' },
   );
   return deliveries(org, destinationId);
 }
@@ -212,6 +212,7 @@ describe('the mail a notify event becomes', () => {
     await notify(org, project, { category: 'deploys', title: 'Deployed' });
     await notify(org, project, { title: 'Paid' });
     const [mail] = await smtp.waitForMailTo(to);
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(300);
     assert.equal(smtp.to(to).length, 1);
     assert.equal(mail?.parsed.subject, '[Web shop] Paid');
@@ -238,6 +239,7 @@ describe('retries and the attempt log', () => {
     worker(tc);
     await notify(org, project);
     const [delivery] = await settled(org, destination.id);
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(500);
     assert.equal(delivery?.status, 'failed');
     assert.deepEqual(
@@ -315,8 +317,7 @@ describe('Test, replay and automatic disabling', () => {
         const list = await org.get(`/api/projects/${project}/destinations`);
         return list.body[0].enabled === false;
       },
-      5000,
-      'the destination to be disabled',
+      { timeoutMs: 5000, message: 'the destination to be disabled' },
     );
     const list = await org.get(`/api/projects/${project}/destinations`);
     assert.match(list.body[0].disabledReason, /20 consecutive/);
@@ -330,7 +331,7 @@ describe('Test, replay and automatic disabling', () => {
     const mails = await smtp.waitForMailTo(to, 20);
     assert.deepEqual(new Set(mails.map((mail) => mail.parsed.subject)), new Set(Array.from({ length: 20 }, (_, i) => `[Web shop] Failure ${i}`)));
     const firstIds = new Set(failedLog.map((d) => d.webhookId));
-    await waitUntil(async () => (await deliveries(org, destination.id)).every((d) => d.status === 'succeeded'), 10_000, 'the replays');
+    await waitUntil(async () => (await deliveries(org, destination.id)).every((d) => d.status === 'succeeded'), { timeoutMs: 10_000, message: 'the replays' });
     for (const delivery of await deliveries(org, destination.id)) assert.ok(firstIds.has(delivery.webhookId));
   });
 });
@@ -341,8 +342,9 @@ describe('durability', () => {
     const first = startWorker(t, { retryDelaysMs: [700, 700] });
     tc.after(() => first.stop());
     await notify(org, project);
-    await waitUntil(async () => (await deliveries(org, destination.id))[0]?.attempts.length === 1, 5000, 'the first attempt');
+    await waitUntil(async () => (await deliveries(org, destination.id))[0]?.attempts.length === 1, { timeoutMs: 5000, message: 'the first attempt' });
     await first.stop();
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(800);
     assert.equal(smtp.to(to).length, 0);
     worker(tc);
@@ -352,6 +354,7 @@ describe('durability', () => {
       delivery?.attempts.map((a) => a.status),
       [450, 250],
     );
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(300);
     assert.equal(smtp.to(to).length, 1);
   });
@@ -360,7 +363,7 @@ describe('durability', () => {
     const { org, project, to, destination } = await setup(tc);
     const fanOutOnly = startWorker(t, { concurrency: 0 });
     await notify(org, project);
-    await waitUntil(async () => (await deliveries(org, destination.id)).length === 1, 5000, 'the fan-out');
+    await waitUntil(async () => (await deliveries(org, destination.id)).length === 1, { timeoutMs: 5000, message: 'the fan-out' });
     await fanOutOnly.stop();
     const leased = await claimDueDeliveries(t.services.sql, { limit: 100, leaseMs: 600, leaseToken: 'killed' });
     assert.ok(leased.some((delivery) => delivery.organizationId === org.id));
@@ -369,6 +372,7 @@ describe('durability', () => {
     worker(tc);
     await smtp.waitForMailTo(to);
     assert.ok(performance.now() - started >= 400, 'waited for the lease');
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(500);
     assert.equal(smtp.to(to).length, 1);
     assert.equal((await settled(org, destination.id))[0]?.attempts.length, 1);

@@ -1,9 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { waitUntil } from '../destinations/support.ts';
-
-export { sleep, waitUntil } from '../destinations/support.ts';
+import { waitUntil } from '../wait.ts';
 
 /** A mail as the SMTP server received it, parsed as a mail client would. */
 export interface ReceivedMail {
@@ -101,9 +99,9 @@ export async function startSmtpServer(answers: SmtpAnswer[] = [250], port = 0): 
     password,
     received,
     to,
-    waitFor: (count: number, timeoutMs = 10_000) => waitUntil(() => received.length >= count, timeoutMs, `${count} mails`).then(() => received),
+    waitFor: (count: number, timeoutMs = 10_000) => waitUntil(() => received.length >= count, { timeoutMs, message: `${count} mails` }).then(() => received),
     waitForMailTo: (address: string, count = 1, timeoutMs = 10_000) =>
-      waitUntil(() => to(address).length >= count, timeoutMs, `${count} mails to ${address}`).then(() => to(address)),
+      waitUntil(() => to(address).length >= count, { timeoutMs, message: `${count} mails to ${address}` }).then(() => to(address)),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   });
 }

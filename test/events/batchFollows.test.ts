@@ -3,8 +3,9 @@ import { describe, it } from 'node:test';
 import type { Announcement } from '../../src/db/bus.ts';
 import { evaluateOrganization } from '../../src/features/alerts/evaluateOrganization.ts';
 import { RetentionPruner } from '../../src/features/events/retentionPruner.ts';
-import { startReceiver, startWorker, waitUntil } from '../destinations/support.ts';
+import { startReceiver, startWorker } from '../destinations/support.ts';
 import { useTestApp } from '../helpers.ts';
+import { waitUntil } from '../wait.ts';
 
 /**
  * extensions.md, "Batch ingestion": everything that follows one event follows each item of a
@@ -40,8 +41,14 @@ describe('what follows each item of a batch', () => {
       ]);
       const users = (await org.get(`/api/users?project=${project}`)).body.users;
       assert.deepEqual(users.map((u: { user_id?: string; userId?: string; eventCount?: number }) => u.user_id ?? u.userId).sort(), ['ann', 'bob']);
-      await waitUntil(async () => (await org.get(`/api/events?project=${project}&search=wombat`)).body.events.length === 2, 10_000, 'search finds the batch');
-      await waitUntil(() => ids.every((id: number) => heard.some((a) => a.type === 'event.created' && a.id === id)), 5_000, 'every event announced');
+      await waitUntil(async () => (await org.get(`/api/events?project=${project}&search=wombat`)).body.events.length === 2, {
+        timeoutMs: 10_000,
+        message: 'search finds the batch',
+      });
+      await waitUntil(() => ids.every((id: number) => heard.some((a) => a.type === 'event.created' && a.id === id)), {
+        timeoutMs: 5_000,
+        message: 'every event announced',
+      });
     } finally {
       unsubscribe();
     }
@@ -66,7 +73,7 @@ describe('what follows each item of a batch', () => {
       ],
     });
     assert.equal(reply.status, 201);
-    await waitUntil(() => receivers.every((r) => r.received.length >= 2), 15_000, 'two deliveries at each destination');
+    await waitUntil(() => receivers.every((r) => r.received.length >= 2), { timeoutMs: 15_000, message: 'two deliveries at each destination' });
     for (const receiver of receivers) {
       const titles = receiver.received.map((r) => (JSON.parse(r.body) as { event: { title: string } }).event.title).sort();
       assert.deepEqual(titles, ['one', 'two']);

@@ -7,10 +7,12 @@ import postgres from 'postgres';
 import { IngestBatcher } from '../../src/features/events/ingestBatcher.ts';
 import { validateEventInput } from '../../src/features/events/validateEventInput.ts';
 import { type TestOrg, holdEventCounter, useTestApp } from '../helpers.ts';
+import { sleep } from '../wait.ts';
 
 const t = useTestApp();
 
-const nextTurns = () => new Promise((resolve) => setTimeout(resolve, 20));
+/** Time itself: later inserts arrive on later turns of the event loop, while the first one is held. */
+const nextTurns = () => sleep(20);
 
 async function organizationWithEvents(): Promise<{ org: TestOrg; draft: ReturnType<typeof validateEventInput> & { organizationId: string } }> {
   const org = await t.org();

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { pruneEvents } from '../../src/features/events/deleteQueries.ts';
 import { blocksMatching, selectFeed } from '../../src/features/events/feedQueries.ts';
 import { likePattern } from '../../src/features/events/listEvents.ts';
@@ -9,6 +8,7 @@ import { blockPatterns } from '../../src/features/events/searchWords.ts';
 import { SearchIndexer } from '../../src/features/events/searchIndexer.ts';
 import { writeBlocks } from '../../src/features/events/searchQueries.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
+import { sleep, waitUntil } from '../wait.ts';
 
 // Search blocks are written after commit by the indexer (migrations/126_search_blocks.sql);
 // search must find the same events before, during and after it runs.
@@ -166,6 +166,7 @@ describe('the search table and its indexer', () => {
         deleted = true;
         return reply;
       });
+      // Negative check: nothing more may happen in this while; there is no event to wait for.
       await sleep(300);
       assert.equal(deleted, false, 'the delete did not wait for the indexer');
       await writeBlocks(indexing, org.id, [
@@ -354,9 +355,11 @@ describe('the search table and its indexer', () => {
       const org = await t.org();
       const events = Array.from({ length: 300 }, (_, i) => ({ category: 'c', title: `row ${i}`, created_at: 1_700_000_000 + i }));
       assert.equal((await org.post('/api/import', { projects: [{ name: 'Imported', events }] })).status, 200);
-      const giveUpAt = Date.now() + 8_000;
-      while ((await progress(org.id)) !== 300 && Date.now() < giveUpAt) await sleep(50);
-      assert.equal(await progress(org.id), 300);
+      await waitUntil(async () => (await progress(org.id)) === 300, {
+        timeoutMs: 8_000,
+        intervalMs: 50,
+        message: 'the import to be indexed through event 300',
+      });
     });
   });
 
@@ -369,6 +372,7 @@ describe('the search table and its indexer', () => {
       let written = 0;
       while ((await progress(org.id)) === null && Date.now() < giveUpAt) {
         await post(org, project, `steady ${written++}`);
+        // Time itself: the writes' pace is what is tested.
         await sleep(50);
       }
       const through = await progress(org.id);

@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, afterEach, describe, it } from 'node:test';
 import { isAlive as ownerAlive, processStart } from '../../src/db/processes.ts';
-import { ROOT, ServerProcess, embeddedEnv, freePort, readClusterFile, stopServers, tempDataDir, waitFor } from '../storage/processes.ts';
+import { ROOT, ServerProcess, embeddedEnv, freePort, readClusterFile, stopServers, tempDataDir } from '../storage/processes.ts';
+import { waitUntil } from '../wait.ts';
 
 const state = (pid: number) => {
   try {
@@ -42,12 +43,15 @@ describe('a stale lock from a killed server', () => {
     const { parent, pid: serverPid } = serverUnderNeglectfulParent(env, port);
     parents.push(parent);
     const pid = await serverPid;
-    await waitFor('the first server', async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null))?.status === 200, 60_000);
+    await waitUntil(async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null))?.status === 200, {
+      timeoutMs: 60_000,
+      message: 'the first server',
+    });
     assert.equal(readClusterFile(dataDir).ownerPid, pid);
     const start = processStart(pid);
 
     process.kill(pid, 'SIGKILL');
-    await waitFor('the killed server to become a zombie', () => state(pid) === 'Z');
+    await waitUntil(() => state(pid) === 'Z', { timeoutMs: 15_000, message: 'the killed server to become a zombie' });
     assert.equal(ownerAlive(pid), false, 'a zombie holds nothing');
     // The start lock it might have held at the moment it died names it too.
     fs.writeFileSync(path.join(dataDir, 'start.lock'), JSON.stringify({ pid, start }));

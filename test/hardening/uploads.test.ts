@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { type App, buildApp } from '../../src/app.ts';
 import { BODY_STALL_MS, BODY_TIMEOUT_MS, LARGE_BODY_TIMEOUT_MS, MAX_CONCURRENT_LARGE_UPLOADS } from '../../src/http/uploads.ts';
 import { useTestApp } from '../helpers.ts';
+import { sleep, waitUntil } from '../wait.ts';
 
 const t = useTestApp();
 /** The same application, listening, with budgets short enough for a test. */
@@ -34,8 +35,6 @@ function statusOf(response: string): number {
 function jsonOf(response: string): Record<string, unknown> {
   return JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('request bodies have a time budget', () => {
   // Inside the suite: the shared application's services exist by then.
@@ -91,6 +90,7 @@ describe('request bodies have a time budget', () => {
       request.socket.write(piece);
       await sleep(pause);
     }
+    // Time itself: a silent pause, shorter than the stall limit.
     await sleep(300);
     request.socket.end();
     const response = await request.closed;
@@ -100,33 +100,32 @@ describe('request bodies have a time budget', () => {
   it('takes at most two imports at a time; the next gets 503 with Retry-After, and a slot frees when one ends', async () => {
     const org = await t.org();
     const holders = [await rawRequest('/api/import', org.key, 100_000), await rawRequest('/api/import', org.key, 100_000)];
+    // app.inject goes through the same hooks but not the listening server: use the listening one.
+    const importOnServer = () =>
+      fetch(`http://127.0.0.1:${port}/api/import`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ version: 1, projects: [] }),
+      });
+    const importStatus = async () => (await importOnServer()).status;
     for (const holder of holders) holder.socket.write('{"version":1,');
-    await sleep(100);
+    // Both imports hold their slots once the third is refused.
+    await waitUntil(async () => (await importStatus()) === 503, { message: 'both slots to be taken' });
     const refused = await t.request({
       method: 'POST',
       url: '/api/import',
       body: { version: 1, projects: [] },
       headers: { authorization: `Bearer ${org.key}` },
     });
-    // app.inject goes through the same hooks but not the listening server: use the listening one.
-    const third = await fetch(`http://127.0.0.1:${port}/api/import`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ version: 1, projects: [] }),
-    });
+    const third = await importOnServer();
     assert.equal(third.status, 503);
     assert.equal(third.headers.get('retry-after'), '5');
     assert.equal(typeof ((await third.json()) as { error: unknown }).error, 'string');
     assert.equal(refused.status, 200, 'the other application has its own bound');
 
     holders[0]!.socket.destroy();
-    await sleep(200);
-    const fourth = await fetch(`http://127.0.0.1:${port}/api/import`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ version: 1, projects: [] }),
-    });
-    assert.equal(fourth.status, 200);
+    // The fourth import is taken once the freed slot is seen.
+    await waitUntil(async () => (await importStatus()) === 200, { message: 'the freed slot to take an import' });
     holders[1]!.socket.destroy();
     // Ordinary requests are never held by the bound on imports.
     const project = await fetch(`http://127.0.0.1:${port}/api/projects`, { headers: { authorization: `Bearer ${org.key}` } });

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createKey } from '../../src/features/keys/createKey.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
+import { sleep } from '../wait.ts';
 
 const t = useTestApp();
 const SHOP = 'https://shop.example.com';
@@ -75,7 +76,8 @@ describe('browser keys and identify', () => {
     const key = await browserKey(org);
     // A minute boundary in the middle would start a new window: begin early in one.
     const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 45_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 50));
+    // Time itself: the rate window of the next minute.
+    if (intoMinute > 45_000) await sleep(60_000 - intoMinute + 50);
     const address = '203.0.113.40';
     const identified = await Promise.all(
       Array.from({ length: 50 }, (_, i) => send(key, 'POST', '/api/identify', { project, user_id: `u${i}`, properties: {} }, address)),

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Announcement } from '../../src/db/bus.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
+import { sleep } from '../wait.ts';
 
 const t = useTestApp();
 
@@ -68,7 +69,8 @@ describe('POST /api/insight', () => {
     const { org, project } = await setup();
     await org.post('/api/insight', { project, title: 'Users', value: 1, icon: '👤' });
     const [before] = await list(org, project);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // Time itself: the update gets a later timestamp.
+    await sleep(5);
     await org.post('/api/insight', { project, title: 'Users', value: 2 });
     const [after, ...rest] = await list(org, project);
     assert.equal(rest.length, 0);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createKey } from '../../src/features/keys/createKey.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
+import { sleep } from '../wait.ts';
 
 /** extensions.md, "Keys for browsers": CORS for exactly the key's origins, and 60 events a minute per address. */
 const t = useTestApp();
@@ -113,7 +114,8 @@ describe('the rate limit of browser keys', () => {
       });
     // A minute boundary in the middle would start a new window: begin early in one.
     const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 45_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 50));
+    // Time itself: the rate window of the next minute.
+    if (intoMinute > 45_000) await sleep(60_000 - intoMinute + 50);
     const statuses = await Promise.all(Array.from({ length: 60 }, () => send('198.51.100.7').then((r) => r.statusCode)));
     assert.deepEqual([...new Set(statuses)], [201]);
     const over = await send('198.51.100.7');

@@ -5,6 +5,7 @@ import { type App, buildApp } from '../../src/app.ts';
 import type { Announcement } from '../../src/db/bus.ts';
 import { useTestApp } from '../helpers.ts';
 import { signInAs } from '../signedIn.ts';
+import { waitUntil } from '../wait.ts';
 
 const t = useTestApp();
 let base = '';
@@ -48,15 +49,11 @@ async function openStream(origin: string, path: string, headers: Record<string, 
         };
       });
 
-  async function waitFor<T>(check: () => T | undefined, what: string, timeoutMs = 5000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = check();
-      if (found !== undefined) return found;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; stream so far: ${JSON.stringify(buffer)}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  }
+  /** A failed wait shows the stream so far: what arrived instead. */
+  const onStream = <T>(check: () => T, what: string) =>
+    waitUntil(check, { timeoutMs: 5000, intervalMs: 10, message: what }).catch((error: Error) => {
+      throw new Error(`${error.message}; stream so far: ${JSON.stringify(buffer)}`);
+    });
 
   return {
     response,
@@ -65,10 +62,10 @@ async function openStream(origin: string, path: string, headers: Record<string, 
     get ended() {
       return ended;
     },
-    next: (predicate: (m: SseMessage) => boolean, what = 'a message') => waitFor(() => messages().find(predicate), what),
+    next: (predicate: (m: SseMessage) => boolean, what = 'a message') => onStream(() => messages().find(predicate), what),
     /** The stream has started: the server writes this line once it is subscribed. */
-    started: () => waitFor(() => (buffer.includes('retry: 3000\n\n') ? true : undefined), 'the retry line'),
-    untilEnded: (what = 'the stream to end') => waitFor(() => (ended ? true : undefined), what),
+    started: () => onStream(() => buffer.includes('retry: 3000\n\n'), 'the retry line'),
+    untilEnded: (what = 'the stream to end') => onStream(() => ended, what),
     close: async () => {
       abort.abort();
       await pump;
@@ -77,14 +74,6 @@ async function openStream(origin: string, path: string, headers: Record<string, 
 }
 
 const listenerCount = () => (t.services.bus as unknown as { listeners: Set<unknown> }).listeners.size;
-
-async function until(check: () => boolean, what: string) {
-  const deadline = Date.now() + 5000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** Resolves once this process has heard `count` announcements that match. */
 function heard(match: (announcement: Announcement) => boolean, count: number): Promise<void> {
@@ -186,9 +175,9 @@ describe('GET /api/live', () => {
     const project = await org.project();
     const before = listenerCount();
     const stream = await openStream(base, `/api/live?project=${project}`, { authorization: `Bearer ${org.key}` });
-    await until(() => listenerCount() === before + 1, 'the stream to subscribe');
+    await waitUntil(() => listenerCount() === before + 1, { intervalMs: 10, message: 'the stream to subscribe' });
     await stream.close();
-    await until(() => listenerCount() === before, 'the stream to unsubscribe');
+    await waitUntil(() => listenerCount() === before, { intervalMs: 10, message: 'the stream to unsubscribe' });
   });
 
   it('does not hold up a graceful stop', async () => {

@@ -9,10 +9,11 @@ import { after, before, describe, it } from 'node:test';
 import { fanOutBatch } from '../../src/features/delivery/fanOutBatch.ts';
 import { HeldSummaries } from '../../src/features/notificationPreferences/heldSummaries.ts';
 import { signInAs, type Browser } from '../dashboard/signedIn.ts';
-import { startWorker, waitUntil } from '../destinations/support.ts';
+import { startWorker } from '../destinations/support.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
 import { type Certificate, type PushService, browserKeys, decrypt, selfSignedCertificate, startPushService } from '../push/support.ts';
 import { alertEvent, put } from './support.ts';
+import { waitUntil } from '../wait.ts';
 
 const BASE = 'https://events.example.com';
 // The fan-out, the summary loop and the delivery worker take every organization's rows: a database of the file's own.
@@ -45,7 +46,7 @@ const heldCount = async (org: TestOrg) =>
 async function sendQueued(org: TestOrg): Promise<void> {
   const worker = startWorker(t, { ca: tls.cert });
   try {
-    await waitUntil(async () => (await queuedPushes(org)) === 0, 15_000, 'the queued pushes to be sent');
+    await waitUntil(async () => (await queuedPushes(org)) === 0, { timeoutMs: 15_000, message: 'the queued pushes to be sent' });
   } finally {
     await worker.stop();
   }

@@ -11,8 +11,9 @@ import { pathToFileURL } from 'node:url';
 import { signInAs } from '../dashboard/signedIn.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
 import { type Certificate, type PushService, browserKeys, decrypt, selfSignedCertificate, startPushService } from '../push/support.ts';
-import { ServerProcess, cleanUp, externalEnv, stopServers, tempDataDir, waitFor } from '../storage/processes.ts';
+import { ServerProcess, cleanUp, externalEnv, stopServers, tempDataDir } from '../storage/processes.ts';
 import { put } from './support.ts';
+import { waitUntil } from '../wait.ts';
 
 const BASE = 'https://events.example.com';
 const HOUR = 3_600_000;
@@ -80,7 +81,7 @@ describe('held notifications across a restart', () => {
 
     const first = await serve(0);
     for (let i = 1; i <= 12; i++) await notify(first, org, project, `Order ${i}`);
-    await waitFor('the twelve notifications held', async () => (await heldRows(org)).length === 12, 30_000);
+    await waitUntil(async () => (await heldRows(org)).length === 12, { timeoutMs: 30_000, message: 'the twelve notifications held' });
     assert.equal(await queuedPushes(org), 0, 'nothing queued for the push service while snoozed');
     assert.ok((await heldRows(org)).every((row) => row.releasedAt === null));
     process.kill(first.pid, 'SIGKILL');
@@ -90,13 +91,12 @@ describe('held notifications across a restart', () => {
 
     // Two hours on, the snooze is over: both new processes look for held notifications at once.
     await Promise.all([serve(2 * HOUR), serve(2 * HOUR)]);
-    await waitFor('the summary at the push service', () => received().length > 0, 30_000);
+    await waitUntil(() => received().length > 0, { timeoutMs: 30_000, message: 'the summary at the push service' });
     // Released and sent: nothing is left that could make a second push.
-    await waitFor(
-      'every held row released and every push sent',
-      async () => (await heldRows(org)).every((row) => row.releasedAt !== null) && (await queuedPushes(org)) === 0,
-      30_000,
-    );
+    await waitUntil(async () => (await heldRows(org)).every((row) => row.releasedAt !== null) && (await queuedPushes(org)) === 0, {
+      timeoutMs: 30_000,
+      message: 'every held row released and every push sent',
+    });
 
     assert.equal(received().length, 1, 'one summary');
     const summary = JSON.parse(decrypt(received()[0]!.body, keys.ecdh, keys.auth));

@@ -10,6 +10,7 @@ import { openDatabase } from '../../src/db/open.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
 import { createOwnDatabase } from '../ownDatabase.ts';
 import { cleanUp, embeddedEnv, externalEnv, jsonLine, runCli, tempDataDir } from '../storage/processes.ts';
+import { waitUntil } from '../wait.ts';
 
 // A database of the file's own: a backup of the runner's shared one would hold whatever the
 // files before it wrote, and take minutes to restore on a loaded machine (seen in CI: 53 s).
@@ -61,12 +62,9 @@ function ingest(org: TestOrg, project: string) {
     attempted,
     /** Resolves once `count` events are acknowledged; a failed write fails it. */
     async reached(count: number) {
-      const deadline = Date.now() + 60_000;
-      while (acknowledged.size < count) {
-        if (failure) throw failure;
-        if (Date.now() > deadline) throw new Error(`only ${acknowledged.size} of ${count} events acknowledged after 60 s`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      // A failed write ends the wait at once (a thrown error would only be retried until the timeout).
+      const outcome = await waitUntil(() => failure ?? acknowledged.size >= count, { timeoutMs: 60_000, message: `${count} events acknowledged` });
+      if (outcome instanceof Error) throw outcome;
     },
     async stop() {
       stopped = true;

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { startReceiver, startWorker, waitUntil } from '../destinations/support.ts';
+import { startReceiver, startWorker } from '../destinations/support.ts';
 import { useTestApp } from '../helpers.ts';
+import { waitUntil } from '../wait.ts';
 
 const TOKEN = 'scrape-secret-123';
 const t = useTestApp({ METRICS_TOKEN: TOKEN, ALLOW_PRIVATE_WEBHOOK_URLS: '1' }, { ownDatabase: true });
@@ -84,6 +85,9 @@ describe('GET /metrics', () => {
     tc.after(() => worker.stop());
     await org.post('/api/events', { project, category: 'ops', title: 'Deliver me', notify: true });
     await receiver.waitFor(1);
-    await waitUntil(async () => sample(await scrape(), 'eventlog_deliveries_total', { outcome: 'succeeded' }) === before + 1, 10_000, 'the counter');
+    await waitUntil(async () => sample(await scrape(), 'eventlog_deliveries_total', { outcome: 'succeeded' }) === before + 1, {
+      timeoutMs: 10_000,
+      message: 'the counter',
+    });
   });
 });

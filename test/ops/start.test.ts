@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { ROOT, freePort, waitFor } from '../storage/processes.ts';
+import { ROOT, freePort } from '../storage/processes.ts';
+import { waitUntil } from '../wait.ts';
 
 interface Started {
   child: ChildProcess;
@@ -50,7 +51,7 @@ async function serve(extra: Record<string, string>): Promise<Started> {
     },
   };
   running.add(started);
-  await waitFor('the ready line', () => /ready/i.test(stdout + stderr) || child.exitCode !== null, 60_000);
+  await waitUntil(() => /ready/i.test(stdout + stderr) || child.exitCode !== null, { timeoutMs: 60_000, message: 'the ready line' });
   assert.equal(child.exitCode, null, `the server exited:\n${stdout}\n${stderr}`);
   return started;
 }
@@ -77,7 +78,7 @@ describe('a friendly start', () => {
 
     for (let i = 0; i < 3; i++) await (await fetch(`${server.url}/healthz`)).arrayBuffer();
     await (await fetch(`${server.url}/api/projects`)).arrayBuffer();
-    await waitFor('the request line', () => jsonLines(server.stdout()).some((line) => line.msg === 'request completed'));
+    await waitUntil(() => jsonLines(server.stdout()).some((line) => line.msg === 'request completed'), { timeoutMs: 15_000, message: 'the request line' });
     const requests = jsonLines(server.stdout()).filter((line) => line.msg === 'request completed');
     assert.equal(requests.length, 1, JSON.stringify(requests));
     const [request] = requests;
@@ -94,7 +95,7 @@ describe('a friendly start', () => {
     const url = new URL(process.env.DATABASE_URL!);
     const server = await serve({ LOG_FORMAT: 'pretty', LOG_LEVEL: 'debug' });
     await (await fetch(`${server.url}/healthz`)).arrayBuffer();
-    await waitFor('the health probe line', () => server.stdout().includes('GET /healthz'));
+    await waitUntil(() => server.stdout().includes('GET /healthz'), { timeoutMs: 15_000, message: 'the health probe line' });
     const line = server
       .stderr()
       .split('\n')

@@ -6,8 +6,9 @@ import { after, before, describe, it } from 'node:test';
 import { performance } from 'node:perf_hooks';
 import { addUser, uniqueEmail } from '../signedIn.ts';
 import { useTestApp } from '../helpers.ts';
-import { type SmtpTestServer, startSmtpServer, waitUntil } from '../email/support.ts';
+import { type SmtpTestServer, startSmtpServer } from '../email/support.ts';
 import { ServerProcess, cleanUp, externalEnv, tempDataDir } from '../storage/processes.ts';
+import { waitUntil } from '../wait.ts';
 
 const smtp: SmtpTestServer = await startSmtpServer();
 after(() => smtp.close());
@@ -128,7 +129,7 @@ describe('password reset timing', () => {
     assert.equal(mail?.parsed.subject, 'Reset your Eventlog password');
     assert.match(mail?.parsed.text ?? '', /https:\/\/events\.example\.test\/app\/reset\/[A-Za-z0-9_-]{43}/);
     // Every member's queued mail is sent and its row gone; the unknown emails queued nothing.
-    await waitUntil(async () => (await t.services.sql`SELECT 1 FROM mail_jobs`).length === 0, 20_000, 'the mail queue to empty');
+    await waitUntil(async () => (await t.services.sql`SELECT 1 FROM mail_jobs`).length === 0, { timeoutMs: 20_000, message: 'the mail queue to empty' });
     for (const email of strangers) assert.equal(smtp.to(email).length, 0, `no mail to ${email}`);
   });
 

@@ -3,8 +3,9 @@ import crypto from 'node:crypto';
 import { before, describe, it, type TestContext } from 'node:test';
 import { type TestOrg, useTestApp } from '../helpers.ts';
 import { signInAs } from '../dashboard/signedIn.ts';
-import { sleep, startWorker, waitUntil } from '../destinations/support.ts';
+import { startWorker } from '../destinations/support.ts';
 import { type Certificate, browserKeys, decrypt, selfSignedCertificate, startPushService as startLocalPushService } from './support.ts';
+import { sleep, waitUntil } from '../wait.ts';
 
 const t = useTestApp({ ALLOW_PRIVATE_WEBHOOK_URLS: '1', BASE_URL: 'https://events.example.com' }, { ownDatabase: true });
 
@@ -87,7 +88,7 @@ describe('web push', () => {
       notify: true,
     });
     assert.equal(event.status, 201);
-    await waitUntil(() => service.received.length >= 1, 5000, 'the push');
+    await waitUntil(() => service.received.length >= 1, { timeoutMs: 5000, message: 'the push' });
     const [push] = service.received;
     assert.ok(push);
     assert.equal(push.headers['content-encoding'], 'aes128gcm');
@@ -108,7 +109,8 @@ describe('web push', () => {
     const { org, project, service } = await subscribedUser(tc);
     await org.post('/api/events', { project, category: 'c', title: 'quiet' });
     await org.post('/api/events', { project, category: 'c', title: 'loud', notify: true });
-    await waitUntil(() => service.received.length >= 1, 5000, 'the push');
+    await waitUntil(() => service.received.length >= 1, { timeoutMs: 5000, message: 'the push' });
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(300);
     assert.equal(service.received.length, 1);
   });
@@ -116,20 +118,20 @@ describe('web push', () => {
   it('a subscription answered with 410 Gone is deleted', async (tc) => {
     const { org, project, service, subscriptionId } = await subscribedUser(tc, [410]);
     await org.post('/api/events', { project, category: 'c', title: 'gone', notify: true });
-    await waitUntil(async () => (await subscriptionCount(org, subscriptionId)) === 0, 5000, 'the subscription to go');
+    await waitUntil(async () => (await subscriptionCount(org, subscriptionId)) === 0, { timeoutMs: 5000, message: 'the subscription to go' });
     assert.equal(service.received.length, 1);
   });
 
   it('a subscription answered with 404 is deleted', async (tc) => {
     const { org, project, subscriptionId } = await subscribedUser(tc, [404]);
     await org.post('/api/events', { project, category: 'c', title: 'gone', notify: true });
-    await waitUntil(async () => (await subscriptionCount(org, subscriptionId)) === 0, 5000, 'the subscription to go');
+    await waitUntil(async () => (await subscriptionCount(org, subscriptionId)) === 0, { timeoutMs: 5000, message: 'the subscription to go' });
   });
 
   it('a push service error is retried and the subscription kept', async (tc) => {
     const { org, project, service, subscriptionId } = await subscribedUser(tc, [500, 201]);
     await org.post('/api/events', { project, category: 'c', title: 'retry', notify: true });
-    await waitUntil(() => service.received.length >= 2, 5000, 'the retry');
+    await waitUntil(() => service.received.length >= 2, { timeoutMs: 5000, message: 'the retry' });
     assert.equal(await subscriptionCount(org, subscriptionId), 1);
   });
 

@@ -281,14 +281,6 @@ export function assertErrorBody(reply: Pick<Reply, 'status' | 'body' | 'headers'
   assert.ok(reply.body.error.length > 0, `${label}: error says something`);
 }
 
-export async function waitUntil(what: string, probe: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Fixtures: resources of one organization, made through the public API where it exists
 

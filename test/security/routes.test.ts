@@ -25,7 +25,6 @@ import {
   headersFor,
   send,
   assertErrorBody,
-  waitUntil,
   newSide,
   isRegistered,
   FIXTURES,
@@ -40,6 +39,7 @@ import {
   inputCount,
   ghostOf,
 } from './routeSuite.ts';
+import { waitUntil } from '../wait.ts';
 
 describe('authentication of every /api route', () => {
   /** Credentials that must all be refused, made for `org`. */
@@ -81,7 +81,7 @@ describe('authentication of every /api route', () => {
     assert.equal(await status(other.app), 200);
     await revokeKey({ ctx: org.ctx, input: { keyId: id } });
     try {
-      await waitUntil('the revocation to reach the other server through the bus', async () => (await status(other.app)) === 401, 5_000);
+      await waitUntil(async () => (await status(other.app)) === 401, { timeoutMs: 5_000, message: 'the revocation to reach the other server through the bus' });
       assert.equal(await status(t.app), 401);
     } finally {
       await other.close();

@@ -6,6 +6,7 @@ import { createKey } from '../../src/features/keys/createKey.ts';
 import { clientAddressKey } from '../../src/lib/clientAddressKey.ts';
 import { addUser } from '../signedIn.ts';
 import { useTestApp } from '../helpers.ts';
+import { sleep } from '../wait.ts';
 
 const t = useTestApp();
 
@@ -58,7 +59,8 @@ describe("browser keys' per-address limit", () => {
       });
     // A minute boundary in the middle would start a new window: begin early in one.
     const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 45_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 50));
+    // Time itself: the rate window of the next minute.
+    if (intoMinute > 45_000) await sleep(60_000 - intoMinute + 50);
     const statuses = await Promise.all(Array.from({ length: 60 }, (_, i) => send(`2001:db8:bb:1:${(i + 1).toString(16)}::1`).then((r) => r.statusCode)));
     assert.deepEqual([...new Set(statuses)], [201]);
     assert.equal((await send('2001:db8:bb:1:abcd::99')).statusCode, 429, 'a fresh address of the same /64');

@@ -5,6 +5,7 @@ import { type Announcement, Bus, packAnnouncements } from '../../src/db/bus.ts';
 import { type Sql, createClient } from '../../src/db/client.ts';
 import { EvictingCache } from '../../src/lib/evictingCache.ts';
 import { useTestApp } from '../helpers.ts';
+import { waitUntil } from '../wait.ts';
 
 const t = useTestApp();
 
@@ -39,13 +40,9 @@ describe('the bus', () => {
   });
 
   async function hear(organizationId: string, count: number): Promise<Announcement[]> {
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      const mine = heard.filter((announcement) => announcement.organizationId === organizationId);
-      if (mine.length >= count) return mine;
-      assert.ok(Date.now() < deadline, `heard ${mine.length} of ${count} announcements`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const mine = () => heard.filter((announcement) => announcement.organizationId === organizationId);
+    await waitUntil(() => mine().length >= count, { timeoutMs: 5000, message: `${count} announcements` });
+    return mine();
   }
 
   it('sends the announcements of one turn of the event loop in one query, in order', async () => {
@@ -83,11 +80,10 @@ describe('the bus', () => {
       mine.map((announcement) => announcement.id),
       Array.from({ length: 300 }, (_, i) => i + 1),
     );
-    const deadline = Date.now() + 5000;
-    while (payloads.reduce((sum, payload) => sum + (JSON.parse(payload) as unknown[]).length, 0) < 300) {
-      assert.ok(Date.now() < deadline, 'the raw listener heard every announcement');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await waitUntil(() => payloads.reduce((sum, payload) => sum + (JSON.parse(payload) as unknown[]).length, 0) >= 300, {
+      timeoutMs: 5000,
+      message: 'the raw listener to hear every announcement',
+    });
     await raw.unlisten();
     assert.ok(payloads.length <= 6, `${payloads.length} notifications for 300 announcements`);
     for (const payload of payloads) assert.ok(Buffer.byteLength(payload) < 8000, `a payload of ${Buffer.byteLength(payload)} bytes`);

@@ -2,19 +2,8 @@ import assert from 'node:assert/strict';
 import { after, afterEach, describe, it } from 'node:test';
 import postgres from 'postgres';
 import { ranInFirstPass } from '../onePass.ts';
-import {
-  ServerProcess,
-  cleanUp,
-  embeddedEnv,
-  externalEnv,
-  jsonLine,
-  postmasterPid,
-  readClusterFile,
-  runCli,
-  stopServers,
-  tempDataDir,
-  waitFor,
-} from './processes.ts';
+import { ServerProcess, cleanUp, embeddedEnv, externalEnv, jsonLine, postmasterPid, readClusterFile, runCli, stopServers, tempDataDir } from './processes.ts';
+import { sleep, waitUntil } from '../wait.ts';
 
 after(cleanUp);
 afterEach(stopServers);
@@ -44,8 +33,8 @@ async function ingest(server: ServerProcess, env: NodeJS.ProcessEnv): Promise<In
         });
         if (reply.status === 201) acknowledged.push(Number(((await reply.json()) as { id: number }).id));
       } catch {
-        // The server is gone: what it acknowledged before is what counts.
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        // The server is gone: what it acknowledged before is what counts. Time itself: the pace of retries.
+        await sleep(50);
       }
     }
   });
@@ -76,7 +65,7 @@ describe('kill -9 during a concurrent ingest', () => {
     const server = await ServerProcess.start(env);
     await server.healthy(60_000);
     const load = await ingest(server, env);
-    await waitFor('acknowledged events', () => load.acknowledged.length > 200, 30_000);
+    await waitUntil(() => load.acknowledged.length > 200, { timeoutMs: 30_000, message: 'acknowledged events' });
     const postmaster = postmasterPid(dataDir) as number;
     process.kill(server.pid, 'SIGKILL');
     process.kill(postmaster, 'SIGKILL');
@@ -102,7 +91,7 @@ describe('kill -9 during a concurrent ingest', () => {
     const server = await ServerProcess.start(env);
     await server.healthy(60_000);
     const load = await ingest(server, env);
-    await waitFor('acknowledged events', () => load.acknowledged.length > 200, 30_000);
+    await waitUntil(() => load.acknowledged.length > 200, { timeoutMs: 30_000, message: 'acknowledged events' });
     process.kill(server.pid, 'SIGKILL');
     await server.exited;
     await load.stop();

@@ -3,19 +3,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, afterEach, describe, it } from 'node:test';
 import postgres from 'postgres';
-import {
-  ServerProcess,
-  cleanUp,
-  embeddedEnv,
-  isAlive,
-  jsonLine,
-  postmasterPid,
-  readClusterFile,
-  runCli,
-  stopServers,
-  tempDataDir,
-  waitFor,
-} from './processes.ts';
+import { ServerProcess, cleanUp, embeddedEnv, isAlive, jsonLine, postmasterPid, readClusterFile, runCli, stopServers, tempDataDir } from './processes.ts';
+import { sleep, waitUntil } from '../wait.ts';
 
 after(cleanUp);
 afterEach(stopServers);
@@ -82,30 +71,30 @@ describe('the embedded PostgreSQL dies under a running server', () => {
         slowest = Math.max(slowest, reply.ms);
         if (reply.status === 201) acknowledged.push(Number(reply.body.id));
         else assert.deepEqual(Object.keys(reply.body), ['error'], `a ${reply.status} is a JSON {error}: ${JSON.stringify(reply.body)}`);
-        if (reply.status !== 201) await new Promise((resolve) => setTimeout(resolve, 20));
+        // Time itself: the pace of retries while writes fail.
+        if (reply.status !== 201) await sleep(20);
       }
     };
     const writers = Array.from({ length: 8 }, (_, n) => writer(n));
-    await waitFor('some acknowledged events', () => acknowledged.length > 50);
+    await waitUntil(() => acknowledged.length > 50, { timeoutMs: 15_000, message: 'some acknowledged events' });
 
     const postmaster = postmasterPid(dataDir);
     assert.ok(postmaster && isAlive(postmaster));
     process.kill(postmaster, 'SIGKILL');
-    const health = await waitFor(
-      '/healthz to report the loss',
+    const health = await waitUntil(
       async () => {
         const reply = await timed(`${server.url}/healthz`);
         return reply.status === 503 ? reply : null;
       },
-      5_000,
+      { timeoutMs: 5_000, message: '/healthz to report the loss' },
     );
     assert.equal(typeof health.body.error, 'string');
     assert.ok(health.ms <= 2000, `/healthz answered in ${health.ms} ms`);
     assert.equal((await timed(`${server.url}/livez`)).status, 200);
 
-    await waitFor('/healthz to recover', async () => (await timed(`${server.url}/healthz`)).status === 200, 30_000);
+    await waitUntil(async () => (await timed(`${server.url}/healthz`)).status === 200, { timeoutMs: 30_000, message: '/healthz to recover' });
     const countBefore = acknowledged.length;
-    await waitFor('writes to succeed again', () => acknowledged.length > countBefore + 20, 15_000);
+    await waitUntil(() => acknowledged.length > countBefore + 20, { timeoutMs: 15_000, message: 'writes to succeed again' });
     writing = false;
     await Promise.all(writers);
 
@@ -161,9 +150,10 @@ describe('the embedded PostgreSQL dies under a running server', () => {
     const cluster = [postmaster, ...childrenOf(postmaster)];
     for (const pid of cluster) process.kill(pid, 'SIGSTOP');
     try {
-      await waitFor('/healthz to report the stall', async () => (await timed(`${server.url}/healthz`)).status === 503, 10_000);
+      await waitUntil(async () => (await timed(`${server.url}/healthz`)).status === 503, { timeoutMs: 10_000, message: '/healthz to report the stall' });
       // Three probes in a row must time out before the gate refuses requests (one slow probe is load).
-      await new Promise((resolve) => setTimeout(resolve, 3500));
+      // Time itself: a request sent before then would wait for the stalled database.
+      await sleep(3500);
       for (let i = 0; i < 5; i++) {
         const reply = await timed(`${server.url}/api/events`, {
           method: 'POST',

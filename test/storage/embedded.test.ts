@@ -8,19 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import postgres from 'postgres';
-import {
-  ServerProcess,
-  cleanUp,
-  embeddedEnv,
-  isAlive,
-  jsonLine,
-  postmasterPid,
-  readClusterFile,
-  runCli,
-  stopServers,
-  tempDataDir,
-  waitFor,
-} from './processes.ts';
+import { ServerProcess, cleanUp, embeddedEnv, isAlive, jsonLine, postmasterPid, readClusterFile, runCli, stopServers, tempDataDir } from './processes.ts';
+import { sleep, waitUntil } from '../wait.ts';
 
 after(cleanUp);
 afterEach(stopServers);
@@ -69,11 +58,9 @@ async function slowPost(port: number, url: string, key: string, body: string) {
     `POST ${url} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
   );
-  await waitFor('100 Continue', () => response.startsWith('HTTP/1.1 100 Continue'), 10_000);
+  await waitUntil(() => response.startsWith('HTTP/1.1 100 Continue'), { timeoutMs: 10_000, message: '100 Continue' });
   return { finish: () => socket.write(body), response: ended };
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the embedded PostgreSQL of `eventlog serve`', () => {
   let dataDir: string;
@@ -169,6 +156,7 @@ describe('the embedded PostgreSQL of `eventlog serve`', () => {
     const postmaster = postmasterPid(dataDir);
     const request = await slowPost(server.port, '/api/projects', key, JSON.stringify({ name: 'In flight' }));
     server.child.kill('SIGTERM');
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(300);
     assert.equal(server.child.exitCode, null, 'the server waits for the request in flight');
     request.finish();
@@ -194,6 +182,7 @@ describe('the embedded PostgreSQL of `eventlog serve`', () => {
     const postmaster = postmasterPid(dataDir);
     const request = await slowPost(server.port, '/api/projects', key, JSON.stringify({ name: 'Ctrl-C' }));
     server.interruptJob();
+    // Negative check: nothing more may happen in this while; there is no event to wait for.
     await sleep(300);
     assert.equal(server.child.exitCode, null, 'the server waits for the request in flight');
     assert.ok(isAlive(postmaster), 'PostgreSQL is not in the job: it keeps serving the request in flight');

@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { isAlive } from '../../src/db/processes.ts';
+import { waitUntil } from '../wait.ts';
 
 /**
  * Runs `bin/eventlog.js` as a real child process, the way an operator does: the server with its
@@ -95,16 +96,6 @@ export function freePort(): Promise<number> {
 /** A zombie (exited, not yet reaped by its parent) is not alive: the server's own rule. */
 export { isAlive };
 
-export async function waitFor<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 15_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** The pid in DATA_DIR/pg/postmaster.pid, whether or not it still runs. */
 export function postmasterPid(dataDir: string): number | null {
   try {
@@ -168,19 +159,16 @@ export class ServerProcess {
   async healthy(timeoutMs = 30_000): Promise<void> {
     let exited = false;
     void this.exited.then(() => (exited = true));
-    await waitFor(
-      `GET /healthz of the server on port ${this.port}`,
+    // An exit ends the wait at once (a thrown error would only be retried until the timeout).
+    const outcome = await waitUntil(
       async () => {
-        if (exited) throw new Error(`the server exited before it was healthy:\n${this.output}`);
-        try {
-          const reply = await fetch(`${this.url}/healthz`);
-          return reply.status === 200;
-        } catch {
-          return false;
-        }
+        if (exited) return 'exited';
+        const reply = await fetch(`${this.url}/healthz`).catch(() => null);
+        return reply?.status === 200 && 'healthy';
       },
-      timeoutMs,
+      { timeoutMs, intervalMs: 50, message: `GET /healthz of the server on port ${this.port}` },
     );
+    if (outcome === 'exited') throw new Error(`the server exited before it was healthy:\n${this.output}`);
   }
 
   /** What a terminal's Ctrl-C does: SIGINT to every process of the job's group. */
@@ -216,7 +204,7 @@ export async function cleanUp(): Promise<void> {
     const pid = postmasterPid(dir);
     if (pid && isAlive(pid) && isPostmasterOf(pid, dir)) {
       process.kill(pid, 'SIGINT');
-      await waitFor(`PostgreSQL pid ${pid} to stop`, () => !isAlive(pid), 30_000).catch(() => process.kill(pid, 'SIGKILL'));
+      await waitUntil(() => !isAlive(pid), { timeoutMs: 30_000, message: `PostgreSQL pid ${pid} to stop` }).catch(() => process.kill(pid, 'SIGKILL'));
     }
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -3,6 +3,7 @@ import net from 'node:net';
 import { after, describe, it } from 'node:test';
 import type { Announcement } from '../../src/db/bus.ts';
 import { useTestApp } from '../helpers.ts';
+import { sleep, waitUntil } from '../wait.ts';
 
 /**
  * A TCP proxy between the application and PostgreSQL that the test can cut (every connection
@@ -61,14 +62,6 @@ async function timed<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }
   return { value, ms: Date.now() - started };
 }
 
-async function until(what: string, probe: () => Promise<boolean>, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describe('DATABASE_URL: the database goes away and comes back', () => {
   it('answers 503 {error} fast while it is gone, and reconnects (queries and LISTEN) as soon as it is back', async () => {
     const org = await t.org();
@@ -94,20 +87,32 @@ describe('DATABASE_URL: the database goes away and comes back', () => {
 
     proxy.restore();
     const back = Date.now();
-    await until('/healthz to answer 200', async () => (await t.request({ method: 'GET', url: '/healthz' })).status === 200);
-    await until('a write to succeed', async () => (await org.post('/api/events', { project, category: 'c', title: 'after' })).status === 201);
+    await waitUntil(async () => (await t.request({ method: 'GET', url: '/healthz' })).status === 200, {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+      message: '/healthz to answer 200',
+    });
+    await waitUntil(async () => (await org.post('/api/events', { project, category: 'c', title: 'after' })).status === 201, {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+      message: 'a write to succeed',
+    });
     assert.ok(Date.now() - back < 5000, `reconnected after ${Date.now() - back} ms`);
 
     // The bus listens again: another write is announced to this process.
     const heard: Announcement[] = [];
     const unsubscribe = t.services.bus.subscribe((announcement) => heard.push(announcement));
     try {
-      await until('the bus to hear a new write', async () => {
-        const reply = await org.post('/api/events', { project, category: 'c', title: 'announced' });
-        assert.equal(reply.status, 201);
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        return heard.some((a) => a.type === 'event.created' && a.organizationId === org.id);
-      });
+      await waitUntil(
+        async () => {
+          const reply = await org.post('/api/events', { project, category: 'c', title: 'announced' });
+          assert.equal(reply.status, 201);
+          // Time itself: the pace of the writes, each given a moment to be announced.
+          await sleep(200);
+          return heard.some((a) => a.type === 'event.created' && a.organizationId === org.id);
+        },
+        { timeoutMs: 10_000, intervalMs: 100, message: 'the bus to hear a new write' },
+      );
     } finally {
       unsubscribe();
     }

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, afterEach, describe, it } from 'node:test';
-import { ServerProcess, cleanUp, embeddedEnv, postmasterPid, stopServers, tempDataDir, waitFor } from './processes.ts';
+import { ServerProcess, cleanUp, embeddedEnv, postmasterPid, stopServers, tempDataDir } from './processes.ts';
+import { sleep, waitUntil } from '../wait.ts';
 
 /** Every live process started on this data directory: the postmaster and anything it left. */
 export function postgresOf(dataDir: string): number[] {
@@ -22,14 +23,15 @@ export function postgresOf(dataDir: string): number[] {
     .map(Number);
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 export async function expectNothingLeft(dataDir: string, server: ServerProcess, when: string) {
+  // A limit, not a wait: an exit later than this is a hang.
   const exit = await Promise.race([server.exited, sleep(15_000).then(() => 'hung' as const)]);
   assert.notEqual(exit, 'hung', `${when}: the server did not exit:\n${server.output.slice(-3000)}`);
   assert.deepEqual(exit, { code: 0, signal: null }, `${when}: ${server.output.slice(-3000)}`);
   // The postmaster exited before the server did; its backends may need a moment more.
-  const left = await waitFor(`no PostgreSQL of ${dataDir}`, () => (postgresOf(dataDir).length === 0 ? 'none' : null), 5000).catch(() => postgresOf(dataDir));
+  const left = await waitUntil(() => (postgresOf(dataDir).length === 0 ? 'none' : null), { timeoutMs: 5000, message: `no PostgreSQL of ${dataDir}` }).catch(
+    () => postgresOf(dataDir),
+  );
   assert.equal(left, 'none', `${when}: PostgreSQL left running: ${JSON.stringify(left)}\n${server.output.slice(-3000)}`);
 }
 
@@ -51,6 +53,7 @@ export function stopDuringRestart(dataDirName: string, delaysMs: number[]): void
         const postmaster = postmasterPid(dataDir);
         assert.ok(postmaster, 'the server started PostgreSQL');
         process.kill(postmaster, 'SIGKILL');
+        // Time itself: the moment of the restart loop this stop hits.
         await sleep(delay);
         server.child.kill('SIGTERM');
         await sleep(20);

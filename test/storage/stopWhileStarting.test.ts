@@ -3,8 +3,9 @@
 // PostgreSQL is still starting (right after the server wrote the cluster file, before and while
 // PostgreSQL comes up) leaves no PostgreSQL of the data directory behind, and the server exits 0.
 import { after, afterEach, describe, it } from 'node:test';
-import { ServerProcess, cleanUp, embeddedEnv, readClusterFile, stopServers, tempDataDir, waitFor } from './processes.ts';
-import { expectNothingLeft, sleep } from './stopChecks.ts';
+import { ServerProcess, cleanUp, embeddedEnv, readClusterFile, stopServers, tempDataDir } from './processes.ts';
+import { expectNothingLeft } from './stopChecks.ts';
+import { sleep, waitUntil } from '../wait.ts';
 
 after(cleanUp);
 afterEach(stopServers);
@@ -18,8 +19,7 @@ describe('SIGTERM while the embedded PostgreSQL starts', () => {
     await first.stop('SIGTERM');
     for (const delay of [0, 150]) {
       const server = await ServerProcess.start(embeddedEnv(dataDir, { LOG_LEVEL: 'info' }));
-      await waitFor(
-        'the cluster file naming the new server',
+      await waitUntil(
         () => {
           try {
             return readClusterFile(dataDir).ownerPid === server.pid;
@@ -27,8 +27,9 @@ describe('SIGTERM while the embedded PostgreSQL starts', () => {
             return false;
           }
         },
-        30_000,
+        { timeoutMs: 30_000, message: 'the cluster file naming the new server' },
       );
+      // Time itself: the moment of PostgreSQL's start this stop hits.
       await sleep(delay);
       server.child.kill('SIGTERM');
       await expectNothingLeft(dataDir, server, `SIGTERM ${delay} ms into PostgreSQL's start`);

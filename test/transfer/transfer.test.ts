@@ -4,6 +4,7 @@ import http from 'node:http';
 import { describe, it } from 'node:test';
 import type { Announcement } from '../../src/db/bus.ts';
 import { type Reply, type TestOrg, useTestApp } from '../helpers.ts';
+import { waitUntil } from '../wait.ts';
 
 const t = useTestApp();
 
@@ -33,18 +34,13 @@ function event(i: number, extra: Record<string, unknown> = {}) {
   return { category: `cat${i % 3}`, title: `event ${i}`, created_at: 1700000000 + i, ...extra };
 }
 
-/** Resolves with every announcement of this type that arrives for the organization within the wait. */
-function collect(type: string, organizationId: string, waitMs = 1000): Promise<Announcement[]> {
+/** Every announcement of this type for the organization from now on, until `stop`. */
+function collect(type: string, organizationId: string): { heard: Announcement[]; stop: () => void } {
   const heard: Announcement[] = [];
   const stop = t.services.bus.subscribe((a) => {
     if (a.type === type && a.organizationId === organizationId) heard.push(a);
   });
-  return new Promise((resolve) =>
-    setTimeout(() => {
-      stop();
-      resolve(heard);
-    }, waitMs),
-  );
+  return { heard, stop };
 }
 
 describe('GET /api/export', () => {
@@ -356,14 +352,14 @@ describe('POST /api/import', () => {
 
   it('announces import.completed for each imported project after the commit', async () => {
     const org = await t.org();
-    const heard = collect('import.completed', org.id);
+    const { heard, stop } = collect('import.completed', org.id);
     const reply = await importDoc(org, {
       projects: [
         { id: 'a', name: 'A' },
         { id: 'b', name: 'B' },
       ],
     });
-    const announcements = await heard;
+    const announcements = await waitUntil(() => heard.length >= 2 && heard, { message: 'an import.completed per project' }).finally(stop);
     assert.deepEqual(announcements.map((a) => a.projectId).sort(), [reply.body.idMap.a, reply.body.idMap.b].sort());
   });
 
