@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { createProject } from '../../src/features/projects/createProject.ts';
 import { OPERATOR } from '../../src/context.ts';
 import type { TestApp } from '../helpers.ts';
-import { axeViolations } from './pageChecks.ts';
+import { assertNoAxeViolationsInBothThemes } from './pageChecks.ts';
 import { type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
 import { PASSWORD, missingBrowser } from './support.ts';
 
@@ -43,13 +43,6 @@ export function accountAndKeysSuite(t: TestApp, size: 'desktop' | 'phone', viewp
       assert.deepEqual(browser?.pageErrors ?? [], []);
     });
 
-    const axeInBothThemes = async (where: string) => {
-      for (const colorScheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
-        assert.deepEqual(await axeViolations(page), [], `${where}, ${colorScheme}`);
-      }
-    };
-
     it('lays the digest out: each radio beside its label in one row, the buttons apart (point 1)', async () => {
       await page.goto(`${base}/app/account`);
       const form = page.getByRole('form', { name: 'Email digest' });
@@ -71,7 +64,7 @@ export function accountAndKeysSuite(t: TestApp, size: 'desktop' | 'phone', viewp
       const send = (await form.getByRole('button', { name: 'Send me one now' }).boundingBox())!;
       const apart = send.y >= save.y + save.height ? send.y - (save.y + save.height) : send.x - (save.x + save.width);
       assert.ok(apart >= 8, `the buttons are ${apart}px apart`);
-      await axeInBothThemes('the account page');
+      await assertNoAxeViolationsInBothThemes(page, 'the account page');
     });
 
     it("searches time zones, the browser's first, and names an unknown one beside its field (point 18)", async () => {
@@ -104,7 +97,7 @@ export function accountAndKeysSuite(t: TestApp, size: 'desktop' | 'phone', viewp
       await page.getByRole('radio', { name: 'Dark' }).waitFor();
       assert.equal(await page.getByRole('radio', { name: 'Dark' }).isChecked(), true);
       assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--bg').trim()), darkBackground);
-      await axeInBothThemes('the account page, dark chosen');
+      await assertNoAxeViolationsInBothThemes(page, 'the account page, dark chosen');
       await page.getByRole('radio', { name: 'System' }).check();
       await page.waitForFunction(() => !document.documentElement.dataset.theme);
       assert.ok(await background());
@@ -120,7 +113,7 @@ export function accountAndKeysSuite(t: TestApp, size: 'desktop' | 'phone', viewp
       await form.getByLabel('Current password').fill(PASSWORD);
       await form.getByRole('button', { name: 'Change password' }).click();
       await page.getByTestId('password-changed').waitFor();
-      await axeInBothThemes('the account page, password changed');
+      await assertNoAxeViolationsInBothThemes(page, 'the account page, password changed');
       const signInWith = async (password: string) =>
         (await fetch(`${base}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) }))
           .status;
@@ -142,7 +135,7 @@ export function accountAndKeysSuite(t: TestApp, size: 'desktop' | 'phone', viewp
       const dialog = page.getByRole('dialog', { name: 'Your new API key' });
       await dialog.waitFor();
       assert.match(await dialog.getByTestId('snippet-fetch').innerText(), new RegExp(`project: '${projects.Shop}'`));
-      await axeInBothThemes('the new key dialog');
+      await assertNoAxeViolationsInBothThemes(page, 'the new key dialog');
       await dialog.getByRole('button', { name: 'I have saved it' }).click();
 
       // The next key starts from the defaults: nothing of the first carries over.
@@ -195,7 +188,7 @@ export function accountAndKeysSuite(t: TestApp, size: 'desktop' | 'phone', viewp
         return found;
       });
       assert.deepEqual(broken, []);
-      await axeInBothThemes('the API keys page');
+      await assertNoAxeViolationsInBothThemes(page, 'the API keys page');
     });
   });
 }

@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { evaluateOrganization } from '../../src/features/alerts/evaluateOrganization.ts';
 import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { type TestOrg, useTestApp } from '../helpers.ts';
-import { axeViolations } from './pageChecks.ts';
+import { assertNoAxeViolationsInBothThemes } from './pageChecks.ts';
 import { type OpenBrowser, PASSWORD, ensureDashboardBuilt, freePort, missingBrowser, openBrowser, signIn } from './support.ts';
 
 const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const;
@@ -48,13 +48,6 @@ describe('firing alerts: the projects page, the banner and the links', { skip: m
     await browser?.close();
     assert.deepEqual(browser?.pageErrors ?? [], []);
   });
-
-  const axeInBothThemes = async (where: string) => {
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
-      assert.deepEqual(await axeViolations(page), [], `${where}, ${colorScheme}`);
-    }
-  };
 
   /** A fresh organization with three firing alerts, one of them muted, and its member signed in. */
   async function firingProject(size: string) {
@@ -95,7 +88,7 @@ describe('firing alerts: the projects page, the banner and the links', { skip: m
         `Slow payments /app/p/${project}/alerts?alert=${payments}`,
       ]);
       assert.doesNotMatch((await firing.textContent()) ?? '', /Noisy crawler/);
-      await axeInBothThemes(`the projects page with firing alerts, ${size}`);
+      await assertNoAxeViolationsInBothThemes(page, `the projects page with firing alerts, ${size}`);
       await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
 
       await firing.getByRole('link', { name: 'Slow payments' }).click();
@@ -123,7 +116,7 @@ describe('firing alerts: the projects page, the banner and the links', { skip: m
       await page.goto(`${base}/app/projects`);
       await page.getByTestId('project-activity').waitFor();
       assert.equal(await firing.count(), 0, 'no Firing badge while every firing alert is muted');
-      await axeInBothThemes(`the projects page with its firing alerts muted, ${size}`);
+      await assertNoAxeViolationsInBothThemes(page, `the projects page with its firing alerts muted, ${size}`);
     });
 
     it(`${size}: the banner leaves muted alerts out, does not link to the Alerts tab from it, and closes`, async () => {
@@ -141,7 +134,7 @@ describe('firing alerts: the projects page, the banner and the links', { skip: m
       assert.equal(await mutedRow.getByTestId('alert-state').textContent(), 'Firing');
       await mutedRow.getByTestId('alert-muted').waitFor();
       assert.equal(await banner.getByRole('link').count(), 0, 'no link to the page it is on');
-      await axeInBothThemes(`the Alerts tab with the banner, ${size}`);
+      await assertNoAxeViolationsInBothThemes(page, `the Alerts tab with the banner, ${size}`);
       await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
 
       await page.getByRole('link', { name: 'Feed', exact: true }).first().click();
@@ -149,7 +142,7 @@ describe('firing alerts: the projects page, the banner and the links', { skip: m
       await banner.waitFor();
       const open = banner.getByRole('link', { name: 'Open Alerts' });
       assert.equal(await open.getAttribute('href'), `/app/p/${project}/alerts`);
-      await axeInBothThemes(`the feed with the banner, ${size}`);
+      await assertNoAxeViolationsInBothThemes(page, `the feed with the banner, ${size}`);
       await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
 
       await banner.getByRole('button', { name: 'Dismiss' }).click();
@@ -186,7 +179,7 @@ describe('firing alerts: the projects page, the banner and the links', { skip: m
       await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'mute');
       assert.equal(await row.getByLabel('Mute Checkout errors').evaluate((select) => select === document.activeElement), true);
       assert.equal((await org.get(`/api/alerts/${checkout}`)).body.mutedUntil, null, 'following the link muted nothing');
-      await axeInBothThemes(`the alert offered for muting, ${size}`);
+      await assertNoAxeViolationsInBothThemes(page, `the alert offered for muting, ${size}`);
       await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
       await row.getByLabel('Mute Checkout errors').selectOption('3600');
       await row.getByTestId('alert-muted').waitFor();
@@ -195,7 +188,7 @@ describe('firing alerts: the projects page, the banner and the links', { skip: m
       // A link to an alert that is not there says so.
       await page.goto(`${base}/app/p/${project}/alerts?alert=alt_gone&mute=1`);
       await page.getByTestId('alert-link-gone').waitFor();
-      await axeInBothThemes(`a link to a deleted alert, ${size}`);
+      await assertNoAxeViolationsInBothThemes(page, `a link to a deleted alert, ${size}`);
     });
   }
 });

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { TestApp } from '../helpers.ts';
-import { axeViolations } from './pageChecks.ts';
+import { assertNoAxeViolationsInBothThemes } from './pageChecks.ts';
 import { DESKTOP, PHONE, type SignedInBrowser, signedInAtEachSize } from './signedInBrowser.ts';
 import { missingBrowser } from './support.ts';
 
@@ -60,13 +60,6 @@ export function feedPeopleSuite(t: TestApp): void {
         assert.deepEqual(browser?.pageErrors ?? [], []);
       });
 
-      const axeInBothThemes = async (where: string) => {
-        for (const colorScheme of ['light', 'dark'] as const) {
-          await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
-          assert.deepEqual(await axeViolations(page), [], `${where}, ${colorScheme}`);
-        }
-      };
-
       it('names users on cards, with initials: name, else email, else the id (point 7)', async () => {
         await page.goto(`${base}/app/p/${projectId}`);
         await card('Ada paid').getByTestId('user-name').filter({ hasText: 'Ada Lovelace' }).waitFor();
@@ -75,7 +68,7 @@ export function feedPeopleSuite(t: TestApp): void {
         assert.equal(await card('Grace paid').getByTestId('user-initials').textContent(), 'G');
         assert.equal(await card('Anon paid').getByTestId('user-name').textContent(), 'usr_none');
         assert.ok(!(await page.locator('article.event').allInnerTexts()).some((text) => /\buser usr_/.test(text)), 'no "user <id>"');
-        await axeInBothThemes('the feed');
+        await assertNoAxeViolationsInBothThemes(page, 'the feed');
       });
 
       it('keeps the time readable under the hover toolbar, and shows small things plainly (points 6, 23)', async () => {
@@ -100,7 +93,7 @@ export function feedPeopleSuite(t: TestApp): void {
         // The list dims while it reloads: axe reads the colours once it is settled.
         await page.locator('[data-testid="event-list"][aria-busy="false"]').waitFor({ state: 'attached' });
         await page.waitForFunction(() => getComputedStyle(document.querySelector('[data-testid="event-list"]')!).opacity === '1');
-        await axeInBothThemes('the feed, favorites only');
+        await assertNoAxeViolationsInBothThemes(page, 'the feed, favorites only');
         await favorites.click();
       });
 
@@ -115,7 +108,7 @@ export function feedPeopleSuite(t: TestApp): void {
           return heading.getBoundingClientRect().top - card.getBoundingClientRect().bottom;
         });
         assert.ok(gap >= 16, `the Journey heading is ${gap}px below the card`);
-        await axeInBothThemes('the user profile');
+        await assertNoAxeViolationsInBothThemes(page, 'the user profile');
       });
 
       it("shows each day's count on the projects page's sparkline, which keeps its place (point 15)", async () => {
@@ -142,7 +135,7 @@ export function feedPeopleSuite(t: TestApp): void {
           return basis;
         });
         assert.equal(firingLine, '100%');
-        await axeInBothThemes('the projects page');
+        await assertNoAxeViolationsInBothThemes(page, 'the projects page');
       });
 
       it('offers the only owner no "Remove" on their own row, and the switcher invites (point 23)', async () => {
@@ -157,7 +150,7 @@ export function feedPeopleSuite(t: TestApp): void {
         assert.equal(await switcher.locator('option').first().textContent(), 'Go to a project…');
         assert.equal(await switcher.inputValue(), '');
         assert.equal(await page.getByText('Choose a project…').count(), 0);
-        await axeInBothThemes('the members page');
+        await assertNoAxeViolationsInBothThemes(page, 'the members page');
         await switcher.selectOption({ label: 'Shop' });
         await page.waitForURL(`${base}/app/p/${projectId}`);
         await page.getByRole('heading', { name: 'Feed', level: 1 }).waitFor();

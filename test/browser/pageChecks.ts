@@ -37,3 +37,11 @@ export async function assertNoAxeViolations(page: Page, where: string): Promise<
   const found = await axeViolations(page);
   if (found.length) throw new Error(`${found.length} axe violations on ${where}:\n${found.join('\n')}`);
 }
+
+/** No axe-core violation on the page in the light theme nor in the dark one (with reduced motion). */
+export async function assertNoAxeViolationsInBothThemes(page: Page, where: string): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
+    await assertNoAxeViolations(page, `${where}, ${colorScheme}`);
+  }
+}

@@ -13,6 +13,7 @@ import type { TestApp } from '../helpers.ts';
 import { axeViolations } from './pageChecks.ts';
 import { type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
 import { ROOT, missingBrowser } from './support.ts';
+import { waitUntil } from '../wait.ts';
 
 const SECTIONS = ['General', 'Incoming webhooks', 'Outgoing webhooks', 'Push notifications', 'Delete project'];
 
@@ -71,7 +72,10 @@ export function settingsSuite(t: TestApp, size: 'desktop' | 'phone', viewport: {
       await page.keyboard.press('Enter');
       await page.waitForURL(/\/settings#destinations$/);
       await page.waitForFunction(() => document.activeElement?.id === 'destinations');
-      assert.equal(await nav().getByRole('link', { name: 'Outgoing webhooks' }).getAttribute('aria-current'), 'location');
+      // The section's link is marked once the page has seen the new address: wait for it, not a tick.
+      await waitUntil(async () => (await nav().getByRole('link', { name: 'Outgoing webhooks' }).getAttribute('aria-current')) === 'location', {
+        message: 'the Outgoing webhooks link marked as the current location',
+      });
       const heading = page.getByRole('heading', { name: 'Outgoing webhooks', level: 2 });
       await page.waitForFunction(() => {
         const top = document.getElementById('destinations-title')?.getBoundingClientRect().top ?? -1;
@@ -98,7 +102,10 @@ export function settingsSuite(t: TestApp, size: 'desktop' | 'phone', viewport: {
         const top = document.getElementById('push')?.getBoundingClientRect().top ?? -1;
         return document.activeElement?.id === 'push' && top >= 0 && top < window.innerHeight - 200;
       });
-      assert.equal(await nav().getByRole('link', { name: 'Push notifications' }).getAttribute('aria-current'), 'location');
+      // The section's link is marked once the page has seen the new address: wait for it, not a tick.
+      await waitUntil(async () => (await nav().getByRole('link', { name: 'Push notifications' }).getAttribute('aria-current')) === 'location', {
+        message: 'the Push notifications link marked as the current location',
+      });
     });
 
     it('renames an incoming webhook in its row; Escape cancels, a blank name is refused beside the field', async () => {
