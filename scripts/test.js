@@ -90,7 +90,8 @@ const isContainerTest = (file) => path.normalize(file).startsWith(`test${path.se
  */
 const ONE_PASS_MARK = /^\/\/ npm test runs this file in one pass only\b/m;
 const onePassStore = STORES.find((store) => store !== 'container' && onlyStores.includes(store));
-const isOnePassTest = (file) => ONE_PASS_MARK.test(fs.readFileSync(path.join(root, file), 'utf8').slice(0, 4096));
+const onePassFiles = new Set(files.filter((file) => ONE_PASS_MARK.test(fs.readFileSync(path.join(root, file), 'utf8').slice(0, 4096))));
+const isOnePassTest = (file) => onePassFiles.has(file);
 const filesFor = (store) => {
   if (store === 'container') return files.filter(isContainerTest);
   const storeFiles = files.filter((file) => !isContainerTest(file) && (store === onePassStore || !isOnePassTest(file)));

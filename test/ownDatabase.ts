@@ -5,7 +5,7 @@ import postgres from 'postgres';
 export interface OwnDatabase {
   url: string;
   /** Drops it, closing whatever connections are still open on it. */
-  drop(): Promise<void>;
+  drop: () => Promise<void>;
 }
 
 interface OwnDatabaseOptions {
@@ -35,6 +35,12 @@ const TEMPLATE_VARIABLE = 'EVENTLOG_TEST_TEMPLATE';
  * the delivery worker needs one: the worker takes every organization's work.
  */
 export async function createOwnDatabase(serverUrl: string, options: OwnDatabaseOptions = {}): Promise<OwnDatabase> {
+  const { url, drop } = await createDatabase(serverUrl, options);
+  return { url, drop };
+}
+
+/** createOwnDatabase, also saying the database's name and the nodes it was made on. */
+async function createDatabase(serverUrl: string, options: OwnDatabaseOptions): Promise<OwnDatabase & { name: string; nodes: string[] }> {
   const url = new URL(serverUrl);
   const base =
     options.prefix ??
@@ -53,10 +59,10 @@ export async function createOwnDatabase(serverUrl: string, options: OwnDatabaseO
   url.pathname = `/${name}`;
   const own = url.toString();
   const template = options.migrated ? process.env[TEMPLATE_VARIABLE] : undefined;
-  if (template && (await copyTemplate(nodes, template, name))) {
+  if (template && (await copyTemplate(nodes, template, name, drop))) {
     // Database settings are not copied with the database.
     if (citus) await onServer(own, (db) => db.unsafe(`ALTER DATABASE "${name}" SET citus.shard_count = ${Number(citus.shardCount)}`));
-    return { url: own, drop };
+    return { url: own, drop, name, nodes };
   }
   for (const node of nodes) await onServer(node, (admin) => admin.unsafe(`CREATE DATABASE "${name}"`));
   if (citus) {
@@ -68,23 +74,21 @@ export async function createOwnDatabase(serverUrl: string, options: OwnDatabaseO
       for (const worker of citus.workers) await retryingTransientFailure(() => db`SELECT citus_add_node(${worker.host}, ${worker.port})`);
     });
   }
-  return { url: own, drop };
+  return { url: own, drop, name, nodes };
 }
 
 /**
  * Copies `template` to `name` on every node (workers first, as createOwnDatabase creates them), or
- * says false when a node has no such template (a file whose server is not the runner's).
+ * drops what it copied and says false when a node has no such template (a file whose server is not
+ * the runner's).
  */
-async function copyTemplate(nodes: string[], template: string, name: string): Promise<boolean> {
-  const copied: string[] = [];
+async function copyTemplate(nodes: string[], template: string, name: string, drop: () => Promise<void>): Promise<boolean> {
   try {
-    for (const node of nodes) {
-      await onServer(node, (admin) => admin.unsafe(`CREATE DATABASE "${name}" TEMPLATE "${template}"`));
-      copied.push(node);
-    }
+    for (const node of nodes) await onServer(node, (admin) => admin.unsafe(`CREATE DATABASE "${name}" TEMPLATE "${template}"`));
     return true;
   } catch (error) {
-    for (const node of copied) await onServer(node, (admin) => admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    // The copies made on the nodes before the one that failed.
+    await drop();
     if ((error as { code?: string }).code === '3D000') return false;
     throw error;
   }
@@ -97,12 +101,10 @@ async function copyTemplate(nodes: string[], template: string, name: string): Pr
  * The runner makes one per store and sets EVENTLOG_TEST_TEMPLATE to its name (decision 230).
  */
 export async function createMigratedTemplate(serverUrl: string, migrate: (url: string) => Promise<void>): Promise<OwnDatabase & { name: string }> {
-  const template = await createOwnDatabase(serverUrl, { prefix: 'eventlog_template' });
-  const name = decodeURIComponent(new URL(template.url).pathname.slice(1));
+  const template = await createDatabase(serverUrl, { prefix: 'eventlog_template' });
+  const { name, nodes } = template;
   try {
     await migrate(template.url);
-    const citus = await citusLayout(serverUrl);
-    const nodes = citus ? [...citus.workers.map((worker) => nodeUrl(serverUrl, worker)), serverUrl] : [serverUrl];
     for (const node of nodes) {
       await onServer(node, async (admin) => {
         await admin.unsafe(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS false`);
@@ -113,7 +115,7 @@ export async function createMigratedTemplate(serverUrl: string, migrate: (url: s
     await template.drop();
     throw error;
   }
-  return { ...template, name };
+  return { url: template.url, drop: template.drop, name };
 }
 
 interface Node {
