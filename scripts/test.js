@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { register } from 'node:module';
 import { containerLaneSource, prepareContainerLane } from './containerLane.js';
 
@@ -158,25 +159,26 @@ function runFiles(store, passFiles, databaseUrl, extraEnv) {
   console.log(`\n# store: ${store} (${[`${passFiles.length} test files`, ...notes].join('; ')})\n`);
   const tapFile = path.join(workDir, `${store}.tap`);
   const timesFile = path.join(workDir, `${store}.times`);
+  // The timeout bounds each file as a whole: the browser files take about 60 s on a quiet machine
+  // and over 120 s on a loaded one, and one that runs a page at desktop and phone size twice that,
+  // so it leaves them room; a hung test still ends. A container test waits on image and volume
+  // copies, minutes on a loaded machine.
+  const fileTimeoutMs = store === 'container' ? 900_000 : passFiles.some(isBrowserTest) ? 600_000 : 300_000;
+  const processes = queueFiles(store, passFiles, fileTimeoutMs);
   const started = Date.now();
   return new Promise((resolve) => {
-    // The timeout applies to each file as a whole too: the browser files take about 60 s on a quiet
-    // machine and over 120 s on a loaded one, and one that runs a page at desktop and phone size
-    // twice that, so it leaves them room; a hung test still ends.
     running = spawn(
       process.execPath,
       [
-        // A container test waits on image and volume copies, minutes on a loaded machine.
         '--import',
         path.join(root, 'scripts', 'typescript.js'),
         '--test',
-        `--test-concurrency=${concurrency}`,
-        `--test-timeout=${store === 'container' ? 900_000 : passFiles.some(isBrowserTest) ? 600_000 : 300_000}`,
+        `--test-concurrency=${processes.length}`,
         '--test-reporter=spec',
         '--test-reporter-destination=stdout',
         `--test-reporter=${path.join(root, 'scripts', 'tapWithFileTimes.js')}`,
         `--test-reporter-destination=${tapFile}`,
-        ...passFiles,
+        ...processes,
       ],
       {
         cwd: root,
@@ -187,6 +189,7 @@ function runFiles(store, passFiles, databaseUrl, extraEnv) {
           EVENTLOG_TEST_STORE: store,
           EVENTLOG_TEST_FIRST_PASS: store === onePassStore ? 'yes' : 'no',
           EVENTLOG_TEST_TIMES: timesFile,
+          EVENTLOG_TEST_QUEUE: path.join(workDir, `${store}.queue.json`),
           LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
           ...extraEnv,
         },
@@ -194,6 +197,7 @@ function runFiles(store, passFiles, databaseUrl, extraEnv) {
     );
     running.on('close', (code, signal) => {
       running = undefined;
+      rememberFileTimes(timesFile);
       resolve({
         store,
         status: code ?? (signal ? 1 : 0),
@@ -204,6 +208,45 @@ function runFiles(store, passFiles, databaseUrl, extraEnv) {
       });
     });
   });
+}
+
+/**
+ * A pass's test processes and the queue they share (scripts/testWorker.js, decision 231): as many
+ * processes as the run's concurrency, each taking the next file until none is left. The files are
+ * queued slowest first, as the last run on this machine timed them (else browser files first, then
+ * the larger files), so that no long file starts last and runs alone.
+ */
+function queueFiles(store, passFiles, fileTimeoutMs) {
+  const known = lastFileTimes();
+  const expected = (file) => known[file] ?? (isBrowserTest(file) ? 60 : 0) + fs.statSync(path.join(root, file)).size / 1000;
+  const files = [...passFiles].sort((a, b) => expected(b) - expected(a)).map((file) => path.join(root, file));
+  const claims = path.join(workDir, `${store}.claims`);
+  fs.mkdirSync(claims);
+  fs.writeFileSync(path.join(workDir, `${store}.queue.json`), JSON.stringify({ root, files, claims, fileTimeoutMs }));
+  const worker = pathToFileURL(path.join(root, 'scripts', 'testWorker.js')).href;
+  const count = Math.min(concurrency, files.length);
+  return Array.from({ length: count }, (_, i) => {
+    const entry = path.join(workDir, `${store}-tests-${i + 1}.js`);
+    fs.writeFileSync(entry, `import { runQueuedFiles } from ${JSON.stringify(worker)};\nawait runQueuedFiles();\n`);
+    return entry;
+  });
+}
+
+/** Seconds per test file from earlier runs on this machine, kept outside the repository. */
+const FILE_TIMES = path.join(os.tmpdir(), `eventlog-test-file-times-${process.getuid?.() ?? 'user'}.json`);
+
+function lastFileTimes() {
+  try {
+    return JSON.parse(fs.readFileSync(FILE_TIMES, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+function rememberFileTimes(timesFile) {
+  const times = lastFileTimes();
+  for (const [file, seconds] of fileSeconds(timesFile)) times[file] = Math.round(seconds * 10) / 10;
+  fs.writeFileSync(FILE_TIMES, JSON.stringify(times));
 }
 
 /** The `# tests N`, `# pass N`, ... lines that close a TAP stream. */
@@ -262,21 +305,25 @@ function failures(tapFile) {
   return found;
 }
 
-/** Seconds spent in each test file (its top-level tests and suites, hooks included), slowest first. */
+/** Seconds spent in each test file (its suite, hooks included), slowest first. */
 function slowestFiles(timesFile, count = 8) {
+  return [...fileSeconds(timesFile)].sort((a, b) => b[1] - a[1]).slice(0, count);
+}
+
+/** Each test file of a pass and its seconds, from the lines tapWithFileTimes.js wrote. */
+function fileSeconds(timesFile) {
+  const seconds = new Map();
   let lines;
   try {
     lines = fs.readFileSync(timesFile, 'utf8').split('\n').filter(Boolean);
   } catch {
-    return [];
+    return seconds;
   }
-  const seconds = new Map();
   for (const line of lines) {
     const { file, seconds: spent } = JSON.parse(line);
-    const name = path.relative(root, file);
-    seconds.set(name, (seconds.get(name) ?? 0) + spent);
+    seconds.set(file, (seconds.get(file) ?? 0) + spent);
   }
-  return [...seconds].sort((a, b) => b[1] - a[1]).slice(0, count);
+  return seconds;
 }
 
 function describe(pass) {

@@ -18,7 +18,6 @@ describe('alerts: /metrics', () => {
   it('counts transitions by state and times the evaluation lag; the engine announces the alert events', async () => {
     const firingBefore = await sample(/^eventlog_alert_transitions_total\{state="firing"\} (\S+)$/m);
     const lagBefore = await sample(/^eventlog_alert_evaluation_lag_seconds_count (\S+)$/m);
-    assert.equal(firingBefore, 0);
     const org = await t.org();
     const project = await org.project();
     const created = await org.post(`/api/projects/${project}/alerts`, { name: 'Any', condition: { count: 'atLeast', threshold: 1, windowSeconds: 60 } });

@@ -6,7 +6,7 @@ import { after, before } from 'node:test';
 import { createKey } from '../../src/features/keys/createKey.ts';
 import { inviteMember } from '../../src/features/members/inviteMember.ts';
 import { createAccount } from '../../src/features/accounts/createAccount.ts';
-import { type Reply, type TestOrg, useTestApp } from '../helpers.ts';
+import { type Reply, type TestApp, type TestOrg, useTestApp } from '../helpers.ts';
 
 /**
  * The shared security suite's fixtures and helpers (routes.test.ts and scopes.test.ts use them).
@@ -25,7 +25,17 @@ import { type Reply, type TestOrg, useTestApp } from '../helpers.ts';
  * a request body or a signed-in person needs a PLAN. The suite fails, saying so, until they exist.
  */
 
-export const t = useTestApp({ ALLOW_PRIVATE_WEBHOOK_URLS: '1' });
+/**
+ * The app the suite's helpers call, set by each file's `useRouteSuite()`: a file of its own makes
+ * its own (files share one process, and this module, under `npm test`; decision 231).
+ */
+export let t: TestApp;
+
+export function useRouteSuite(): TestApp {
+  t = useTestApp({ ALLOW_PRIVATE_WEBHOOK_URLS: '1' });
+  useReceiver();
+  return t;
+}
 
 // ---------------------------------------------------------------------------------------------
 // What the suite knows about the routes
@@ -484,20 +494,23 @@ export function pushSubscription() {
   };
 }
 
-/** Receives the deliveries the fixtures cause (destination tests and replays). */
+/** Receives the deliveries the fixtures cause (destination tests and replays); useRouteSuite starts it. */
 export const receiver = { url: '', server: undefined as http.Server | undefined };
-before(async () => {
-  receiver.server = http.createServer((request, response) => {
-    request.resume();
-    request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+
+function useReceiver(): void {
+  before(async () => {
+    receiver.server = http.createServer((request, response) => {
+      request.resume();
+      request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    });
+    await new Promise<void>((resolve) => receiver.server!.listen(0, '127.0.0.1', resolve));
+    receiver.url = `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}/receive`;
   });
-  await new Promise<void>((resolve) => receiver.server!.listen(0, '127.0.0.1', resolve));
-  receiver.url = `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}/receive`;
-});
-after(async () => {
-  receiver.server?.closeAllConnections();
-  await new Promise((resolve) => receiver.server?.close(resolve));
-});
+  after(async () => {
+    receiver.server?.closeAllConnections();
+    await new Promise((resolve) => receiver.server?.close(resolve));
+  });
+}
 
 // ---------------------------------------------------------------------------------------------
 // What a route needs to be called, and what it names

@@ -11,7 +11,7 @@ import { createLogger } from '../../src/logger.ts';
 import { createServices } from '../../src/services.ts';
 import type { TestOrg } from '../helpers.ts';
 import {
-  t,
+  useRouteSuite,
   PLANS,
   PUBLIC_API_ROUTES,
   UNAUTHENTICATED_PATHS,
@@ -40,6 +40,8 @@ import {
   ghostOf,
 } from './routeSuite.ts';
 import { waitUntil } from '../wait.ts';
+
+const t = useRouteSuite();
 
 describe('authentication of every /api route', () => {
   /** Credentials that must all be refused, made for `org`. */

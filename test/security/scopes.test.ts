@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createKey } from '../../src/features/keys/createKey.ts';
 import {
-  t,
+  useRouteSuite,
   type Route,
   routeKey,
   routes,
@@ -20,6 +20,8 @@ import {
   call,
   inputCount,
 } from './routeSuite.ts';
+
+const t = useRouteSuite();
 
 describe('API key scopes of every route (extensions.md, "Scoped API keys")', () => {
   /** The routes an `ingest` key may use, as the contract lists them; every /v1/ route besides. */
