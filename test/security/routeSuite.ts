@@ -33,6 +33,7 @@ export let t: TestApp;
 
 export function useRouteSuite(): TestApp {
   t = useTestApp({ ALLOW_PRIVATE_WEBHOOK_URLS: '1' });
+  listening = undefined;
   useReceiver();
   return t;
 }
