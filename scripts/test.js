@@ -9,7 +9,8 @@
 // `--store NAME` (repeatable) runs only those stores or lanes. The pass with the browser files
 // starts one Chromium for them all (decision 226); each pass has a migrated template for the files
 // with a database of their own, and store-independent files run in the first pass only (decision
-// 230); TypeScript runs through scripts/typescript.js (decision 229). The spec reporter prints to
+// 230); TypeScript runs through scripts/typescript.js (decision 229); a pass's files share a few
+// long-lived processes that take them from one queue (scripts/testWorker.js, decision 231). The spec reporter prints to
 // the terminal; a TAP copy of each pass feeds the closing summary.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
