@@ -7,13 +7,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createKey } from '../../src/features/keys/createKey.ts';
-import { OPERATOR } from '../../src/context.ts';
-import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { useTestApp } from '../helpers.ts';
 import { auditPage, type Failure } from './accessibilityAudit.ts';
-import { type OpenBrowser, PASSWORD, ROOT, apiWithKey, ensureDashboardBuilt, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
+import { ROOT, missingBrowser, openBrowser } from './support.ts';
 
 const t = useTestApp();
 const RESULTS = path.join(ROOT, 'test-results');
@@ -25,51 +22,40 @@ const VIEWPORTS = {
 const THEMES = ['light', 'dark'] as const;
 
 describe('contrast and target size on every page', { skip: missingBrowser }, () => {
-  let browser: OpenBrowser;
+  let browser: SignedInBrowser;
   let page: Page;
   let base = '';
-  let email = '';
-  let apiKey = '';
   let projectId = '';
-  const api = apiWithKey(
-    () => base,
-    () => apiKey,
-  );
   const failures: Failure[] = [];
 
   before(async () => {
-    ensureDashboardBuilt();
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    base = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
-    const organization = await createOrganization({ ctx: t.operator, input: { name: 'Contrast Org', monthlyEventCap: 1000 } });
-    email = `contrast-${Date.now()}@example.com`;
-    await createAccount({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
-    const ctx = { services: t.services, organizationId: organization.id, actor: OPERATOR };
-    apiKey = (await createKey({ ctx, input: { name: 'Contrast check' } })).key;
-    projectId = (await api('POST', '/api/projects', { name: 'Web shop' })).body.id;
-
-    // Every kind of thing a page can show: notify badges, tags, users, insights, hooks, destinations.
-    for (let index = 0; index < 6; index++) {
-      await api('POST', '/api/events', {
-        project: projectId,
-        category: index % 2 ? 'payments' : 'signups',
-        title: index % 2 ? `Payment #${index}` : `New signup #${index}`,
-        description: 'Paid **€20** with `card`',
-        icon: index % 2 ? '💰' : '🎉',
-        notify: index === 1,
-        tags: { plan: 'pro', seats: index },
-        userId: `user-${index % 3}`,
-      });
-    }
-    await api('POST', '/api/insight', { project: projectId, title: 'Revenue', value: 1234.5, icon: '💶' });
-    await api('POST', `/api/projects/${projectId}/hooks`, { name: 'Stripe', category: 'payments' });
-    await api('POST', `/api/projects/${projectId}/destinations`, { name: 'Team chat', url: 'https://example.com/hook', format: 'json' });
-
     fs.mkdirSync(RESULTS, { recursive: true });
-    browser = await openBrowser({ viewport: VIEWPORTS.desktop, timeoutMs: 10000 });
-    page = browser.page;
-    await signIn(page, base, email);
+    browser = await openSignedIn(t, {
+      organization: 'Contrast Org',
+      monthlyEventCap: 1000,
+      viewport: VIEWPORTS.desktop,
+      timeoutMs: 10000,
+      seed: async (api) => {
+        projectId = (await api('POST', '/api/projects', { name: 'Web shop' })).body.id;
+        // Every kind of thing a page can show: notify badges, tags, users, insights, hooks, destinations.
+        for (let index = 0; index < 6; index++) {
+          await api('POST', '/api/events', {
+            project: projectId,
+            category: index % 2 ? 'payments' : 'signups',
+            title: index % 2 ? `Payment #${index}` : `New signup #${index}`,
+            description: 'Paid **€20** with `card`',
+            icon: index % 2 ? '💰' : '🎉',
+            notify: index === 1,
+            tags: { plan: 'pro', seats: index },
+            userId: `user-${index % 3}`,
+          });
+        }
+        await api('POST', '/api/insight', { project: projectId, title: 'Revenue', value: 1234.5, icon: '💶' });
+        await api('POST', `/api/projects/${projectId}/hooks`, { name: 'Stripe', category: 'payments' });
+        await api('POST', `/api/projects/${projectId}/destinations`, { name: 'Team chat', url: 'https://example.com/hook', format: 'json' });
+      },
+    });
+    ({ base, page } = browser);
   });
 
   after(async () => {
@@ -196,6 +182,7 @@ describe('contrast and target size on every page', { skip: missingBrowser }, () 
   });
 
   it('the signed-out page passes too, in both themes', async () => {
+    // A context of its own, never signed in: the fixture's contexts all are.
     const signedOut = await openBrowser({ viewport: VIEWPORTS.phone });
     try {
       const found: Failure[] = [];

@@ -1,20 +1,18 @@
 // The live feed in a real browser at desktop and phone size, light and dark: compact rows with
 // actions on hover, day separators, the detail view, deep links to any event, the keyboard, the
 // notify cue and the skeleton. One project per size and theme; screenshots in test-results/.
-// Two test files run it (desktop and phone), so that each stays well inside the per-file timeout.
+// feed.test.ts runs it at both sizes, with the touch-screen check.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createKey } from '../../src/features/keys/createKey.ts';
-import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { useTestApp } from '../helpers.ts';
-import { type OpenBrowser, PASSWORD, ROOT, apiWithKey, ensureDashboardBuilt, freePort, missingBrowser, openBrowser, signIn } from './support.ts';
+import { DESKTOP, PHONE, type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
+import { ROOT, freePort, missingBrowser } from './support.ts';
 
 const SHOTS = path.join(ROOT, 'test-results');
-const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const;
+const SIZES = { desktop: DESKTOP, phone: PHONE } as const;
 const THEMES = ['light', 'dark'] as const;
 const LONG_TITLE = `Checkout failed ${'because the payment provider answered slowly and then not at all '.repeat(8)}`.slice(0, 500);
 const LONG_CATEGORY = 'payments-provider-timeouts-in-the-european-region-after-the-latest-deploy';
@@ -34,31 +32,25 @@ export async function feedSuite(sizes: Array<keyof typeof SIZES>, withTouch: boo
   const t = useTestApp({ BASE_URL: base });
 
   describe(`the live feed in a browser (${sizes.join(', ')})`, { skip: missingBrowser }, () => {
-    let browser: OpenBrowser;
+    let browser: SignedInBrowser;
     let page: Page;
-    let apiKey = '';
-    let email = '';
-    const api = apiWithKey(
-      () => base,
-      () => apiKey,
-    );
+    let api: SignedInBrowser['api'];
     const row = (title: string) => page.locator('article.event', { has: page.getByRole('heading', { name: title, exact: true }) });
     const detail = () => page.getByRole('dialog', { name: 'Event details' });
 
     before(async () => {
-      ensureDashboardBuilt();
-      await t.app.listen({ port, host: '127.0.0.1' });
-      const organization = await createOrganization({ ctx: t.operator, input: { name: 'Feed Browser Org' } });
-      email = `feed-${Date.now()}@example.com`;
-      await createAccount({ ctx: t.operator, input: { organizationId: organization.id, email, password: PASSWORD } });
-      const ctx = { services: t.services, organizationId: organization.id, actor: { kind: 'key' as const, keyId: 'setup' } };
-      apiKey = (await createKey({ ctx, input: undefined })).key;
-      // With no project at all, signing in lands on the project list instead of a feed.
-      await api('POST', '/api/projects', { name: 'Home' });
-      browser = await openBrowser({ viewport: SIZES.desktop, timeoutMs: 10_000 });
-      page = browser.page;
+      browser = await openSignedIn(t, {
+        organization: 'Feed Browser Org',
+        port,
+        viewport: SIZES.desktop,
+        timeoutMs: 10_000,
+        // With no project at all, signing in lands on the project list instead of a feed.
+        seed: async (api) => {
+          await api('POST', '/api/projects', { name: 'Home' });
+        },
+      });
+      ({ page, api } = browser);
       await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
-      await signIn(page, base, email);
     });
 
     after(async () => {
@@ -70,10 +62,9 @@ export async function feedSuite(sizes: Array<keyof typeof SIZES>, withTouch: boo
       it('on a touch screen (no hover), a row\'s actions are behind "…"', async () => {
         const project = (await api('POST', '/api/projects', { name: 'Feed touch' })).body.id as string;
         assert.equal((await api('POST', '/api/events', { project, category: 'orders', title: 'Touched order' })).status, 201);
-        const touchScreen = await openBrowser({ viewport: SIZES.phone, isMobile: true, hasTouch: true, timeoutMs: 10_000 });
+        const touchScreen = await browser.openAnother({ viewport: SIZES.phone, isMobile: true, hasTouch: true, timeoutMs: 10_000 });
         try {
           const phone = touchScreen.page;
-          await signIn(phone, base, email);
           await phone.goto(`${base}/app/p/${project}`);
           const touched = phone.locator('article.event', { has: phone.getByRole('heading', { name: 'Touched order' }) });
           await touched.waitFor();

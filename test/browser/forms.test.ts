@@ -6,34 +6,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { useTestApp } from '../helpers.ts';
-import { type OpenBrowser, ensureDashboardBuilt, missingBrowser, openBrowser } from './support.ts';
+import { type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
+import { missingBrowser } from './support.ts';
 
 const t = useTestApp();
 
 describe('keys, secrets and forms in a browser', { skip: missingBrowser }, () => {
-  let browser: OpenBrowser;
+  let browser: SignedInBrowser;
   let page: Page;
   let base = '';
 
   before(async () => {
-    ensureDashboardBuilt();
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    base = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
-    const organization = await createOrganization({ ctx: t.operator, input: { name: 'Forms Org' } });
-    const email = `forms-${Date.now()}@example.com`;
-    await createAccount({ ctx: t.operator, input: { organizationId: organization.id, email, password: 'browser test password' } });
-    browser = await openBrowser({ timeoutMs: 10000 });
-    page = browser.page;
     // The first sign-in lands on the project list: the organization has no project yet.
-    await page.goto(`${base}/app/`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill('browser test password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
+    browser = await openSignedIn(t, { organization: 'Forms Org', viewport: { width: 1280, height: 860 }, timeoutMs: 10000, landsOn: 'Projects' });
+    ({ base, page } = browser);
   });
 
   after(async () => {

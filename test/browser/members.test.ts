@@ -4,10 +4,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createOrganization } from '../../src/features/organizations/createOrganization.ts';
-import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { useTestApp } from '../helpers.ts';
-import { type OpenBrowser, PASSWORD, ensureDashboardBuilt, freePort, missingBrowser, openBrowser } from './support.ts';
+import { type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
+import { type OpenBrowser, freePort, missingBrowser, openBrowser } from './support.ts';
 
 // Invitation links are printed with BASE_URL, so the server must know its address before it starts.
 const port = await freePort();
@@ -15,25 +14,27 @@ const base = `http://127.0.0.1:${port}`;
 const t = useTestApp({ BASE_URL: base });
 
 describe('members in a browser', { skip: missingBrowser }, () => {
-  let ownerBrowser: OpenBrowser | undefined;
+  let ownerBrowser: SignedInBrowser | undefined;
   let memberBrowser: OpenBrowser | undefined;
   let owner: Page;
   let member: Page;
   let organizationId = '';
-  const ownerEmail = `owner-${Date.now()}@example.com`;
   const memberEmail = `member-${Date.now()}@example.com`;
   let invitationUrl = '';
 
   before(async () => {
-    ensureDashboardBuilt();
-    await t.app.listen({ port, host: '127.0.0.1' });
-    const organization = await createOrganization({ ctx: t.operator, input: { name: 'Members Org', monthlyEventCap: 200 } });
-    organizationId = organization.id;
-    await createAccount({ ctx: t.operator, input: { organizationId, email: ownerEmail, password: PASSWORD } });
-    // One browser, two people: each context has its own cookies.
-    ownerBrowser = await openBrowser({ viewport: { width: 1280, height: 860 } });
+    // The owner's organization has no project yet: signing in lands on the project list.
+    ownerBrowser = await openSignedIn(t, {
+      organization: 'Members Org',
+      monthlyEventCap: 200,
+      port,
+      viewport: { width: 1280, height: 860 },
+      timeoutMs: 8000,
+      landsOn: 'Projects',
+    });
+    ({ organizationId, page: owner } = ownerBrowser);
+    // One browser, two people: the member's context signs in by accepting the invitation, which is what it tests.
     memberBrowser = await openBrowser({ viewport: { width: 1280, height: 860 } });
-    owner = ownerBrowser.page;
     member = memberBrowser.page;
   });
 
@@ -43,10 +44,6 @@ describe('members in a browser', { skip: missingBrowser }, () => {
   });
 
   it('shows the owner the organization: name, id and this month against the cap', async () => {
-    await owner.goto(`${base}/app/`);
-    await owner.getByLabel('Email').fill(ownerEmail);
-    await owner.getByLabel('Password').fill(PASSWORD);
-    await owner.getByRole('button', { name: 'Sign in' }).click();
     await owner.getByRole('link', { name: 'Organization' }).click();
     assert.equal(await owner.getByTestId('organization-id').textContent(), organizationId);
     assert.equal(await owner.getByTestId('organization-name').textContent(), 'Members Org');

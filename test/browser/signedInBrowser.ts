@@ -23,6 +23,11 @@ export interface ContextOptions {
   /** The reader's locale and time zone, as the context reports them (Intl, navigator.language, Accept-Language). */
   locale?: string;
   timezoneId?: string;
+  /** A phone's touch screen: a mobile viewport and touch, with no hover. */
+  isMobile?: boolean;
+  hasTouch?: boolean;
+  /** The heading signing in waits for: the feed's by default; an organization with no project lands on 'Projects'. */
+  landsOn?: string;
   /** Looked at on the sign-in page before there is a session (its axe audit, say). */
   beforeSignIn?: (page: Page, base: string) => Promise<void> | void;
 }
@@ -76,11 +81,14 @@ export async function openSignedIn(t: TestApp, options: SignedInOptions): Promis
       timeoutMs: context.timeoutMs ?? 15_000,
       locale: context.locale,
       timezoneId: context.timezoneId,
+      isMobile: context.isMobile,
+      hasTouch: context.hasTouch,
     });
     try {
       await browser.page.emulateMedia({ reducedMotion: 'reduce' });
       await context.beforeSignIn?.(browser.page, base);
-      await signIn(browser.page, base, email);
+      if (context.landsOn === undefined) await signIn(browser.page, base, email);
+      else await signInTo(browser.page, base, email, context.landsOn);
     } catch (error) {
       await browser.close();
       throw error;
@@ -88,6 +96,15 @@ export async function openSignedIn(t: TestApp, options: SignedInOptions): Promis
     return { ...browser, base, email, userId, organizationId, api, openAnother: signInContext };
   };
   return signInContext(options);
+}
+
+/** Signs in on the sign-in page and waits for the level-1 heading of the page it lands on. */
+async function signInTo(page: Page, base: string, email: string, heading: string): Promise<void> {
+  await page.goto(`${base}/app/`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
 }
 
 /**
@@ -100,12 +117,12 @@ export function signedInAtEachSize(
   options: Omit<SignedInOptions, 'viewport'>,
 ): (viewport: Viewport, context?: Omit<ContextOptions, 'viewport'>) => Promise<SignedInBrowser> {
   let first: Promise<SignedInBrowser> | undefined;
-  const { timeoutMs, locale, timezoneId, beforeSignIn } = options;
+  const { timeoutMs, locale, timezoneId, isMobile, hasTouch, landsOn, beforeSignIn } = options;
   return async (viewport, context = {}) => {
     if (!first) {
       first = openSignedIn(t, { ...options, ...context, viewport });
       return first;
     }
-    return (await first).openAnother({ timeoutMs, locale, timezoneId, beforeSignIn, ...context, viewport });
+    return (await first).openAnother({ timeoutMs, locale, timezoneId, isMobile, hasTouch, landsOn, beforeSignIn, ...context, viewport });
   };
 }
