@@ -87,8 +87,7 @@ export async function openSignedIn(t: TestApp, options: SignedInOptions): Promis
     try {
       await browser.page.emulateMedia({ reducedMotion: 'reduce' });
       await context.beforeSignIn?.(browser.page, base);
-      if (context.landsOn === undefined) await signIn(browser.page, base, email);
-      else await signInTo(browser.page, base, email, context.landsOn);
+      await signIn(browser.page, base, email, PASSWORD, context.landsOn);
     } catch (error) {
       await browser.close();
       throw error;
@@ -96,15 +95,6 @@ export async function openSignedIn(t: TestApp, options: SignedInOptions): Promis
     return { ...browser, base, email, userId, organizationId, api, openAnother: signInContext };
   };
   return signInContext(options);
-}
-
-/** Signs in on the sign-in page and waits for the level-1 heading of the page it lands on. */
-async function signInTo(page: Page, base: string, email: string, heading: string): Promise<void> {
-  await page.goto(`${base}/app/`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
 }
 
 /**

@@ -159,12 +159,13 @@ export async function openBrowser(
 }
 
 /** Signs in on the dashboard's sign-in page and waits for the feed. */
-export async function signIn(page: Page, base: string, email: string, password = PASSWORD): Promise<void> {
+export async function signIn(page: Page, base: string, email: string, password = PASSWORD, landsOn?: string): Promise<void> {
   await page.goto(`${base}/app/`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Feed' }).waitFor();
+  // The feed by default; an organization with no project lands on its level-1 'Projects'.
+  await page.getByRole('heading', landsOn === undefined ? { name: 'Feed' } : { name: landsOn, level: 1 }).waitFor();
 }
 
 /** The JSON API with a bearer key, for setting up what a test then looks at in the browser. */
