@@ -7,13 +7,13 @@
 // firing); a mail's mute link opens the alert with its Mute choice in focus and changes nothing
 // until a choice is made. The alerts fire by one evaluation pass, not a running engine.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterEach, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { evaluateOrganization } from '../../src/features/alerts/evaluateOrganization.ts';
-import { createAccount } from '../../src/features/accounts/createAccount.ts';
-import { type TestOrg, useTestApp } from '../helpers.ts';
+import { useTestApp } from '../helpers.ts';
 import { assertNoAxeViolationsInBothThemes } from './pageChecks.ts';
-import { type OpenBrowser, PASSWORD, ensureDashboardBuilt, freePort, missingBrowser, openBrowser, signIn } from './support.ts';
+import { type SignedInBrowser, type Viewport, openSignedIn } from './signedInBrowser.ts';
+import { freePort, missingBrowser } from './support.ts';
 
 const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const;
 
@@ -22,58 +22,56 @@ const base = `http://127.0.0.1:${port}`;
 const t = useTestApp({ BASE_URL: base });
 
 /** An alert that fires on one `category` event in the last minute. */
-async function firingAlert(org: TestOrg, project: string, name: string, category: string): Promise<string> {
-  const created = await org.post(`/api/projects/${project}/alerts`, {
+async function firingAlert(api: SignedInBrowser['api'], project: string, name: string, category: string): Promise<string> {
+  const created = await api('POST', `/api/projects/${project}/alerts`, {
     name,
     filter: { category },
     condition: { count: 'atLeast', threshold: 1, windowSeconds: 60 },
   });
   assert.equal(created.status, 201, JSON.stringify(created.body));
-  assert.equal((await org.post('/api/events', { project, category, title: `${category} happened` })).status, 201);
+  assert.equal((await api('POST', '/api/events', { project, category, title: `${category} happened` })).status, 201);
   return created.body.id as string;
 }
 
 describe('firing alerts: the projects page, the banner and the links', { skip: missingBrowser }, () => {
-  let browser: OpenBrowser;
+  let browser: SignedInBrowser | undefined;
   let page: Page;
 
-  before(async () => {
-    ensureDashboardBuilt();
-    await t.app.listen({ port, host: '127.0.0.1' });
-    browser = await openBrowser({ viewport: SIZES.desktop, timeoutMs: 15_000 });
-    page = browser.page;
-  });
-
-  after(async () => {
+  afterEach(async () => {
     await browser?.close();
     assert.deepEqual(browser?.pageErrors ?? [], []);
+    browser = undefined;
   });
 
-  /** A fresh organization with three firing alerts, one of them muted, and its member signed in. */
-  async function firingProject(size: string) {
-    const org = await t.org();
-    const project = await org.project('Shop');
-    const checkout = await firingAlert(org, project, 'Checkout errors', 'errors');
-    const payments = await firingAlert(org, project, 'Slow payments', 'payments');
-    const muted = await firingAlert(org, project, 'Noisy crawler', 'crawlers');
-    await evaluateOrganization(t.services.sql, org.id, t.services.config.timeZone);
-    for (const id of [checkout, payments, muted]) assert.equal((await org.get(`/api/alerts/${id}`)).body.state, 'firing');
-    const mute = await org.post(`/api/alerts/${muted}/mute`, { until: Math.floor(Date.now() / 1000) + 3600 });
-    assert.equal(mute.status, 200, JSON.stringify(mute.body));
-    const email = `alert-links-${size}-${Date.now()}@example.com`;
-    await createAccount({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
-    // Another organization's member before: signed out, and nothing of theirs kept (the last project).
-    await browser.context.clearCookies();
-    if (page.url().startsWith(base)) await page.evaluate(() => (localStorage.clear(), sessionStorage.clear()));
-    await signIn(page, base, email);
-    return { org, project, checkout, payments, muted };
+  /** A fresh organization with three firing alerts, one of them muted, and its member signed in (closed after the test). */
+  async function firingProject(size: string, viewport: Viewport) {
+    let project = '';
+    let [checkout, payments, muted] = ['', '', ''];
+    browser = await openSignedIn(t, {
+      organization: `Alert Links Org ${size}`,
+      port,
+      viewport,
+      seed: async (api, organizationId) => {
+        const created = await api('POST', '/api/projects', { name: 'Shop' });
+        assert.equal(created.status, 201);
+        project = created.body.id;
+        checkout = await firingAlert(api, project, 'Checkout errors', 'errors');
+        payments = await firingAlert(api, project, 'Slow payments', 'payments');
+        muted = await firingAlert(api, project, 'Noisy crawler', 'crawlers');
+        await evaluateOrganization(t.services.sql, organizationId, t.services.config.timeZone);
+        for (const id of [checkout, payments, muted]) assert.equal((await api('GET', `/api/alerts/${id}`)).body.state, 'firing');
+        const mute = await api('POST', `/api/alerts/${muted}/mute`, { until: Math.floor(Date.now() / 1000) + 3600 });
+        assert.equal(mute.status, 200, JSON.stringify(mute.body));
+      },
+    });
+    page = browser.page;
+    await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
+    return { api: browser.api, project, checkout, payments, muted };
   }
 
   for (const [size, viewport] of Object.entries(SIZES)) {
     it(`${size}: the Firing badge and each firing alert's name are links; the alert opens marked and focused`, async () => {
-      await page.setViewportSize(viewport);
-      await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
-      const { org, project, checkout, payments } = await firingProject(size);
+      const { api, project, checkout, payments } = await firingProject(size, viewport);
       await page.goto(`${base}/app/projects`);
       const firing = page.getByTestId('project-firing-alerts');
       await firing.waitFor();
@@ -111,7 +109,7 @@ describe('firing alerts: the projects page, the banner and the links', { skip: m
 
       // Every firing alert muted: the project has no Firing badge at all.
       for (const id of [checkout, payments]) {
-        assert.equal((await org.post(`/api/alerts/${id}/mute`, { until: Math.floor(Date.now() / 1000) + 3600 })).status, 200);
+        assert.equal((await api('POST', `/api/alerts/${id}/mute`, { until: Math.floor(Date.now() / 1000) + 3600 })).status, 200);
       }
       await page.goto(`${base}/app/projects`);
       await page.getByTestId('project-activity').waitFor();
@@ -120,9 +118,7 @@ describe('firing alerts: the projects page, the banner and the links', { skip: m
     });
 
     it(`${size}: the banner leaves muted alerts out, does not link to the Alerts tab from it, and closes`, async () => {
-      await page.setViewportSize(viewport);
-      await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
-      const { project } = await firingProject(size);
+      const { project } = await firingProject(size, viewport);
       const banner = page.getByTestId('firing-alerts-banner');
 
       await page.goto(`${base}/app/p/${project}/alerts`);
@@ -170,20 +166,18 @@ describe('firing alerts: the projects page, the banner and the links', { skip: m
     });
 
     it(`${size}: a mail's mute link opens the alert with Mute in focus, and changes nothing by itself`, async () => {
-      await page.setViewportSize(viewport);
-      await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
-      const { org, project, checkout } = await firingProject(size);
+      const { api, project, checkout } = await firingProject(size, viewport);
       await page.goto(`${base}/app/p/${project}/alerts?alert=${checkout}&mute=1`);
       const row = page.locator(`[data-testid="alert-row"][data-alert-id="${checkout}"]`);
       await row.getByTestId('alert-mute-offer').waitFor();
       await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'mute');
       assert.equal(await row.getByLabel('Mute Checkout errors').evaluate((select) => select === document.activeElement), true);
-      assert.equal((await org.get(`/api/alerts/${checkout}`)).body.mutedUntil, null, 'following the link muted nothing');
+      assert.equal((await api('GET', `/api/alerts/${checkout}`)).body.mutedUntil, null, 'following the link muted nothing');
       await assertNoAxeViolationsInBothThemes(page, `the alert offered for muting, ${size}`);
       await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
       await row.getByLabel('Mute Checkout errors').selectOption('3600');
       await row.getByTestId('alert-muted').waitFor();
-      assert.ok(Date.parse((await org.get(`/api/alerts/${checkout}`)).body.mutedUntil) > Date.now() + 3_500_000);
+      assert.ok(Date.parse((await api('GET', `/api/alerts/${checkout}`)).body.mutedUntil) > Date.now() + 3_500_000);
 
       // A link to an alert that is not there says so.
       await page.goto(`${base}/app/p/${project}/alerts?alert=alt_gone&mute=1`);

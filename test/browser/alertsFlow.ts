@@ -29,6 +29,7 @@ export async function alertFlow(t: TestApp, base: string, label: string, viewpor
   const send = async () =>
     assert.equal((await org.post('/api/events', { project, category: 'errors', title: 'Checkout failed', tags: { area: 'cart' } })).status, 201);
   await send();
+  // A hand set-up, not openSignedIn (it signs in at /app/): this is the one test of signing in on a link whose query (the filters) must outlive it.
   const email = `alerts-${label}-${Date.now()}@example.com`;
   await createAccount({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
   const browser = await openBrowser({ viewport, timeoutMs: 15_000 });

@@ -9,10 +9,10 @@ import http from 'node:http';
 import path from 'node:path';
 import { before } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import type { TestApp } from '../helpers.ts';
 import { assertNoAxeViolations } from './pageChecks.ts';
-import { PASSWORD, ROOT, ensureDashboardBuilt, openBrowser, signIn } from './support.ts';
+import { openSignedIn } from './signedInBrowser.ts';
+import { ROOT, ensureDashboardBuilt } from './support.ts';
 
 const RESULTS = path.join(ROOT, 'test-results');
 
@@ -76,22 +76,32 @@ async function assertTableFits(page: Page): Promise<void> {
 }
 
 export async function browserKeyFlow(t: TestApp, base: string, label: string, viewport: { width: number; height: number }): Promise<void> {
-  const org = await t.org();
-  const shop = await org.project('Shop');
-  await org.project('Blog');
-  const oldSite = await org.project('Old site');
-  const email = `keys-${label}-${Date.now()}@example.com`;
-  await createAccount({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
+  let shop = '';
+  let oldSite = '';
   const [allowed, other] = [await startSite(), await startSite()];
-  const browser = await openBrowser({ viewport, timeoutMs: 15_000 });
+  // An organization per size: the flow deletes one of its projects and reads its events.
+  const browser = await openSignedIn(t, {
+    organization: `Browser Keys Org ${label}`,
+    viewport,
+    beforeSignIn: async (page) => {
+      await page.goto(`${base}/app/`);
+      await page.getByLabel('Email').waitFor();
+      await assertNoAxeViolations(page, 'the sign-in page');
+    },
+    seed: async (api) => {
+      const project = async (name: string) => {
+        const created = await api('POST', '/api/projects', { name });
+        assert.equal(created.status, 201);
+        return created.body.id as string;
+      };
+      shop = await project('Shop');
+      await project('Blog');
+      oldSite = await project('Old site');
+    },
+  });
+  const { api } = browser;
   try {
     const { page } = browser;
-    // As the axe suite does: colours measured at rest, not halfway through an entrance animation.
-    await page.emulateMedia({ reducedMotion: 'reduce' });
-    await page.goto(`${base}/app/`);
-    await page.getByLabel('Email').waitFor();
-    await assertNoAxeViolations(page, 'the sign-in page');
-    await signIn(page, base, email);
     await page.goto(`${base}/app/api`);
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
     await page.getByTestId('key-row').first().waitFor();
@@ -110,7 +120,7 @@ export async function browserKeyFlow(t: TestApp, base: string, label: string, vi
     await form.getByLabel(/Browser origins/).fill(`${allowed.origin}\n`);
     // A project deleted since the page loaded: the server refuses, and its words are shown.
     await form.getByRole('checkbox', { name: 'Old site' }).check();
-    assert.equal((await org.post(`/api/projects/${oldSite}/delete`, {})).status, 200);
+    assert.equal((await api('POST', `/api/projects/${oldSite}/delete`, {})).status, 200);
     await form.getByRole('button', { name: 'Create API key' }).click();
     await form.getByTestId('key-refused').getByText('Project not found').waitFor();
     await assertNoAxeViolations(page, 'the key form refused by the server');
@@ -157,7 +167,7 @@ export async function browserKeyFlow(t: TestApp, base: string, label: string, vi
     });
     assert.equal(refused.status, 403);
 
-    const events = (await org.get(`/api/events?project=${shop}`)).body;
+    const events = (await api('GET', `/api/events?project=${shop}`)).body;
     assert.deepEqual(
       events.events.map((event: { title: string }) => event.title),
       ['Signed up'],

@@ -6,29 +6,34 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createAccount } from '../../src/features/accounts/createAccount.ts';
 import { startReceiver, startWorker } from '../destinations/support.ts';
 import { waitUntil } from '../wait.ts';
-import { type TestOrg, useTestApp } from '../helpers.ts';
-import { type OpenBrowser, PASSWORD, ROOT, ensureDashboardBuilt, freePort, missingBrowser, openBrowser } from './support.ts';
+import { useTestApp } from '../helpers.ts';
+import { type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
+import { ROOT, freePort, missingBrowser } from './support.ts';
 
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 const t = useTestApp({ BASE_URL: base, ALLOW_PRIVATE_WEBHOOK_URLS: '1' }, { ownDatabase: true });
 
 describe('destinations in the browser', { skip: missingBrowser }, () => {
-  let browser: OpenBrowser;
+  let browser: SignedInBrowser;
   let page: Page;
-  let org: TestOrg;
   let project = '';
   const cleanup: Array<() => Promise<unknown>> = [];
 
   before(async () => {
-    ensureDashboardBuilt();
-    await t.app.listen({ port, host: '127.0.0.1' });
-    org = await t.org();
-    project = await org.project('Shop');
-    browser = await openBrowser({ viewport: { width: 1280, height: 900 }, timeoutMs: 10_000 });
+    browser = await openSignedIn(t, {
+      organization: 'Destinations Browser Org',
+      port,
+      viewport: { width: 1280, height: 900 },
+      timeoutMs: 10_000,
+      seed: async (api) => {
+        const created = await api('POST', '/api/projects', { name: 'Shop' });
+        assert.equal(created.status, 201);
+        project = created.body.id;
+      },
+    });
     page = browser.page;
   });
 
@@ -38,36 +43,32 @@ describe('destinations in the browser', { skip: missingBrowser }, () => {
   });
 
   it('shows health and the automatic-disable reason, warns on the tabs, and edits the category filter', async () => {
+    const { api } = browser;
     const healthy = await startReceiver([200]);
     const failing = await startReceiver([500]);
     cleanup.push(
       () => healthy.close(),
       () => failing.close(),
     );
-    const good = await org.post(`/api/projects/${project}/destinations`, { name: 'Team chat', url: healthy.url, format: 'json' });
-    const bad = await org.post(`/api/projects/${project}/destinations`, { name: 'Old server', url: failing.url, format: 'json' });
+    const good = await api('POST', `/api/projects/${project}/destinations`, { name: 'Team chat', url: healthy.url, format: 'json' });
+    const bad = await api('POST', `/api/projects/${project}/destinations`, { name: 'Old server', url: failing.url, format: 'json' });
     assert.equal(good.status, 201);
     const worker = startWorker(t, { retryDelaysMs: [] });
     cleanup.push(() => worker.stop());
     for (let i = 0; i < 20; i++) {
-      const event = await org.post('/api/events', { project, category: 'deploys', title: `Deploy ${i}`, notify: true });
+      const event = await api('POST', '/api/events', { project, category: 'deploys', title: `Deploy ${i}`, notify: true });
       assert.equal(event.status, 201);
     }
-    await waitUntil(async () => (await org.get(`/api/destinations/${bad.body.id}/health`)).body.deliveries === 20, {
+    await waitUntil(async () => (await api('GET', `/api/destinations/${bad.body.id}/health`)).body.deliveries === 20, {
       timeoutMs: 15_000,
       message: 'the deliveries',
     });
-    await waitUntil(async () => (await org.get(`/api/destinations/${good.body.id}/health`)).body.deliveries === 20, {
+    await waitUntil(async () => (await api('GET', `/api/destinations/${good.body.id}/health`)).body.deliveries === 20, {
       timeoutMs: 15_000,
       message: 'the deliveries',
     });
 
-    const email = `destinations-${Date.now()}@example.com`;
-    await createAccount({ ctx: t.operator, input: { organizationId: org.id, email, password: PASSWORD } });
     await page.goto(`${base}/app/p/${project}`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
     const warning = page.getByTestId('disabled-destinations-warning');
     await warning.waitFor();
     assert.match((await warning.textContent()) ?? '', /“Old server” was disabled automatically/);
@@ -93,7 +94,7 @@ describe('destinations in the browser', { skip: missingBrowser }, () => {
     await goodRow.getByTestId('unknown-categories').waitFor();
     await goodRow.getByRole('button', { name: 'Save filter' }).click();
     await goodRow.getByText('Only payments, refunds').waitFor();
-    const saved = (await org.get(`/api/projects/${project}/destinations`)).body.find((d: { id: string }) => d.id === good.body.id);
+    const saved = (await api('GET', `/api/projects/${project}/destinations`)).body.find((d: { id: string }) => d.id === good.body.id);
     assert.deepEqual(saved.categories, ['payments', 'refunds']);
 
     // Enabling clears the reason, and the tabs stop warning.
