@@ -38,17 +38,7 @@ const launchOptions = (extraArgs: string[] = []): LaunchOptions => ({
   args: [...CHROMIUM_ARGS, ...extraArgs],
 });
 
-/** A free loopback port: URLs the server prints (hooks, invitations) need it before it starts. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
+export { freePort } from '../ports.ts';
 
 /**
  * The test app's address on a loopback port, listening from the first call on: the desktop and the

@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
-import net from 'node:net';
 import path from 'node:path';
 import { waitUntil } from '../wait.ts';
 
@@ -60,16 +59,7 @@ export async function eventlogIn(container: string, args: string[], input?: stri
   return JSON.parse(result.stdout);
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../ports.ts';
 
 /** Until GET /healthz answers 200 on the published port. */
 export async function waitForHealthy(baseUrl: string, timeoutMs = 120_000): Promise<void> {

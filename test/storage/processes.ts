@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { isAlive } from '../../src/db/processes.ts';
 import { waitUntil } from '../wait.ts';
+import { freePort } from '../ports.ts';
 
 /**
  * Runs `bin/eventlog.js` as a real child process, the way an operator does: the server with its
@@ -82,16 +82,7 @@ export function jsonLine(result: CliResult): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /** A zombie (exited, not yet reaped by its parent) is not alive: the server's own rule. */
 export { isAlive };
