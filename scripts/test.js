@@ -173,6 +173,9 @@ function runFiles(store, passFiles, databaseUrl, extraEnv) {
     running = spawn(
       process.execPath,
       [
+        // Test locations (as well as stacks, which scripts/typescript.js maps itself) name the
+        // TypeScript's lines, not those of the JavaScript esbuild made of it.
+        '--enable-source-maps',
         '--import',
         path.join(root, 'scripts', 'typescript.js'),
         '--test',

@@ -3,3 +3,6 @@
 import { register } from 'node:module';
 
 register('./typescriptHooks.js', import.meta.url);
+// Stacks and test locations name the TypeScript's lines, not those of the JavaScript esbuild made
+// of it (its inline source maps; no measurable cost at load).
+process.setSourceMapsEnabled(true);
