@@ -151,7 +151,7 @@ async function main(): Promise<void> {
     await seedMonth(api, project);
     await seedToday(api, project, now);
 
-    const browser = await openBrowser({ viewport: VIEWPORT, locale: 'en-US', args: ['--lang=en-US'], timeoutMs: 20_000 });
+    const browser = await openBrowser({ viewport: VIEWPORT, locale: 'en-US', timeoutMs: 20_000 });
     try {
       const { page } = browser;
       await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });

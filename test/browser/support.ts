@@ -32,10 +32,10 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-const launchOptions = (extraArgs: string[] = []): LaunchOptions => ({
+const launchOptions = (): LaunchOptions => ({
   executablePath: CHROMIUM,
   headless: true,
-  args: [...CHROMIUM_ARGS, ...extraArgs],
+  args: CHROMIUM_ARGS,
 });
 
 export { freePort } from '../ports.ts';
@@ -100,33 +100,26 @@ async function returnBrowser(): Promise<void> {
 
 /**
  * One person's browser with one page: a fresh context of the shared Chromium, isolated like a
- * profile of its own. Flags of Chromium's own (`args`) need a Chromium of their own, launched here.
+ * profile of its own. Its `userDataDir` is a scratch folder of its own (for downloads, say).
  */
 export async function openBrowser(
-  options: { args?: string[]; viewport?: { width: number; height: number }; timeoutMs?: number } & Pick<
+  options: { viewport?: { width: number; height: number }; timeoutMs?: number } & Pick<
     BrowserContextOptions,
     'isMobile' | 'hasTouch' | 'locale' | 'timezoneId'
   > = {},
 ): Promise<OpenBrowser> {
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eventlog-chromium-'));
-  const { args, viewport, timeoutMs, ...rest } = options;
+  const { viewport, timeoutMs, ...rest } = options;
   // Options left undefined are left out: Playwright reads a present key as a setting.
   const given = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
   const contextOptions: BrowserContextOptions = { viewport: viewport ?? { width: 1280, height: 860 }, ...given };
+  const browser = await borrowBrowser();
   let context: BrowserContext;
-  let release: () => Promise<void>;
-  if (args?.length) {
-    context = await chromium.launchPersistentContext(userDataDir, { ...launchOptions(args), ...contextOptions });
-    release = async () => {};
-  } else {
-    const browser = await borrowBrowser();
-    try {
-      context = await browser.newContext(contextOptions);
-    } catch (error) {
-      await returnBrowser();
-      throw error;
-    }
-    release = returnBrowser;
+  try {
+    context = await browser.newContext(contextOptions);
+  } catch (error) {
+    await returnBrowser();
+    throw error;
   }
   const page = context.pages()[0] ?? (await context.newPage());
   page.setDefaultTimeout(timeoutMs ?? 8000);
@@ -141,7 +134,7 @@ export async function openBrowser(
       try {
         await context.close();
       } finally {
-        await release();
+        await returnBrowser();
         fs.rmSync(userDataDir, { recursive: true, force: true });
       }
     },
