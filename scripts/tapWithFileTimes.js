@@ -1,8 +1,7 @@
 // node:test's TAP reporter, which also writes, to the file EVENTLOG_TEST_TIMES names, one line per
 // top-level suite, which scripts/testWorker.js names by its test file: the file and its seconds
-// (hooks included). scripts/test.js sums them
-// per file to name the slowest files. One reporter, not two: a third reporter on the test stream
-// makes Node warn of a listener leak.
+// (hooks included). scripts/test.js sums them per file to name the slowest files. One reporter, not
+// two: a third reporter on the test stream makes Node warn of a listener leak.
 import fs from 'node:fs';
 import { tap } from 'node:test/reporters';
 

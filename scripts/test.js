@@ -10,8 +10,8 @@
 // starts one Chromium for them all (decision 226); each pass has a migrated template for the files
 // with a database of their own, and store-independent files run in the first pass only (decision
 // 230); TypeScript runs through scripts/typescript.js (decision 229); a pass's files share a few
-// long-lived processes that take them from one queue (scripts/testWorker.js, decision 231). The spec reporter prints to
-// the terminal; a TAP copy of each pass feeds the closing summary.
+// long-lived processes that take them from one queue (scripts/testWorker.js, decision 231). The
+// spec reporter prints to the terminal; a TAP copy of each pass feeds the closing summary.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -25,7 +25,7 @@ register('./typescriptHooks.js', import.meta.url);
 const { startEmbeddedCluster } = await import('../src/db/embedded.ts');
 const { createClient } = await import('../src/db/client.ts');
 const { migrate } = await import('../src/db/migrate.ts');
-const { CHROMIUM, CHROMIUM_ARGS } = await import('../test/browser/support.ts');
+const { CHROMIUM, CHROMIUM_LAUNCH } = await import('../test/browser/support.ts');
 const { createMigratedTemplate } = await import('../test/ownDatabase.ts');
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -118,7 +118,7 @@ let chromiumServer;
 async function startChromium(passFiles) {
   if (!passFiles.some(isBrowserTest) || !fs.existsSync(CHROMIUM)) return {};
   const { chromium } = await import('playwright-core');
-  chromiumServer = await chromium.launchServer({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  chromiumServer = await chromium.launchServer(CHROMIUM_LAUNCH);
   return { EVENTLOG_CHROMIUM_WS: chromiumServer.wsEndpoint() };
 }
 
@@ -167,7 +167,7 @@ function runFiles(store, passFiles, databaseUrl, extraEnv) {
   // so it leaves them room; a hung test still ends. A container test waits on image and volume
   // copies, minutes on a loaded machine.
   const fileTimeoutMs = store === 'container' ? 900_000 : passFiles.some(isBrowserTest) ? 600_000 : 300_000;
-  const processes = queueFiles(store, passFiles, fileTimeoutMs);
+  const { queue, processes } = queueFiles(store, passFiles, fileTimeoutMs);
   const started = Date.now();
   return new Promise((resolve) => {
     running = spawn(
@@ -195,7 +195,7 @@ function runFiles(store, passFiles, databaseUrl, extraEnv) {
           EVENTLOG_TEST_STORE: store,
           EVENTLOG_TEST_FIRST_PASS: store === onePassStore ? 'yes' : 'no',
           EVENTLOG_TEST_TIMES: timesFile,
-          EVENTLOG_TEST_QUEUE: path.join(workDir, `${store}.queue.json`),
+          EVENTLOG_TEST_QUEUE: queue,
           LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
           ...extraEnv,
         },
@@ -203,14 +203,15 @@ function runFiles(store, passFiles, databaseUrl, extraEnv) {
     );
     running.on('close', (code, signal) => {
       running = undefined;
-      rememberFileTimes(timesFile);
+      const seconds = fileSeconds(timesFile);
+      rememberFileTimes(seconds);
       resolve({
         store,
         status: code ?? (signal ? 1 : 0),
         seconds: Math.round((Date.now() - started) / 1000),
         ...totals(tapFile),
         failures: failures(tapFile),
-        slowest: slowestFiles(timesFile),
+        slowest: [...seconds].sort((a, b) => b[1] - a[1]).slice(0, 8),
       });
     });
   });
@@ -228,14 +229,16 @@ function queueFiles(store, passFiles, fileTimeoutMs) {
   const files = [...passFiles].sort((a, b) => expected(b) - expected(a)).map((file) => path.join(root, file));
   const claims = path.join(workDir, `${store}.claims`);
   fs.mkdirSync(claims);
-  fs.writeFileSync(path.join(workDir, `${store}.queue.json`), JSON.stringify({ root, files, claims, fileTimeoutMs }));
+  const queue = path.join(workDir, `${store}.queue.json`);
+  fs.writeFileSync(queue, JSON.stringify({ root, files, claims, fileTimeoutMs }));
   const worker = pathToFileURL(path.join(root, 'scripts', 'testWorker.js')).href;
   const count = Math.min(concurrency, files.length);
-  return Array.from({ length: count }, (_, i) => {
+  const processes = Array.from({ length: count }, (_, i) => {
     const entry = path.join(workDir, `${store}-tests-${i + 1}.js`);
     fs.writeFileSync(entry, `import { runQueuedFiles } from ${JSON.stringify(worker)};\nawait runQueuedFiles();\n`);
     return entry;
   });
+  return { queue, processes };
 }
 
 /** Seconds per test file from earlier runs on this machine, kept outside the repository. */
@@ -249,9 +252,10 @@ function lastFileTimes() {
   }
 }
 
-function rememberFileTimes(timesFile) {
+/** Keeps a pass's seconds per file (fileSeconds) for the next run's queue. */
+function rememberFileTimes(seconds) {
   const times = lastFileTimes();
-  for (const [file, seconds] of fileSeconds(timesFile)) times[file] = Math.round(seconds * 10) / 10;
+  for (const [file, spent] of seconds) times[file] = Math.round(spent * 10) / 10;
   fs.writeFileSync(FILE_TIMES, JSON.stringify(times));
 }
 
@@ -311,12 +315,7 @@ function failures(tapFile) {
   return found;
 }
 
-/** Seconds spent in each test file (its suite, hooks included), slowest first. */
-function slowestFiles(timesFile, count = 8) {
-  return [...fileSeconds(timesFile)].sort((a, b) => b[1] - a[1]).slice(0, count);
-}
-
-/** Each test file of a pass and its seconds, from the lines tapWithFileTimes.js wrote. */
+/** Each test file of a pass and its seconds (its suite, hooks included), from the lines tapWithFileTimes.js wrote. */
 function fileSeconds(timesFile) {
   const seconds = new Map();
   let lines;
