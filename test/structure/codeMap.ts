@@ -65,15 +65,18 @@ export function withoutComments(file: string, text: string): string {
 
 export const lineAt = (text: string, index: number) => text.slice(0, index).split('\n').length;
 
-function sourceFiles(dir: string): string[] {
+/** The files under `dir` (relative to the repository, as is each path it answers) whose names match `name`. */
+export function filesUnder(dir: string, name: RegExp): string[] {
   return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
     const file = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) return sourceFiles(file);
-    return entry.name.endsWith('.ts') ? [file] : [];
+    if (entry.isDirectory()) return filesUnder(file, name);
+    return name.test(entry.name) ? [file] : [];
   });
 }
 
 /** Every source file of src/ and the feature files outside it, by path, with its text. */
 export function readSources(): Record<string, string> {
-  return Object.fromEntries([...sourceFiles('src'), ...Object.keys(FOLDER_OF_FILE)].map((file) => [file, fs.readFileSync(path.join(ROOT, file), 'utf8')]));
+  return Object.fromEntries(
+    [...filesUnder('src', /\.ts$/), ...Object.keys(FOLDER_OF_FILE)].map((file) => [file, fs.readFileSync(path.join(ROOT, file), 'utf8')]),
+  );
 }

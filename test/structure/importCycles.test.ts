@@ -3,21 +3,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { filesUnder } from './codeMap.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const IMPORT = /^(?:import|export)\s[^'"]*?\sfrom\s+['"](\.[^'"]+)['"]/gm;
 
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(file);
-    return /\.tsx?$/.test(entry.name) ? [file] : [];
-  });
-}
-
 /** Every relative import, type-only ones too: a circle of types is still a knot to read. */
 function importGraph(dirs: string[]): Map<string, string[]> {
-  const files = dirs.flatMap((dir) => sourceFiles(path.join(ROOT, dir)));
+  const files = dirs.flatMap((dir) => filesUnder(dir, /\.tsx?$/).map((file) => path.join(ROOT, file)));
   const known = new Set(files);
   return new Map(
     files.map((file) => {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { it } from 'node:test';
+import { filesUnder } from './codeMap.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const WAIT = 'test/wait.ts';
@@ -14,17 +15,9 @@ const NAMES = 'sleep|waitFor|waitUntil';
 /** A function, a variable or an alias of one of the names: what would be a second way to wait. */
 const DEFINITION = new RegExp(`\\b(?:function\\*?|const|let|var|as)\\s+(?:${NAMES})\\b`);
 
-function testFiles(dir: string): string[] {
-  return fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
-    const relative = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) return testFiles(relative);
-    return /\.(ts|tsx|js|mjs)$/.test(entry.name) ? [relative] : [];
-  });
-}
-
 it('defines sleep, waitFor and waitUntil only in test/wait.ts', () => {
   const found: string[] = [];
-  for (const file of testFiles('test')) {
+  for (const file of filesUnder('test', /\.(ts|tsx|js|mjs)$/)) {
     if (file === WAIT) continue;
     fs.readFileSync(path.join(root, file), 'utf8')
       .split('\n')

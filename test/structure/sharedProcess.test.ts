@@ -7,23 +7,16 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { it } from 'node:test';
+import { filesUnder } from './codeMap.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
 /** A top-level statement (no indentation) that starts an app or registers a hook. */
 const AT_LOAD = /^(?:export\s+)?(?:(?:const|let|var)\s+\w+\s*=\s*)?(?:useTestApp|useRouteSuite|before|after|beforeEach|afterEach)\(/;
 
-function helperModules(dir: string): string[] {
-  return fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
-    const relative = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) return helperModules(relative);
-    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.test.ts') ? [relative] : [];
-  });
-}
-
 it('no helper module of the tests starts an app or registers a hook when it loads', () => {
   const found: string[] = [];
-  for (const file of helperModules('test')) {
+  for (const file of filesUnder('test', /\.tsx?$/).filter((file) => !file.endsWith('.test.ts'))) {
     fs.readFileSync(path.join(root, file), 'utf8')
       .split('\n')
       .forEach((line, index) => {
