@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { useTestApp } from '../helpers.ts';
 import { auditPage, type Failure } from './accessibilityAudit.ts';
+import { waitForLoaded } from './pageChecks.ts';
 import { type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
 import { ROOT, missingBrowser, openBrowser } from './support.ts';
 
@@ -91,7 +92,7 @@ describe('contrast and target size on every page', { skip: missingBrowser }, () 
           await page.goto(`${base}${url}`);
           await page.getByRole('heading', { name: heading, exact: true, level: 1 }).waitFor();
           // Loading placeholders gone: the page shows what it loaded.
-          await page.waitForFunction(() => !document.querySelector('[data-testid=skeleton], [aria-busy=true]'));
+          await waitForLoaded(page);
           await page.waitForTimeout(150);
           for (const failure of await auditPage(page)) found.push({ ...failure, page: name, theme, viewport: viewportName });
           if (name === 'API keys' || name === 'Settings') {

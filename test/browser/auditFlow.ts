@@ -8,7 +8,7 @@ import path from 'node:path';
 import { before } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { TestApp } from '../helpers.ts';
-import { assertNoAxeViolations } from './pageChecks.ts';
+import { assertNoAxeViolations, waitForLoaded } from './pageChecks.ts';
 import { openSignedIn } from './signedInBrowser.ts';
 import { ROOT, ensureDashboardBuilt } from './support.ts';
 
@@ -30,7 +30,7 @@ async function openFromTopBar(page: Page, name: string, phone: boolean): Promise
   if (phone) await page.getByRole('button', { name: 'Menu' }).click();
   await page.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name, exact: true }).click();
   await page.getByRole('heading', { name, level: 1 }).waitFor();
-  await page.waitForFunction(() => !document.querySelector('[data-testid=skeleton], [aria-busy=true]'));
+  await waitForLoaded(page);
 }
 
 export async function auditFlow(t: TestApp, base: string, label: string, viewport: { width: number; height: number }): Promise<void> {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { TestApp } from '../helpers.ts';
-import { axeViolations, watchCsp } from './pageChecks.ts';
+import { axeViolations, waitForLoaded, watchCsp } from './pageChecks.ts';
 import { DESKTOP, PHONE, type SignedInBrowser, signedInAtEachSize } from './signedInBrowser.ts';
 import { missingBrowser } from './support.ts';
 
@@ -85,7 +85,7 @@ export function axeSuite(t: TestApp, theme: 'light' | 'dark'): void {
             await page.goto(`${base}${url}`);
             if (heading) await page.getByRole('heading', { name: heading, exact: true, level: 1 }).waitFor();
             else await page.getByRole('heading', { level: 1 }).first().waitFor();
-            await page.waitForFunction(() => !document.querySelector('[data-testid=skeleton], [aria-busy=true]'));
+            await waitForLoaded(page);
             for (const violation of await axeViolations(page)) found.push(`${name}: ${violation}`);
           }
           assert.deepEqual(csp, [], 'the dashboard works under its Content-Security-Policy');

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { type Receiver, startReceiver } from '../destinations/support.ts';
 import type { TestApp } from '../helpers.ts';
-import { axeViolations } from './pageChecks.ts';
+import { axeViolations, waitForLoaded } from './pageChecks.ts';
 import { type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
 import { ROOT, missingBrowser } from './support.ts';
 
@@ -73,7 +73,7 @@ export function channelsSuite(t: TestApp, size: string, viewport: { width: numbe
     it('previews the message, creates a Telegram and a grouped ntfy destination, tests both and shows the answers', async () => {
       await page.goto(`${base}/app/p/${projectId}/settings#destinations`);
       await page.getByRole('heading', { name: 'Outgoing webhooks' }).waitFor();
-      await page.waitForFunction(() => !document.querySelector('[data-testid=skeleton], [aria-busy=true]'));
+      await waitForLoaded(page);
 
       // Telegram: the preview shows the sample as Telegram will, every part of it as text.
       const telegramUrl = `http://127.0.0.1:${telegram.port}/bot${BOT_TOKEN}/sendMessage?chat_id=-100123`;

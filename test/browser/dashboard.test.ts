@@ -377,7 +377,7 @@ describe('dashboard in a browser', { skip: missingBrowser }, () => {
   it('exports every project and imports the file back with a report', async () => {
     await page.getByRole('link', { name: 'Export & import' }).click();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download export' }).click()]);
-    const file = path.join(browser.userDataDir, 'export.json');
+    const file = path.join(browser.scratchDir, 'export.json');
     await download.saveAs(file);
     const document = JSON.parse(fs.readFileSync(file, 'utf8'));
     assert.equal(document.version, 1);

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { useTestApp } from '../helpers.ts';
-import { assertNoAxeViolations } from './pageChecks.ts';
+import { assertNoAxeViolations, waitForLoaded } from './pageChecks.ts';
 import { type SignedInBrowser, openSignedIn } from './signedInBrowser.ts';
 import { freePort, missingBrowser } from './support.ts';
 
@@ -138,11 +138,10 @@ describe("the feed's Tab order", { skip: missingBrowser }, () => {
       assert.deepEqual(tabIndexes, [-1, 0, -1, -1]);
       // The heading changes before the category's events arrive; axe looks once they have (a list
       // still loading is faded, and its old rows fail the contrast rule).
-      await page.waitForFunction(
-        () =>
-          document.querySelector('.event-list')?.getAttribute('aria-busy') !== 'true' &&
-          [...document.querySelectorAll('article.event .chip-category')].every((chip) => chip.getAttribute('title') === 'Show only #orders'),
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('article.event .chip-category')].every((chip) => chip.getAttribute('title') === 'Show only #orders'),
       );
+      await waitForLoaded(page);
       for (const colorScheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
         await assertNoAxeViolations(page, `the feed filtered by a category, ${size}, ${colorScheme}`);

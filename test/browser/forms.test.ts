@@ -112,7 +112,7 @@ describe('keys, secrets and forms in a browser', { skip: missingBrowser }, () =>
   });
 
   it('reports an import in words: "1 insight", and the new projects by name', async () => {
-    const file = path.join(browser.userDataDir, 'one.json');
+    const file = path.join(browser.scratchDir, 'one.json');
     const document = {
       version: 1,
       projects: [

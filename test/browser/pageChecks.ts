@@ -32,6 +32,14 @@ export function watchCsp(page: Page): string[] {
   return violations;
 }
 
+/**
+ * Until nothing on the page is loading: no loading placeholder, nothing aria-busy. A list still
+ * loading is faded, and axe would read its faded colours.
+ */
+export async function waitForLoaded(page: Page): Promise<void> {
+  await page.waitForFunction(() => !document.querySelector('[data-testid=skeleton], [aria-busy=true]'));
+}
+
 /** Fails the test with every axe-core violation on the page as it is now, naming where it was. */
 export async function assertNoAxeViolations(page: Page, where: string): Promise<void> {
   const found = await axeViolations(page);

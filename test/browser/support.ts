@@ -21,7 +21,7 @@ export const missingBrowser = fs.existsSync(CHROMIUM)
  * Chromium's flags for this machine: headless as root, and none of the background connections a
  * closed network refuses.
  */
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -32,11 +32,8 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-const launchOptions = (): LaunchOptions => ({
-  executablePath: CHROMIUM,
-  headless: true,
-  args: CHROMIUM_ARGS,
-});
+/** How Chromium is started: the one a pass of `npm test` shares (scripts/test.js), or a file's own when run alone. */
+export const CHROMIUM_LAUNCH: LaunchOptions = { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS };
 
 export { freePort } from '../ports.ts';
 
@@ -61,7 +58,7 @@ export interface OpenBrowser {
   context: BrowserContext;
   page: Page;
   /** A folder of this browser's own, for files a test downloads or uploads. */
-  userDataDir: string;
+  scratchDir: string;
   /** Uncaught errors of the dashboard's pages; a test expects none. */
   pageErrors: string[];
   close(): Promise<void>;
@@ -78,7 +75,7 @@ let shared: { browser: Promise<Browser>; borrowers: number } | undefined;
 async function borrowBrowser(): Promise<Browser> {
   if (!shared) {
     const server = process.env.EVENTLOG_CHROMIUM_WS;
-    shared = { browser: server ? chromium.connect(server) : chromium.launch(launchOptions()), borrowers: 0 };
+    shared = { browser: server ? chromium.connect(server) : chromium.launch(CHROMIUM_LAUNCH), borrowers: 0 };
   }
   const current = shared;
   current.borrowers++;
@@ -100,7 +97,7 @@ async function returnBrowser(): Promise<void> {
 
 /**
  * One person's browser with one page: a fresh context of the shared Chromium, isolated like a
- * profile of its own. Its `userDataDir` is a scratch folder of its own (for downloads, say).
+ * profile of its own, with a scratch folder of its own (`scratchDir`).
  */
 export async function openBrowser(
   options: { viewport?: { width: number; height: number }; timeoutMs?: number } & Pick<
@@ -108,7 +105,7 @@ export async function openBrowser(
     'isMobile' | 'hasTouch' | 'locale' | 'timezoneId'
   > = {},
 ): Promise<OpenBrowser> {
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eventlog-chromium-'));
+  const scratchDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eventlog-chromium-'));
   const { viewport, timeoutMs, ...rest } = options;
   // Options left undefined are left out: Playwright reads a present key as a setting.
   const given = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
@@ -128,20 +125,20 @@ export async function openBrowser(
   return {
     context,
     page,
-    userDataDir,
+    scratchDir,
     pageErrors,
     async close() {
       try {
         await context.close();
       } finally {
         await returnBrowser();
-        fs.rmSync(userDataDir, { recursive: true, force: true });
+        fs.rmSync(scratchDir, { recursive: true, force: true });
       }
     },
   };
 }
 
-/** Signs in on the dashboard's sign-in page and waits for the feed. */
+/** Signs in on the dashboard's sign-in page and waits for the page it lands on: the feed unless `landsOn` names another. */
 export async function signIn(page: Page, base: string, email: string, password = PASSWORD, landsOn?: string): Promise<void> {
   await page.goto(`${base}/app/`);
   await page.getByLabel('Email').fill(email);
