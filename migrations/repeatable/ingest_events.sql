@@ -58,7 +58,23 @@ DECLARE
   first_id integer;
   ords integer[];
   v_plan_cache_mode text;
+  -- The copies of ingest_events_on_shards.sql have `false` here.
+  v_on_citus boolean := to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL;
+  v_shard_function text;
+  v_result json;
 BEGIN
+  -- On Citus, a call delegated to the node of the organization's shards is handed to the copy of
+  -- this function that names those shards (ingest_events_on_shards.sql, decision 232), in which
+  -- v_on_citus is false.
+  IF v_on_citus THEN
+    v_shard_function := ingest_events_local_shard(p_org);
+    IF v_shard_function IS NOT NULL THEN
+      EXECUTE format('SELECT %I($1, $2, $3, $4, $5, $6, $7, $8, $9)', v_shard_function) INTO v_result
+        USING p_org, p_events, p_rollup, p_usage, p_fan_out, p_new_categories, p_has_users, p_time_zone, p_max_id;
+      RETURN v_result;
+    END IF;
+  END IF;
+
   SELECT coalesce(o.monthly_event_cap, p_max_id),
          coalesce((SELECT c.last_id FROM id_counters c WHERE c.organization_id = p_org AND c.kind = 'event'), 0)
     INTO v_cap, v_last_seen
@@ -84,7 +100,7 @@ BEGIN
   -- shard's query again at every call and adds it to that plan, which grows for the life of the
   -- connection (about 110 kB a call) and costs more with every call. Its INSERT ... SELECTs are
   -- planned at every call anyway. Set for this call only; an exception undoes it with the rest.
-  IF to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
+  IF v_on_citus THEN
     v_plan_cache_mode := current_setting('plan_cache_mode');
     PERFORM set_config('plan_cache_mode', 'force_custom_plan', true);
   END IF;

@@ -36,8 +36,12 @@ export async function migrationNames(): Promise<string[]> {
 export async function migrate(sql: Sql, log: (message: string) => void = () => {}, options: MigrateOptions = {}): Promise<string[]> {
   const applied = await sql.begin((tx) => migrateInTransaction(tx, log, options));
   if (options.before === undefined && options.through === undefined) {
-    applied.push(...(await applyRepeatable(sql, log)));
-    await distributeOnCitus(sql, log);
+    const repeatable = await applyRepeatable(sql, log);
+    applied.push(...repeatable);
+    if (await isCitus(sql)) {
+      await distributeOnCitus(sql, log);
+      await writeShardFunctions(sql, repeatable.length > 0, log);
+    }
   }
   return applied;
 }
@@ -82,7 +86,6 @@ const DISTRIBUTED_FUNCTIONS = ['ingest_events(text,text,text,text,boolean,boolea
  * distributes a table with the rows it already has. Nothing happens on plain PostgreSQL.
  */
 async function distributeOnCitus(sql: Sql, log: (message: string) => void): Promise<void> {
-  if (!(await isCitus(sql))) return;
   const statements = await fs.readFile(path.join(MIGRATIONS_DIR, 'citus.sql'), 'utf8');
   await sql.begin(async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
@@ -99,6 +102,20 @@ async function distributeOnCitus(sql: Sql, log: (message: string) => void): Prom
     log(`distributing ${pending.tables} tables and ${pending.functions} functions on Citus (migrations/citus.sql)`);
     await tx.unsafe(statements);
   });
+}
+
+/**
+ * On a Citus coordinator, the copies of ingest's function that write through one shard group's
+ * tables by name (migrations/repeatable/ingest_events_on_shards.sql, decision 232): the missing
+ * ones, or all of them again when a repeatable migration changed the function.
+ */
+async function writeShardFunctions(sql: Sql, replace: boolean, log: (message: string) => void): Promise<void> {
+  const written = await sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
+    const [row] = await tx<{ written: number }[]>`SELECT ingest_events_make_shard_functions(${replace}) AS written`;
+    return row?.written ?? 0;
+  });
+  if (written > 0) log(`wrote ingest's function for ${written} shards on Citus (decision 232)`);
 }
 
 /** migrate() inside a transaction the caller opened (and may still roll back). */

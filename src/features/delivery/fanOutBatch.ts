@@ -15,13 +15,17 @@ import { type HeldEvents, holdInGroup } from './groupFanOut.ts';
  * project whose category filter takes it (one statement for the whole batch, decision 060) and
  * one push job per browser subscription its member's preferences let it reach now (or a held row
  * and, by mail, a copy: notificationPreferences/, decision 205). A destination with a group window
- * holds its events in one delivery per window instead (groupFanOut.ts). Returns how many outbox
- * rows it took.
+ * holds its events in one delivery per window instead (groupFanOut.ts). Answers how many outbox
+ * rows it took, how many deliveries and push jobs it queued due now, and in how long the soonest
+ * group it opened is due (null: none).
  */
-export function fanOutBatch(sql: Sql, q: { limit: number; maxAttempts: number; baseUrl: string; timeZone: string; now?: Date }): Promise<number> {
+export function fanOutBatch(
+  sql: Sql,
+  q: { limit: number; maxAttempts: number; baseUrl: string; timeZone: string; now?: Date },
+): Promise<{ taken: number; queued: number; dueInMs: number | null }> {
   return withTransaction(sql, async (tx) => {
     const claimed = await claimOutbox(tx, q.limit);
-    if (claimed.length === 0) return 0;
+    if (claimed.length === 0) return { taken: 0, queued: 0, dueInMs: null };
     // Event and project ids are unique only within their organization.
     const events = (await selectEvents(tx, claimed)).map((row) => ({
       organizationId: row.organizationId,
@@ -93,6 +97,11 @@ export function fanOutBatch(sql: Sql, q: { limit: number; maxAttempts: number; b
     }
     await insertDeliveries(tx, deliveries);
     await insertPushJobs(tx, pushes);
-    return claimed.length;
+    const later = deliveries.flatMap((delivery) => (delivery.delayMs ? [delivery.delayMs] : []));
+    return {
+      taken: claimed.length,
+      queued: deliveries.length - later.length + pushes.length,
+      dueInMs: later.length > 0 ? Math.min(...later) : null,
+    };
   });
 }
