@@ -56,8 +56,9 @@ export const USAGE = `Usage: npm run bench -- [options]
   --ingest-targets <l>  comma-separated subset of: ${INGEST_TARGETS.join(', ')} (default all;
                         batch: POST /api/events/batch with 100 and with 1,000 events, 20 connections;
                         its comparison with the import needs the import too: --only ingest,import)
-  --ingest-rate <n>     hold the ingest load at n requests/s in all (default: as fast as answered),
-                        to compare servers at the same load rather than at their saturation
+  --ingest-rate <n>     hold the ingest load at n requests/s in all, sent at evenly spaced times, each
+                        latency counted from its due time (default: as fast as answered), to compare
+                        servers at the same load rather than at their saturation
   --reload              load the data set again even if one of that size exists
   --profile             run the server with --cpu-prof (written to .bench-data/profiles)
   --node-flags=<flags>  extra Node flags for the server, e.g. --node-flags=--max-semi-space-size=2

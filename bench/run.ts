@@ -696,8 +696,9 @@ async function benchStore(options: BenchOptions, externalUrl: string | undefined
         `(${dataset.reused ? 'reused' : `loaded in ${dataset.loadSeconds} s`})`,
       method:
         `median of ${options.runs} run(s); ingest ${options.ingestConnections} connections × ${options.ingestSeconds} s` +
-        `${options.ingestRate ? ` at ${thousands(options.ingestRate)} requests/s` : ''}; ` +
-        `reads ${options.readConnections} connection(s) × ${options.readSeconds} s; load generator autocannon in its own process`,
+        `${options.ingestRate ? ` at ${thousands(options.ingestRate)} requests/s, evenly spaced` : ''}; ` +
+        `reads ${options.readConnections} connection(s) × ${options.readSeconds} s; load generator ` +
+        `${options.ingestRate ? 'paced requests (ingest) and autocannon (reads)' : 'autocannon'} in its own process`,
       revision: revision() + (options.nodeFlags.length ? `; server node flags: ${options.nodeFlags.join(' ')}` : ''),
     };
     const idleRss = residentBytes(server.pid) ?? 0;
