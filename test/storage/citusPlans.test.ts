@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import postgres from 'postgres';
 import { withTransaction } from '../../src/db/client.ts';
 import { evaluateOrganization } from '../../src/features/alerts/evaluateOrganization.ts';
+import { fanOutBatch } from '../../src/features/delivery/fanOutBatch.ts';
 import { holdInGroup } from '../../src/features/delivery/groupFanOut.ts';
 import { insertDeliveries } from '../../src/features/delivery/queries.ts';
 import type { EventObject } from '../../src/features/events/eventObject.ts';
@@ -242,6 +243,20 @@ describe('grouping bursts on Citus runs on one shard per destination', { skip: !
     await assertRouted('grouping: an event joins the open group', () =>
       withTransaction(t.services.sql, async (tx) => assert.equal(await holdInGroup(tx, held(events[1]!), q), null)),
     );
+  });
+});
+
+describe("the fan-out of an organization's notify events on Citus runs on its shard", { skip: !onCitus && 'the store is not Citus' }, () => {
+  it('claim its outbox rows, read their events, destinations and audience (decision 233)', async () => {
+    const org = await t.org();
+    const project = await org.project('Fan-out');
+    for (const title of ['One', 'Two']) {
+      assert.equal((await org.post('/api/events', { project, category: 'paid', title, notify: true, user_id: 'u1' })).status, 201);
+    }
+    const q = { limit: 100, maxAttempts: 3, baseUrl: 'https://events.example.com', timeZone: 'UTC', organizationId: org.id };
+    let taken = 0;
+    await assertRouted('fan-out of one organization', async () => ({ taken } = await fanOutBatch(t.services.sql, q)));
+    assert.equal(taken, 2);
   });
 });
 

@@ -88,7 +88,10 @@ export class DeliveryWorker {
    * more (decision 233).
    */
   private claimsDueAt = 0;
+  /** The first pass, and then one at least every poll interval, fans out and claims for every organization. */
   private nextPollAt = 0;
+  /** Organizations whose notify events were announced since the last pass: a pass fans out theirs only. */
+  private readonly announced = new Set<string>();
   private readonly pollIntervalMs: number;
 
   private readonly task: PeriodicTask;
@@ -130,7 +133,10 @@ export class DeliveryWorker {
     this.unsubscribe = this.deps.bus.subscribe((announcement) => {
       // Only notify events fill the outbox; the poll covers a lost announcement. Announcements
       // come in bursts: one pass within WAKE_DEBOUNCE_MS takes them together.
-      if (announcement.type === 'event.created' && announcement.notify) this.task.wake(WAKE_DEBOUNCE_MS);
+      if (announcement.type === 'event.created' && announcement.notify) {
+        this.announced.add(announcement.organizationId);
+        this.task.wake(WAKE_DEBOUNCE_MS);
+      }
     });
     // Whatever a previous process left pending is due now: the first pass runs at once.
     this.task.start();
@@ -165,15 +171,13 @@ export class DeliveryWorker {
   }
 
   private async runPass(): Promise<void> {
-    for (;;) {
-      if (this.stopped) return;
-      const { taken, queued, dueInMs } = await this.fanOut();
-      if (queued > 0) this.claimsDueAt = 0;
-      this.wakeIn(dueInMs);
-      if (taken < FAN_OUT_BATCH) break;
-    }
+    const polling = Date.now() >= this.nextPollAt;
+    // A poll takes every organization's outbox: another process's rows, or a lost announcement's.
+    const organizations = polling ? [undefined] : [...this.announced];
+    this.announced.clear();
+    for (const organizationId of organizations) await this.fanOutAll(organizationId);
     const now = Date.now();
-    if (now >= this.claimsDueAt || now >= this.nextPollAt) {
+    if (polling || now >= this.claimsDueAt) {
       // Cleared before the claims: a wake while they run asks for the next pass.
       this.claimsDueAt = Number.POSITIVE_INFINITY;
       this.nextPollAt = now + this.pollIntervalMs;
@@ -189,9 +193,21 @@ export class DeliveryWorker {
     while (!this.stopped && (await pruneFinishedDeliveries(this.deps.sql, prune)) === PRUNE_BATCH);
   }
 
+  /** The outbox rows of one organization (or of all), a batch at a time. */
+  private async fanOutAll(organizationId: string | undefined): Promise<void> {
+    for (;;) {
+      if (this.stopped) return;
+      const { taken, queued, dueInMs } = await this.fanOut(organizationId);
+      if (queued > 0) this.claimsDueAt = 0;
+      this.wakeIn(dueInMs);
+      if (taken < FAN_OUT_BATCH) return;
+    }
+  }
+
   /** One batch of outbox rows into deliveries and push jobs (see fanOutBatch). */
-  private fanOut(): ReturnType<typeof fanOutBatch> {
+  private fanOut(organizationId: string | undefined): ReturnType<typeof fanOutBatch> {
     return fanOutBatch(this.deps.sql, {
+      organizationId,
       limit: FAN_OUT_BATCH,
       maxAttempts: this.maxAttempts,
       baseUrl: this.deps.config.baseUrl,

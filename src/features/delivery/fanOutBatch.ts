@@ -15,16 +15,17 @@ import { type HeldEvents, holdInGroup } from './groupFanOut.ts';
  * project whose category filter takes it (one statement for the whole batch, decision 060) and
  * one push job per browser subscription its member's preferences let it reach now (or a held row
  * and, by mail, a copy: notificationPreferences/, decision 205). A destination with a group window
- * holds its events in one delivery per window instead (groupFanOut.ts). Answers how many outbox
+ * holds its events in one delivery per window instead (groupFanOut.ts). With `organizationId`, only
+ * that organization's rows, each statement on its shard on Citus (decision 233). Answers how many outbox
  * rows it took, how many deliveries and push jobs it queued due now, and in how long the soonest
  * group it opened is due (null: none).
  */
 export function fanOutBatch(
   sql: Sql,
-  q: { limit: number; maxAttempts: number; baseUrl: string; timeZone: string; now?: Date },
+  q: { limit: number; maxAttempts: number; baseUrl: string; timeZone: string; now?: Date; organizationId?: string },
 ): Promise<{ taken: number; queued: number; dueInMs: number | null }> {
   return withTransaction(sql, async (tx) => {
-    const claimed = await claimOutbox(tx, q.limit);
+    const claimed = await claimOutbox(tx, q.limit, q.organizationId);
     if (claimed.length === 0) return { taken: 0, queued: 0, dueInMs: null };
     // Event and project ids are unique only within their organization.
     const events = (await selectEvents(tx, claimed)).map((row) => ({

@@ -1,4 +1,5 @@
 import type { Sql, TransactionSql } from '../../db/client.ts';
+import { oneOrganization, sameOrganization } from '../../db/oneOrganization.ts';
 import type { EventRow } from '../events/eventObject.ts';
 import type { NewDelivery } from './deliveryRecord.ts';
 import type { DeliveryFormat } from './formats.ts';
@@ -13,17 +14,19 @@ interface OutboxRow {
 }
 
 /**
- * Takes the oldest outbox rows by deleting them in the fan-out transaction: a concurrent claimer
- * waits on their row locks and then skips the rows this one deleted, so no row is fanned out
- * twice, and a fan-out that fails rolls the delete back with everything else.
+ * Takes the oldest outbox rows (of one organization, or of all) by deleting them in the fan-out
+ * transaction: a concurrent claimer waits on their row locks and then skips the rows this one
+ * deleted, so no row is fanned out twice, and a fan-out that fails rolls the delete back with
+ * everything else.
  */
-export function claimOutbox(tx: TransactionSql, limit: number): Promise<OutboxRow[]> {
+export function claimOutbox(tx: TransactionSql, limit: number, organizationId?: string): Promise<OutboxRow[]> {
   return tx<OutboxRow[]>`
-    DELETE FROM notify_outbox
-    WHERE (organization_id, event_id) IN (
+    DELETE FROM notify_outbox n
+    WHERE (n.organization_id, n.event_id) IN (
       SELECT o.organization_id, o.event_id FROM notify_outbox o
+      WHERE true ${sameOrganization(tx, 'o', organizationId)}
       ORDER BY o.created_at LIMIT ${limit}
-    )
+    ) ${sameOrganization(tx, 'n', organizationId)}
     RETURNING organization_id AS "organizationId", event_id AS "eventId", project_id AS "projectId"`;
 }
 
@@ -32,20 +35,26 @@ export function claimOutbox(tx: TransactionSql, limit: number): Promise<OutboxRo
  * drive one index lookup each, here and in the fan-out's other reads (destinations, push
  * subscriptions). (A filter `organization_id = ANY(...)` beside the keys let the prepared
  * statement's generic plan walk every event of the organization instead: the fan-out then cost
- * more database time than the ingest it followed.)
+ * more database time than the ingest it followed.) Keys of one organization are read as that
+ * organization's ids, one shard's statement on Citus (decision 233).
  */
 export function selectEvents(
   tx: TransactionSql,
   keys: readonly OutboxRow[],
 ): Promise<(EventRow & { organizationId: string; projectName: string; alertId: string | null })[]> {
+  const only = oneOrganization(keys);
+  const source = only
+    ? tx`events e`
+    : tx`unnest(${keys.map((k) => k.organizationId)}::text[], ${keys.map((k) => k.eventId)}::int[]) AS k(organization_id, id)
+         JOIN events e ON e.organization_id = k.organization_id AND e.id = k.id`;
   return tx<(EventRow & { organizationId: string; projectName: string; alertId: string | null })[]>`
     SELECT e.organization_id AS "organizationId", p.name AS "projectName", e.id, e.project_id AS "projectId", e.category, e.title, e.description,
            e.icon, e.tags, e.metadata, e.url, e.user_id, e.notify, e.favorited, e.alert_id AS "alertId",
            (extract(epoch FROM e.created_at) * 1000000)::bigint::text AS "createdMicros"
-    FROM unnest(${keys.map((k) => k.organizationId)}::text[], ${keys.map((k) => k.eventId)}::int[]) AS k(organization_id, id)
-    JOIN events e ON e.organization_id = k.organization_id AND e.id = k.id
+    FROM ${source}
     -- A deleted project's events are not sent anywhere, even before its purge removes them.
     JOIN projects p ON p.organization_id = e.organization_id AND p.id = e.project_id AND p.deleted_at IS NULL
+    ${only ? tx`WHERE e.organization_id = ${only} AND e.id = ANY(${keys.map((k) => k.eventId)}::int[])` : tx``}
     ORDER BY e.organization_id, e.id`;
 }
 
@@ -71,7 +80,7 @@ export function selectRoutedDestinations(
     FROM unnest(${keys.map((k) => k.organizationId)}::text[], ${keys.map((k) => k.projectId)}::text[],
                 ${keys.map((k) => k.category)}::text[]) AS k(organization_id, project_id, category)
     JOIN destinations d ON d.organization_id = k.organization_id AND d.project_id = k.project_id
-    WHERE d.enabled AND (d.categories IS NULL OR k.category = ANY(d.categories))`;
+    WHERE d.enabled AND (d.categories IS NULL OR k.category = ANY(d.categories)) ${sameOrganization(tx, 'd', oneOrganization(keys))}`;
 }
 
 export async function insertDeliveries(tx: TransactionSql, rows: NewDelivery[]): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Db, Sql, TransactionSql } from '../../db/client.ts';
+import { oneOrganization, sameOrganization } from '../../db/oneOrganization.ts';
 import type { QuietHours } from './quietHours.ts';
 
 // The preferences and held notifications of members. The fan-out's resolution and the summaries
@@ -55,9 +56,11 @@ export interface AudienceKey {
  * defaults), and each member who asked for a copy by mail. Members at "none" are left out here,
  * and so are members at "alerts" for a project where no alert wrote any of the batch's events: the
  * statement's cost follows who may be notified, not how many members hold preferences (the email
- * copies' level is checked before their address is joined).
+ * copies' level is checked before their address is joined). Projects of one organization read
+ * only its rows by a constant too, one shard's statement on Citus (decision 233).
  */
 export function selectAudience(tx: TransactionSql, projects: readonly AudienceKey[]): Promise<AudienceRow[]> {
+  const only = oneOrganization(projects);
   return tx<AudienceRow[]>`
     WITH k AS (
       -- The flags go as text: the driver sends a boolean array as one boolean.
@@ -70,13 +73,15 @@ export function selectAudience(tx: TransactionSql, projects: readonly AudienceKe
              NULL::text AS address, coalesce(np.projects ->> s.project_id, 'all') AS level,
              np.quiet_hours AS "quietHours", np.snoozed_until AS "snoozedUntil", k.alerts
       FROM k JOIN push_subscriptions s ON s.organization_id = k.organization_id AND s.project_id = k.project_id
-      LEFT JOIN notification_preferences np ON np.organization_id = s.organization_id AND np.user_id = s.user_id
+      LEFT JOIN notification_preferences np ON np.organization_id = s.organization_id AND np.user_id = s.user_id ${sameOrganization(tx, 'np', only)}
+      WHERE true ${sameOrganization(tx, 's', only)}
       UNION ALL
       SELECT np.organization_id, k.project_id, np.user_id, NULL, u.email, coalesce(np.projects ->> k.project_id, 'all'),
              np.quiet_hours, np.snoozed_until, k.alerts
       FROM k JOIN notification_preferences np ON np.organization_id = k.organization_id AND np.email
         AND (coalesce(np.projects ->> k.project_id, 'all') = 'all' OR (k.alerts AND np.projects ->> k.project_id = 'alerts'))
-      JOIN users u ON u.organization_id = np.organization_id AND u.id = np.user_id
+      JOIN users u ON u.organization_id = np.organization_id AND u.id = np.user_id ${sameOrganization(tx, 'u', only)}
+      WHERE true ${sameOrganization(tx, 'np', only)}
     ) audience
     WHERE level = 'all' OR (level = 'alerts' AND alerts)`;
 }
