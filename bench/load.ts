@@ -98,6 +98,7 @@ function run(spec: LoadSpec, seconds: number, bodies: RequestBody[] | undefined)
  */
 function paced(spec: LoadSpec, seconds: number, bodies: RequestBody[] | undefined): Promise<LoadResult> {
   const rate = spec.rate!;
+  const planned = Math.ceil(rate * seconds);
   const target = new URL(spec.path, spec.origin);
   const agent = new http.Agent({ keepAlive: true, maxSockets: spec.connections });
   const baseHeaders = { ...(bodies ? { 'content-type': 'application/json' } : {}), ...spec.headers };
@@ -127,19 +128,19 @@ function paced(spec: LoadSpec, seconds: number, bodies: RequestBody[] | undefine
           const code = String(response.statusCode);
           statusCodes[code] = (statusCodes[code] ?? 0) + 1;
           if (code.startsWith('2')) latencies.push(performance.now() - dueAt);
-          if (--open === 0 && sent >= rate * seconds) finish();
+          if (--open === 0 && sent >= planned) finish();
         });
       });
       request.on('error', () => {
         errors++;
-        if (--open === 0 && sent >= rate * seconds) finish();
+        if (--open === 0 && sent >= planned) finish();
       });
       request.end(chosen?.body);
     };
     const tick = () => {
       const now = performance.now();
-      while (sent < rate * seconds && due(sent) <= now) send(due(sent++));
-      if (sent < rate * seconds) setTimeout(tick, Math.max(0, due(sent) - performance.now()));
+      while (sent < planned && due(sent) <= now) send(due(sent++));
+      if (sent < planned) setTimeout(tick, Math.max(0, due(sent) - performance.now()));
       else if (open === 0) finish();
     };
     tick();

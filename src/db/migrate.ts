@@ -83,7 +83,7 @@ const DISTRIBUTED_FUNCTIONS = ['ingest_events(text,text,text,text,boolean,boolea
  * On a Citus coordinator, distributes every table of the schema that is not yet distributed, and
  * ingest's function (migrations/citus.sql, the file docs/scaling.md shows), so a release that adds
  * a table cannot leave it local by accident. Its own transaction, after the migrations': Citus
- * distributes a table with the rows it already has. Nothing happens on plain PostgreSQL.
+ * distributes a table with the rows it already has. migrate() calls it on Citus only.
  */
 async function distributeOnCitus(sql: Sql, log: (message: string) => void): Promise<void> {
   const statements = await fs.readFile(path.join(MIGRATIONS_DIR, 'citus.sql'), 'utf8');

@@ -43,9 +43,10 @@ export function selectEvents(
   keys: readonly OutboxRow[],
 ): Promise<(EventRow & { organizationId: string; projectName: string; alertId: string | null })[]> {
   const only = oneOrganization(keys);
+  const ids = keys.map((k) => k.eventId);
   const source = only
     ? tx`events e`
-    : tx`unnest(${keys.map((k) => k.organizationId)}::text[], ${keys.map((k) => k.eventId)}::int[]) AS k(organization_id, id)
+    : tx`unnest(${keys.map((k) => k.organizationId)}::text[], ${ids}::int[]) AS k(organization_id, id)
          JOIN events e ON e.organization_id = k.organization_id AND e.id = k.id`;
   return tx<(EventRow & { organizationId: string; projectName: string; alertId: string | null })[]>`
     SELECT e.organization_id AS "organizationId", p.name AS "projectName", e.id, e.project_id AS "projectId", e.category, e.title, e.description,
@@ -54,7 +55,7 @@ export function selectEvents(
     FROM ${source}
     -- A deleted project's events are not sent anywhere, even before its purge removes them.
     JOIN projects p ON p.organization_id = e.organization_id AND p.id = e.project_id AND p.deleted_at IS NULL
-    ${only ? tx`WHERE e.organization_id = ${only} AND e.id = ANY(${keys.map((k) => k.eventId)}::int[])` : tx``}
+    ${only ? tx`WHERE e.organization_id = ${only} AND e.id = ANY(${ids}::int[])` : tx``}
     ORDER BY e.organization_id, e.id`;
 }
 

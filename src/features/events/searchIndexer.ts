@@ -96,7 +96,7 @@ export class SearchIndexer {
     for (;;) {
       const progressed = await this.index(() => organizationsBehind(this.sql, ORGANIZATIONS_PER_PASS));
       indexed += progressed;
-      if (progressed === 0 || this.idle || this.task.stopping) return indexed;
+      if (progressed === 0 || this.task.stopping) return indexed;
     }
   }
 
