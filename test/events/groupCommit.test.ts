@@ -14,8 +14,10 @@ const t = useTestApp();
 /** Time itself: later inserts arrive on later turns of the event loop, while the first one is held. */
 const nextTurns = () => sleep(20);
 
-async function organizationWithEvents(): Promise<{ org: TestOrg; draft: ReturnType<typeof validateEventInput> & { organizationId: string } }> {
-  const org = await t.org();
+async function organizationWithEvents(
+  options: { monthlyEventCap?: number } = {},
+): Promise<{ org: TestOrg; draft: ReturnType<typeof validateEventInput> & { organizationId: string } }> {
+  const org = await t.org(options);
   const project = await org.project();
   // The first event makes the counter row the tests hold.
   assert.equal((await org.post('/api/events', { project, category: 'c', title: 'first' })).status, 201);
@@ -98,6 +100,75 @@ describe('group commit (the ingest batcher)', () => {
     assert.equal(waitingDone, false);
     await held.release();
     assert.equal(((await blocked) as { id: number }).id, 2);
+    await batcher.drain();
+  });
+
+  it("writes clients' batches that wait for their organization's turn by one statement, each batch its own run of ids", async () => {
+    const { org, draft } = await organizationWithEvents();
+    const batcher = new IngestBatcher(t.services.sql, { timeZone: t.services.config.timeZone });
+    const held = await holdEventCounter(t.services.sql, org.id);
+    // The first batch is held in the database, the second on its way behind it; the last two wait.
+    const batches = [];
+    for (const size of [1, 3, 1, 2]) {
+      batches.push(
+        batcher.insertWhole(
+          org.id,
+          Array.from({ length: size }, () => draft),
+        ),
+      );
+      await nextTurns();
+    }
+    await held.release();
+    const rows = (await Promise.all(batches)).map((outcome) => (outcome as { inserted: Array<{ ord: number; id: number; createdMicros: string }> }).inserted);
+    const timeOf = (batch: number) => new Set(rows[batch]!.map((row) => row.createdMicros));
+    assert.equal(timeOf(0).size, 1);
+    assert.deepEqual(timeOf(2), timeOf(3), 'the two waiting batches were written by one statement');
+    assert.notDeepEqual(timeOf(1), timeOf(2));
+    // The two statements on their way may take the counter in either order (on Citus the second
+    // may still be connecting); within one statement the batches keep the queue's order.
+    const firstId = rows[0]![0]!.id;
+    const offsets = rows.map((batch) => batch.map((row) => row.id - firstId));
+    assert.deepEqual(
+      rows.map((batch) => batch.map((row) => row.ord)),
+      [[0], [0, 1, 2], [0], [0, 1]],
+    );
+    for (const batch of offsets)
+      assert.deepEqual(
+        batch,
+        batch.map((_, i) => batch[0]! + i),
+        'each batch is one run of ids',
+      );
+    assert.equal(offsets[3]![0], offsets[2]![0]! + 1, 'the merged batches follow each other');
+    assert.deepEqual(
+      offsets.flat().sort((x, y) => x - y),
+      [0, 1, 2, 3, 4, 5, 6],
+    );
+    await batcher.drain();
+  });
+
+  it('writes waiting batches that pass the monthly cap together one by one, in order, each getting its own answer', async () => {
+    // The first event leaves 4 of the cap of 5 and the first batch (held) 3. The second (on its
+    // way behind it) and the waiting 4 + 1 may take the counter in either order: 4 + 1 never fit
+    // together, 4 never fits alone, and 1 and 1 always do.
+    const { org, draft } = await organizationWithEvents({ monthlyEventCap: 5 });
+    const batcher = new IngestBatcher(t.services.sql, { timeZone: t.services.config.timeZone });
+    const held = await holdEventCounter(t.services.sql, org.id);
+    const batches = [];
+    for (const size of [1, 1, 4, 1]) {
+      batches.push(
+        batcher.insertWhole(
+          org.id,
+          Array.from({ length: size }, () => draft),
+        ),
+      );
+      await nextTurns();
+    }
+    await held.release();
+    const outcomes = await Promise.all(batches);
+    assert.deepEqual(
+      outcomes.map((outcome) => ('refused' in outcome ? outcome.refused : outcome.inserted.length)),
+      [1, 1, 'cap', 1],
+    );
     await batcher.drain();
   });
 });

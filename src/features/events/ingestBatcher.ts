@@ -1,45 +1,31 @@
 import { isDatabaseUnavailable, isDatabaseUnreachable } from '../../lib/databaseErrors.ts';
 import type { Sql } from '../../db/client.ts';
 import { isIdWarning } from '../../lib/idSpace.ts';
-import { type BatchResult, type InsertedEvent, type Refusal, type UsageMode, insertEvents } from './queries.ts';
+import { type BatchResult, type InsertedEvent, type UsageMode, insertEvents } from './queries.ts';
 import type { KnownCategories } from './knownCategories.ts';
 import type { TagsIndexCleaner } from './tagsIndexCleaner.ts';
+import {
+  type Draft,
+  type IngestOutcome,
+  type Pending,
+  type Queued,
+  type WholeOutcome,
+  type WholePending,
+  organizationOf,
+  outcomesByBatch,
+  takeWholes,
+} from './ingestQueue.ts';
 import type { EventDraft } from './validateEventInput.ts';
 
-type Draft = EventDraft & { organizationId: string };
-
-/** The new row; `{ refused }` when the organization's cap or id space refused it; null for a project not the organization's. */
-export type IngestOutcome = InsertedEvent | { refused: Refusal } | null;
-
-/**
- * What a whole batch got (POST /api/events/batch): its rows, by draft index, and the drafts whose
- * project was gone by the time of the write; or the refusal of all of it.
- */
-type WholeOutcome = { inserted: InsertedEvent[]; missing: number[] } | { refused: Refusal };
-
-interface Pending {
-  draft: Draft;
-  resolve(result: IngestOutcome): void;
-  reject(error: unknown): void;
-}
-
-/** A batch a client sent as one: written by a statement of its own, all of it or none. */
-interface WholePending {
-  organizationId: string;
-  drafts: EventDraft[];
-  resolve(result: WholeOutcome): void;
-  reject(error: unknown): void;
-}
-
-type Queued = Pending | WholePending;
-
-const organizationOf = (entry: Queued) => ('drafts' in entry ? entry.organizationId : entry.draft.organizationId);
+export type { IngestOutcome } from './ingestQueue.ts';
 
 interface BatcherOptions {
   /** The chart time zone (config.timeZone): the per-day counts are days in it. */
   timeZone: string;
   /** Rows per statement. */
   maxBatch?: number;
+  /** Rows per statement of clients' batches taken together (a larger batch goes alone). */
+  maxWholeRows?: number;
   /** Statements in flight at once (each holds one pooled connection until it commits). */
   maxInFlight?: number;
   /** How the writes count against monthly caps (see insertEvents); `count` by default. */
@@ -73,9 +59,10 @@ export class IngestBatcher {
   private queue: Queued[] = [];
   private inFlight = 0;
   /** Organizations with a statement in flight: their next rows wait and go together (see flush). */
-  private readonly writing = new Set<string>();
+  private readonly writing = new Map<string, number>();
   private scheduled = false;
   private readonly maxBatch: number;
+  private readonly maxWholeRows: number;
   private readonly maxInFlight: number;
   private readonly usage: UsageMode;
   private readonly cleaner: TagsIndexCleaner | undefined;
@@ -89,7 +76,8 @@ export class IngestBatcher {
   ) {
     this.timeZone = options.timeZone;
     this.maxBatch = options.maxBatch ?? 500;
-    this.maxInFlight = options.maxInFlight ?? 2;
+    this.maxWholeRows = options.maxWholeRows ?? 1000;
+    this.maxInFlight = options.maxInFlight ?? 3;
     this.usage = options.usage ?? 'count';
     this.cleaner = options.cleaner;
     this.warn = options.warn;
@@ -105,9 +93,10 @@ export class IngestBatcher {
   }
 
   /**
-   * Writes a client's batch of one organization as one statement of its own, in its
-   * organization's turn (see flush), never merged with other requests' rows: all of it under the
-   * monthly cap or none (`capped`, extensions.md "Batch ingestion"). Resolves after commit.
+   * Writes a client's batch of one organization in its organization's turn (see flush), never
+   * merged with single rows: all of it under the monthly cap or none (`capped`, extensions.md
+   * "Batch ingestion"). Batches that wait for the same turn share one statement (writeWholes).
+   * Resolves after commit.
    */
   insertWhole(organizationId: string, drafts: EventDraft[]): Promise<WholeOutcome> {
     return new Promise((resolve, reject) => {
@@ -140,19 +129,20 @@ export class IngestBatcher {
    */
   private flush(): void {
     while (this.queue.length > 0 && this.inFlight < this.maxInFlight) {
-      // The oldest entry whose organization may write now decides what goes: a client's batch
-      // alone, or the waiting single rows of every organization free to write.
-      const first = this.queue.find((entry) => !this.writing.has(organizationOf(entry)));
+      // The oldest entry whose organization may write now decides what goes: the clients'
+      // batches of its organization, or the waiting single rows of every organization free to write.
+      const first = this.queue.find((entry) => this.mayStart(entry));
       if (!first) return;
       if ('drafts' in first) {
-        this.queue = this.queue.filter((entry) => entry !== first);
-        this.start([first.organizationId], () => this.writeWhole(first));
+        const { taken: wholes, rest } = takeWholes(this.queue, first, this.maxWholeRows);
+        this.queue = rest;
+        this.start([first.organizationId], () => this.writeWholes(wholes));
         continue;
       }
       const batch: Pending[] = [];
       const waiting: Queued[] = [];
       for (const entry of this.queue) {
-        if (!('drafts' in entry) && batch.length < this.maxBatch && !this.writing.has(entry.draft.organizationId)) batch.push(entry);
+        if (!('drafts' in entry) && batch.length < this.maxBatch && this.mayStart(entry)) batch.push(entry);
         else waiting.push(entry);
       }
       this.queue = waiting;
@@ -160,42 +150,68 @@ export class IngestBatcher {
     }
   }
 
+  /**
+   * Single rows wait while their organization has a statement in flight. Clients' batches may
+   * have a second one on its way: it waits for the first's commit in the database, with its
+   * document already sent, so the organization's statements follow each other without a gap.
+   */
+  private mayStart(entry: Queued): boolean {
+    const inFlight = this.writing.get(organizationOf(entry)) ?? 0;
+    return inFlight === 0 || ('drafts' in entry && inFlight < 2);
+  }
+
   /** Runs one statement's write, its organizations marked as writing until it ends. */
   private start(organizations: Iterable<string>, write: () => Promise<void>): void {
     const held = [...organizations];
-    for (const organization of held) this.writing.add(organization);
+    for (const organization of held) this.writing.set(organization, (this.writing.get(organization) ?? 0) + 1);
     this.inFlight++;
     void write().finally(() => {
-      for (const organization of held) this.writing.delete(organization);
+      for (const organization of held) {
+        const left = this.writing.get(organization)! - 1;
+        if (left > 0) this.writing.set(organization, left);
+        else this.writing.delete(organization);
+      }
       this.inFlight--;
       if (this.queue.length > 0) this.schedule();
     });
   }
 
-  /** A client's batch (insertWhole): one statement, never split into rows written one by one. */
-  private async writeWhole(entry: WholePending): Promise<void> {
-    const { organizationId, drafts } = entry;
+  /**
+   * Clients' batches of one organization (insertWhole), written by one statement: twenty
+   * connections sending batches of 100 would otherwise commit one small statement after another,
+   * each paying the call, the counter rows and the commit (decision 234). Each batch is whole
+   * or nothing under the cap and in the id space: when the statement refuses them together, or
+   * meets a purged project, each batch is written again alone, in queue order, and gets the
+   * answer it would have had alone.
+   */
+  private async writeWholes(entries: WholePending[]): Promise<void> {
+    const { organizationId } = entries[0]!;
+    const drafts = entries.flatMap((entry) => entry.drafts.map((draft) => ({ ...draft, organizationId })));
     let result: BatchResult;
     try {
-      result = await this.insertWithRetry(
-        organizationId,
-        drafts.map((draft) => ({ ...draft, organizationId })),
-        'capped',
-      );
+      result = await this.insertWithRetry(organizationId, drafts, 'capped');
     } catch (error) {
       if (isDatabaseUnreachable(error)) this.failQueue(error);
+      if (entries.length > 1 && isForeignKeyViolation(error)) return this.writeEachAlone(entries);
       // A project purged between the statement's snapshot and its foreign-key check: nothing
       // was written, and some item's project is gone.
-      if (isForeignKeyViolation(error)) entry.resolve({ inserted: [], missing: [...drafts.keys()] });
-      else entry.reject(error);
+      for (const entry of entries) {
+        if (isForeignKeyViolation(error)) entry.resolve({ inserted: [], missing: [...entry.drafts.keys()] });
+        else entry.reject(error);
+      }
       return;
     }
     const refusal = result.refused[0];
-    if (refusal) return entry.resolve({ refused: refusal.reason });
+    if (refusal && entries.length > 1) return this.writeEachAlone(entries);
+    if (refusal) return entries[0]!.resolve({ refused: refusal.reason });
     this.cleaner?.wrote(drafts);
     this.warnOfIdSpace(organizationId, result.inserted);
-    const written = new Set(result.inserted.map((row) => row.ord));
-    entry.resolve({ inserted: result.inserted, missing: [...drafts.keys()].filter((ord) => !written.has(ord)) });
+    outcomesByBatch(entries, result.inserted).forEach((outcome, i) => entries[i]!.resolve(outcome));
+  }
+
+  /** Batches that could not go together, each by a statement of its own, one after the other. */
+  private async writeEachAlone(entries: WholePending[]): Promise<void> {
+    for (const entry of entries) await this.writeWholes([entry]);
   }
 
   private async write(batch: Pending[]): Promise<void> {
