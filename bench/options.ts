@@ -68,7 +68,9 @@ export const USAGE = `Usage: npm run bench -- [options]
                         DATABASE_URL is set, else embedded. E.g. --store embedded,citus --only ingest
 
 DATABASE_URL, when set, is used instead of the embedded PostgreSQL (give it a database of its own:
-the data set is loaded into it and indexes of the events table are rebuilt during a load).`;
+the data set is loaded into it and indexes of the events table are rebuilt during a load).
+BENCH_LOG_LEVEL sets the server's LOG_LEVEL (default warn); at debug, its log (server.log in the
+data set's folder) has every request's responseTime and the embedded PostgreSQL's own log lines.`;
 
 function count(text: string, name: string): number {
   const match = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(text.trim().replaceAll('_', ''));

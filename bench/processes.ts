@@ -89,7 +89,7 @@ export async function startServer(options: ServerOptions): Promise<Running> {
     PORT: String(port),
     HOST: '127.0.0.1',
     BASE_URL: origin,
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     TZ: options.timeZone,
   };
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
