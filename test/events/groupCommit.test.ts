@@ -5,7 +5,7 @@ import net from 'node:net';
 import { describe, it } from 'node:test';
 import postgres from 'postgres';
 import { IngestBatcher } from '../../src/features/events/ingestBatcher.ts';
-import { validateEventInput } from '../../src/features/events/validateEventInput.ts';
+import { type EventDraft, validateEventInput } from '../../src/features/events/validateEventInput.ts';
 import { type TestOrg, holdEventCounter, useTestApp } from '../helpers.ts';
 import { sleep } from '../wait.ts';
 
@@ -22,6 +22,21 @@ async function organizationWithEvents(
   // The first event makes the counter row the tests hold.
   assert.equal((await org.post('/api/events', { project, category: 'c', title: 'first' })).status, 201);
   return { org, draft: { ...validateEventInput({ project, category: 'c', title: 'batched' }), organizationId: org.id } };
+}
+
+/** Clients' batches of `sizes` drafts, each handed to the batcher one turn after the one before. */
+async function batchesOnLaterTurns(batcher: IngestBatcher, organizationId: string, draft: EventDraft, sizes: number[]) {
+  const batches = [];
+  for (const size of sizes) {
+    batches.push(
+      batcher.insertWhole(
+        organizationId,
+        Array.from({ length: size }, () => draft),
+      ),
+    );
+    await nextTurns();
+  }
+  return batches;
 }
 
 describe('group commit (the ingest batcher)', () => {
@@ -108,16 +123,7 @@ describe('group commit (the ingest batcher)', () => {
     const batcher = new IngestBatcher(t.services.sql, { timeZone: t.services.config.timeZone });
     const held = await holdEventCounter(t.services.sql, org.id);
     // The first batch is held in the database, the second on its way behind it; the last two wait.
-    const batches = [];
-    for (const size of [1, 3, 1, 2]) {
-      batches.push(
-        batcher.insertWhole(
-          org.id,
-          Array.from({ length: size }, () => draft),
-        ),
-      );
-      await nextTurns();
-    }
+    const batches = await batchesOnLaterTurns(batcher, org.id, draft, [1, 3, 1, 2]);
     await held.release();
     const rows = (await Promise.all(batches)).map((outcome) => (outcome as { inserted: Array<{ ord: number; id: number; createdMicros: string }> }).inserted);
     const timeOf = (batch: number) => new Set(rows[batch]!.map((row) => row.createdMicros));
@@ -153,16 +159,7 @@ describe('group commit (the ingest batcher)', () => {
     const { org, draft } = await organizationWithEvents({ monthlyEventCap: 5 });
     const batcher = new IngestBatcher(t.services.sql, { timeZone: t.services.config.timeZone });
     const held = await holdEventCounter(t.services.sql, org.id);
-    const batches = [];
-    for (const size of [1, 1, 4, 1]) {
-      batches.push(
-        batcher.insertWhole(
-          org.id,
-          Array.from({ length: size }, () => draft),
-        ),
-      );
-      await nextTurns();
-    }
+    const batches = await batchesOnLaterTurns(batcher, org.id, draft, [1, 1, 4, 1]);
     await held.release();
     const outcomes = await Promise.all(batches);
     assert.deepEqual(
