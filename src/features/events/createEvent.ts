@@ -2,7 +2,7 @@ import type { VerbArgs } from '../../context.ts';
 import type { Bus } from '../../db/bus.ts';
 import { countEventsCreated } from '../../metrics.ts';
 import { IdSpaceExhausted, NotFound, RateLimited } from '../../lib/errors.ts';
-import type { IngestOutcome } from './ingestBatcher.ts';
+import type { IngestOutcome } from './ingestQueue.ts';
 import type { InsertedEvent } from './queries.ts';
 import { type EventObject, eventFromDraft } from './eventObject.ts';
 import { type EventInput, validateEventInput } from './validateEventInput.ts';

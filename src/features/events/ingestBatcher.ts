@@ -17,8 +17,6 @@ import {
 } from './ingestQueue.ts';
 import type { EventDraft } from './validateEventInput.ts';
 
-export type { IngestOutcome } from './ingestQueue.ts';
-
 interface BatcherOptions {
   /** The chart time zone (config.timeZone): the per-day counts are days in it. */
   timeZone: string;
@@ -58,7 +56,7 @@ const RETRYABLE = new Set(['40001', '40P01']);
 export class IngestBatcher {
   private queue: Queued[] = [];
   private inFlight = 0;
-  /** Organizations with a statement in flight: their next rows wait and go together (see flush). */
+  /** Statements in flight per organization (absent: none): its next rows wait and go together (see mayStart). */
   private readonly writing = new Map<string, number>();
   private scheduled = false;
   private readonly maxBatch: number;
@@ -122,10 +120,11 @@ export class IngestBatcher {
   }
 
   /**
-   * Starts statements for the queued rows of organizations that have none in flight. An
-   * organization's batches commit one after the other anyway (its id counter and usage rows are
-   * locked until commit), so a second one started early would only hold a connection while it
-   * waits; held back, its rows join one bigger batch, which costs less per row.
+   * Starts statements for the queued rows of organizations that may write (mayStart). An
+   * organization's statements commit one after the other anyway (its id counter and usage rows
+   * are locked until commit), so single rows started early would only hold a connection while
+   * they wait; held back, they join one bigger batch, which costs less per row. A client's
+   * batch is already big: one may go ahead and wait in the database (decision 234).
    */
   private flush(): void {
     while (this.queue.length > 0 && this.inFlight < this.maxInFlight) {
