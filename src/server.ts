@@ -106,15 +106,20 @@ export async function serve(): Promise<void> {
     log.info(`${signal} received, stopping`);
     // Whatever hangs (a database that went away mid-request), the process is gone within 10 s,
     // and the PostgreSQL it started is told to shut down on its way out.
+    // The step under way, for the message of a stop that overran.
+    let step = 'the requests in flight';
     setTimeout(() => {
-      log.error(`still stopping after ${STOP_DEADLINE_MS / 1000} s; exiting`);
+      log.error(`still stopping after ${STOP_DEADLINE_MS / 1000} s (waiting for ${step}); exiting`);
       db.signalStop();
       process.exit(code || 1);
     }, STOP_DEADLINE_MS).unref();
     try {
       await app.close();
+      step = 'the background jobs';
       await stopBackgroundJobs(jobs);
+      step = 'the services (deliveries, mail, queued events, announcements)';
       await closeServices();
+      step = 'the database';
       await closeDatabase();
       process.exit(code);
     } catch (error) {

@@ -112,6 +112,16 @@ const started = new Set<ServerProcess>();
 /** `eventlog serve` in a child process, on a free port. */
 export class ServerProcess {
   output = '';
+
+  /** The output's last `chars` characters without the per-request log lines: what the server itself said. */
+  said(chars = 4000): string {
+    return this.output
+      .split('\n')
+      .filter((line) => !/"msg":"(incoming request|request completed)"/.test(line))
+      .join('\n')
+      .slice(-chars);
+  }
+
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
   private constructor(
