@@ -39,6 +39,9 @@ async function onePass(page: Page): Promise<string[]> {
   const stops: string[] = [];
   for (let i = 0; i < 80 && stops.at(-1) !== 'body'; i++) {
     await page.keyboard.press('Tab');
+    // Two frames, as a person's next key would come: what the focus caused (scrolling into view,
+    // the infinite scroll's observer) happens while that stop has it, not after the next Tab.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     stops.push(await focused(page));
   }
   return stops;
