@@ -104,10 +104,10 @@ export async function serve(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info(`${signal} received, stopping`);
-    // Whatever hangs (a database that went away mid-request), the process is gone within 10 s,
-    // and the PostgreSQL it started is told to shut down on its way out.
     // The step under way, for the message of a stop that overran.
     let step = 'the requests in flight';
+    // Whatever hangs (a database that went away mid-request), the process is gone within 10 s,
+    // and the PostgreSQL it started is told to shut down on its way out.
     setTimeout(() => {
       log.error(`still stopping after ${STOP_DEADLINE_MS / 1000} s (waiting for ${step}); exiting`);
       db.signalStop();
